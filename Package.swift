@@ -1,0 +1,81 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "lifecycled",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lifecycled", targets: ["lifecycled"]),
+        .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+    ],
+    targets: [
+        // The lifecycle rules: a pure state machine. Standard library and Foundation value types only.
+        .target(name: "LifecycleCore"),
+
+        // GNU libmicrohttpd, seen only by HTTPServer.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // SQLite, seen only by LifecycleStore.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "LifecycleStore",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Hosting devices on Dispatch queues and the REST API over HTTPServer.
+        .target(
+            name: "LifecycleServer",
+            dependencies: [
+                "LifecycleCore",
+                "HTTPServer",
+                "LifecycleStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "lifecycled",
+            dependencies: [
+                "LifecycleServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "LifecycleStoreTests", dependencies: ["LifecycleStore"]),
+        .testTarget(
+            name: "LifecycleServerTests",
+            dependencies: ["LifecycleServer", "LifecycleCore", "HTTPServer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

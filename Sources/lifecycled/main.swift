@@ -1,0 +1,1 @@
+print("lifecycled is coming")
