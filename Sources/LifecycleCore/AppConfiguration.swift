@@ -1,0 +1,88 @@
+/// The Info.plist keys the lifecycle depends on.
+public struct InfoPlist: Equatable, Sendable, Codable {
+    /// `UIApplicationExitsOnSuspend`: the app terminates instead of entering the background.
+    public var exitsOnSuspend = false
+    /// `UIBackgroundModes`: `audio`, `location`, `voip`, `fetch`, `remote-notification`, ...
+    public var backgroundModes: [String] = []
+    /// `CFBundleURLSchemes`: when not empty, `openURL` must use one of them.
+    public var urlSchemes: [String] = []
+
+    public init(exitsOnSuspend: Bool = false, backgroundModes: [String] = [], urlSchemes: [String] = []) {
+        self.exitsOnSuspend = exitsOnSuspend
+        self.backgroundModes = backgroundModes
+        self.urlSchemes = urlSchemes
+    }
+}
+
+/// How the simulated `UIApplicationDelegate` behaves: which methods it has, how long they take,
+/// and what the `BOOL` ones return.
+public struct DelegateBehaviour: Equatable, Sendable, Codable {
+    /// Selectors the delegate does not implement: never called, never recorded (their notifications still post).
+    public var notImplemented: Set<String> = []
+    /// Seconds of simulated time a callback takes; a callback over its watchdog limit kills the app.
+    public var durations: [String: Double] = [:]
+    /// Return values of `BOOL` methods; a missing one returns true.
+    public var returns: [String: Bool] = [:]
+    /// Whether the expiration handler ends its tasks (true) or leaves them, getting the app killed.
+    public var endsTasksOnExpiration = true
+
+    public init(
+        notImplemented: Set<String> = [], durations: [String: Double] = [:], returns: [String: Bool] = [:],
+        endsTasksOnExpiration: Bool = true
+    ) {
+        self.notImplemented = notImplemented
+        self.durations = durations
+        self.returns = returns
+        self.endsTasksOnExpiration = endsTasksOnExpiration
+    }
+
+    func implements(_ selector: String) -> Bool { !notImplemented.contains(selector) }
+    func duration(of selector: String) -> Double { durations[selector] ?? 0 }
+    func returnValue(of selector: String) -> Bool { returns[selector] ?? true }
+}
+
+/// What a client chooses when it creates an app.
+public struct AppConfiguration: Equatable, Sendable, Codable {
+    public var bundleId: String
+    /// nil: the device's version.
+    public var iosVersion: Version?
+    public var info = InfoPlist()
+    public var delegate = DelegateBehaviour()
+    public var memoryMB = 100
+
+    public init(bundleId: String, iosVersion: Version? = nil) {
+        self.bundleId = bundleId
+        self.iosVersion = iosVersion
+    }
+
+    /// The first rule this configuration breaks, as the rejection a client sees.
+    public func validationFailure() -> Rejection? {
+        if bundleId.isEmpty || bundleId.utf8.count > 255 {
+            return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 bytes")
+        }
+        if !(1...1_048_576).contains(memoryMB) {
+            return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
+        }
+        for (selector, seconds) in delegate.durations where !(seconds >= 0 && seconds <= 86_400) {
+            return .invalidField("delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
+        }
+        for mode in info.backgroundModes where !BackgroundMode.declarable.contains(mode) {
+            return .invalidField(
+                "info.backgroundModes", "\(mode) is not a UIBackgroundModes value",
+                allowed: BackgroundMode.declarable.sorted())
+        }
+        return nil
+    }
+}
+
+/// `UIBackgroundModes` values.
+public enum BackgroundMode {
+    /// Modes that keep an app running while an activity lasts (`startBackgroundActivity`).
+    public static let continuous: Set<String> = [
+        "audio", "location", "voip", "external-accessory", "bluetooth-central", "bluetooth-peripheral",
+    ]
+    /// Every value Info.plist may declare.
+    public static let declarable: Set<String> = continuous.union([
+        "fetch", "remote-notification", "newsstand-content", "processing",
+    ])
+}

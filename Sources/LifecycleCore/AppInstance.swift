@@ -1,0 +1,70 @@
+/// One simulated app on a device: its configuration and everything the lifecycle moves.
+public struct AppInstance: Equatable, Sendable, Codable {
+    public let id: String
+    public let configuration: AppConfiguration
+    /// The version that gates this app's rules: its own, or its device's.
+    public let iosVersion: Version
+
+    public internal(set) var state = AppState.notRunning
+    public internal(set) var stateSince: Double
+    /// `seq` of the newest entry about this app; 0 before any.
+    public internal(set) var lastSeq: UInt64 = 0
+    public internal(set) var backgroundTasks: [BackgroundTask] = []
+    /// Continuous background modes in use, sorted.
+    public internal(set) var backgroundActivities: [String] = []
+    /// Notifications waiting while suspended, coalesced, oldest first.
+    public internal(set) var queuedNotifications: [QueuedNotification] = []
+    /// Redraws asked for in the background, drawn as one after the app becomes active.
+    public internal(set) var pendingRedraws = 0
+    public internal(set) var termination: Termination?
+
+    /// When the app last entered the background: the start of the background task budget.
+    var backgroundSince: Double?
+    /// Whether the budget ran out in this background stay; new tasks are refused until the foreground.
+    var budgetExhausted = false
+    /// When an idle background app became idle; it suspends `suspendDelay` later.
+    var idleSince: Double?
+    /// A fetch or content-available window: closes at `windowEnd`, or the watchdog fires at `windowWatchdog`.
+    var windowEnd: Double?
+    var windowWatchdog: Double?
+
+    init(id: String, configuration: AppConfiguration, iosVersion: Version, time: Double) {
+        self.id = id
+        self.configuration = configuration
+        self.iosVersion = iosVersion
+        self.stateSince = time
+    }
+
+    /// Seconds left of the background budget; nil outside the background.
+    public func backgroundTimeRemaining(at time: Double, budget: Double) -> Double? {
+        guard state == .background, let since = backgroundSince else { return nil }
+        return max(0, since + budget - time)
+    }
+
+    /// Whether nothing keeps the app running in the background (LIFECYCLE §4, suspension rule).
+    var isIdle: Bool { backgroundTasks.isEmpty && backgroundActivities.isEmpty && windowEnd == nil }
+
+    var delegate: DelegateBehaviour { configuration.delegate }
+}
+
+/// A task from `beginBackgroundTask`.
+public struct BackgroundTask: Equatable, Sendable, Codable {
+    public var id: Int
+    public var name: String?
+    public var began: Double
+    /// When the app ends it itself; nil, it never does.
+    public var endsAt: Double?
+}
+
+/// A notification waiting for a suspended app, already coalesced.
+public struct QueuedNotification: Equatable, Sendable, Codable {
+    /// The change kind it stands for; one entry per kind.
+    public var kind: String
+    public var name: String
+    public var userInfo: [String: JSONValue]
+    public var queuedAt: Double
+    /// How many changes it stands for.
+    public var coalesced: Int
+    /// The value before the first queued change: a change back to it leaves nothing to deliver.
+    var baseline: JSONValue?
+}

@@ -1,0 +1,64 @@
+/// What an app can do, from its iOS version, its device and its Info.plist (LIFECYCLE §2).
+struct Capabilities {
+    let version: Version
+    let multitasking: Bool
+
+    init(version: Version, deviceMultitasking: Bool, info: InfoPlist) {
+        self.version = version
+        multitasking = version >= Version(4, 0) && deviceMultitasking && !info.exitsOnSuspend
+    }
+
+    /// The launch callbacks, in order.
+    var launchSelectors: [String] {
+        if version < Version(3, 0) { return [Selector.didFinishLaunching] }
+        if version < Version(6, 0) { return [Selector.didFinishLaunchingWithOptions] }
+        return [Selector.willFinishLaunchingWithOptions, Selector.didFinishLaunchingWithOptions]
+    }
+
+    /// URL callbacks from the newest this version has to the oldest; the first one implemented is called.
+    var urlSelectors: [String] {
+        if version < Version(4, 2) { return [Selector.handleOpenURL] }
+        if version < Version(9, 0) { return [Selector.openURLSourceApplication, Selector.handleOpenURL] }
+        return [Selector.openURLOptions, Selector.openURLSourceApplication, Selector.handleOpenURL]
+    }
+
+    /// Remote-notification callbacks from the newest to the oldest.
+    var remoteNotificationSelectors: [String] {
+        if version < Version(7, 0) { return [Selector.didReceiveRemoteNotification] }
+        return [Selector.didReceiveRemoteNotificationFetch, Selector.didReceiveRemoteNotification]
+    }
+
+    /// From 5.0 a locked app goes on to the background; before, it only resigns active.
+    var lockBackgrounds: Bool { version >= Version(5, 0) }
+
+    /// From 5.0 a banner changes nothing; before, every notification is an alert.
+    var hasBanners: Bool { version >= Version(5, 0) }
+
+    var hasNotificationCenter: Bool { version >= Version(5, 0) }
+
+    /// `applicationProtectedData...` callbacks exist from 4.0.
+    var hasProtectedData: Bool { version >= Version(4, 0) }
+
+    /// `beginBackgroundTaskWithExpirationHandler:` exists from 4.0.
+    var hasBackgroundTasks: Bool { version >= Version(4, 0) }
+
+    /// Background fetch and content-available pushes exist from 7.0.
+    var hasBackgroundFetch: Bool { version >= Version(7, 0) }
+
+    /// Seconds all background tasks share after the app enters the background.
+    var backgroundBudget: Double {
+        if version >= Version(13, 0) { return 30 }
+        if version >= Version(7, 0) { return 180 }
+        return 600
+    }
+}
+
+/// Watchdog limits in simulated seconds (LIFECYCLE §9).
+enum Watchdog {
+    static let launch = 20.0
+    static let didEnterBackground = 5.0
+    static let willTerminate = 5.0
+    static let backgroundWindow = 30.0
+    static let code = "0x8badf00d"
+    static let backgroundTaskExpiredCode = "0x2182bad2"
+}

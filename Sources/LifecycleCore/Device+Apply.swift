@@ -1,0 +1,161 @@
+extension Device {
+    /// Applies a batch of events in order, all or nothing.
+    ///
+    /// `app` is the app the events were posted for (nil on a device's path): app events need it,
+    /// device events go to this device. With a realtime clock the device first advances to `now`;
+    /// a manual clock ignores `now`. On a rejection nothing changes, not even the time, and the
+    /// rejection's `index` names the event that failed.
+    public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
+        var next = self
+        next.log = []
+        let before = next.observableDeviceFields
+        if configuration.clockMode == .realtime { next.advanceInPlace(to: now) }
+        let fromDeadlines = next.log.count
+        for (index, event) in events.enumerated() {
+            do {
+                try next.applyOne(event, app: app)
+            } catch var rejection {
+                rejection.index = index
+                if rejection.state == nil, let app { rejection.state = next.apps[app]?.state }
+                throw rejection
+            }
+            next.advanceInPlace(to: next.time)
+        }
+        let entries = next.log
+        let changed =
+            next.observableDeviceFields != before
+            || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
+        next.log = []
+        self = next
+        return Outcome(entries: entries, changed: changed)
+    }
+
+    /// Moves the clock to `now` (never back), firing every deadline on the way in order.
+    public mutating func advance(to now: Double) -> Outcome {
+        log = []
+        let before = observableDeviceFields
+        advanceInPlace(to: now)
+        let entries = log
+        log = []
+        return Outcome(entries: entries, changed: !entries.isEmpty || observableDeviceFields != before)
+    }
+
+    private var observableDeviceFields: [JSONValue] {
+        [
+            .number(time), .bool(locked), foregroundApp.map(JSONValue.string) ?? .null,
+            interruption.map { .string($0.rawValue) } ?? .null, .bool(notificationCenterOpen), .object(settings),
+        ]
+    }
+
+    private mutating func applyOne(_ event: Event, app target: String?) throws(Rejection) {
+        if event.isDeviceEvent {
+            try applyDeviceEvent(event)
+            return
+        }
+        guard let target else {
+            throw Rejection.invalidField(
+                "type", "\(event.type) is an app event: post it to /v1/apps/{id}/events", allowed: Event.deviceTypes)
+        }
+        guard apps[target] != nil else { throw Rejection(code: .notFound, detail: "no app \(target) on device \(id)") }
+        try applyAppEvent(event, to: target)
+    }
+
+    private mutating func applyAppEvent(_ event: Event, to id: String) throws(Rejection) {
+        switch event {
+        case .launch(let background, let url, let source):
+            try launchEvent(id, background: background, url: url.map { OpenedURL(url: $0, source: source) })
+        case .activate:
+            try bringToForeground(id, url: nil)
+        case .openURL(let url, let source, let annotation):
+            try openURLEvent(id, OpenedURL(url: url, source: source, annotation: annotation))
+        case .terminate:
+            terminateEvent(id)
+        case .forceQuit:
+            forceQuit(id)
+        case .crash:
+            crash(id)
+        case .beginBackgroundTask(let name, let duration):
+            try beginBackgroundTask(id, name: name, duration: duration)
+        case .endBackgroundTask(let task):
+            try endBackgroundTask(id, task: task)
+        case .startBackgroundActivity(let mode):
+            try startBackgroundActivity(id, mode: mode)
+        case .stopBackgroundActivity(let mode):
+            try stopBackgroundActivity(id, mode: mode)
+        case .remoteNotification(let payload, let contentAvailable):
+            try remoteNotification(id, payload: payload, contentAvailable: contentAvailable)
+        case .backgroundFetch:
+            try backgroundFetch(id)
+        case .memoryWarning:
+            try memoryWarning(id)
+        case .runLoop(let input):
+            deliver(input, to: id)
+        case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
+            .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            try applyDeviceEvent(event)
+        }
+    }
+
+    private mutating func applyDeviceEvent(_ event: Event) throws(Rejection) {
+        switch event {
+        case .homeButton:
+            recordDevice(event, [:])
+            homeButton()
+        case .switchApp(let to):
+            guard apps[to] != nil else {
+                throw Rejection(code: .notFound, detail: "no app \(to) on device \(id)", allowed: appOrder, field: "to")
+            }
+            try checkForegroundAllowed(for: to)
+            recordDevice(event, ["to": .string(to)])
+            try bringToForeground(to, url: nil)
+        case .lock:
+            recordDevice(event, [:])
+            lock()
+        case .unlock:
+            guard locked else { throw .transition("the device is not locked", allowed: ["lock"]) }
+            recordDevice(event, [:])
+            unlock()
+        case .interruptionBegan(let kind):
+            if let current = interruption {
+                throw .transition("an interruption (\(current.rawValue)) is already in progress", allowed: ["interruptionEnded"])
+            }
+            recordDevice(event, ["kind": .string(kind.rawValue)])
+            beginInterruption(kind)
+        case .interruptionEnded(let accepted):
+            guard interruption != nil else {
+                throw .transition("no interruption is in progress", allowed: ["interruptionBegan", "bannerNotification"])
+            }
+            recordDevice(event, ["accepted": .bool(accepted)])
+            endInterruption(accepted: accepted)
+        case .bannerNotification(let title):
+            recordDevice(event, title.map { ["title": .string($0)] } ?? [:])
+            banner()
+        case .notificationCenterOpened:
+            try openNotificationCenter()
+        case .notificationCenterClosed:
+            try closeNotificationCenter()
+        case .memoryPressure(let level):
+            recordDevice(event, ["level": .string(level.rawValue)])
+            memoryPressure(level)
+        case .reboot:
+            recordDevice(event, [:])
+            reboot()
+        case .advanceTime(let seconds):
+            guard seconds >= 0, seconds.isFinite else {
+                throw .invalidField("seconds", "advanceTime takes a number of seconds, 0 or more")
+            }
+            recordDevice(event, ["seconds": .number(seconds)])
+            advanceInPlace(to: time + seconds)
+        case .change(let kind, let value):
+            if let failure = kind.validationFailure(for: value) { throw failure }
+            var detail: [String: JSONValue] = ["kind": .string(kind.rawValue)]
+            if let value { detail["value"] = value }
+            recordDevice(event, detail)
+            change(kind, value: value)
+        case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
+            .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
+            .runLoop:
+            preconditionFailure("applyDeviceEvent is only called for device events")
+        }
+    }
+}

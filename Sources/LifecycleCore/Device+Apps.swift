@@ -1,0 +1,26 @@
+extension Device {
+    /// Adds a not-running app; throws when the configuration is invalid or the id is taken on this device.
+    @discardableResult
+    public mutating func addApp(id: String, configuration: AppConfiguration) throws(Rejection) -> AppInstance {
+        if let failure = configuration.validationFailure() { throw failure }
+        guard apps[id] == nil else {
+            throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
+        }
+        let app = AppInstance(
+            id: id, configuration: configuration, iosVersion: configuration.iosVersion ?? self.configuration.iosVersion,
+            time: time)
+        apps[id] = app
+        appOrder.append(id)
+        return app
+    }
+
+    /// Removes an app whatever its state, with no callback: the app is deleted, not terminated.
+    public mutating func removeApp(id: String) throws(Rejection) {
+        guard apps.removeValue(forKey: id) != nil else {
+            throw Rejection(code: .notFound, detail: "no app \(id) on device \(self.id)")
+        }
+        appOrder.removeAll { $0 == id }
+        if foregroundApp == id { foregroundApp = nil }
+        if appBeforeLock == id { appBeforeLock = nil }
+    }
+}

@@ -1,0 +1,147 @@
+/// Background tasks, continuous background modes, fetch and pushes (LIFECYCLE §6).
+extension Device {
+    mutating func beginBackgroundTask(_ id: String, name: String?, duration: Double?) throws(Rejection) {
+        let app = apps[id]!
+        let caps = capabilities(of: app)
+        guard caps.hasBackgroundTasks else {
+            throw .transition("background tasks exist from iOS 4.0; the app runs \(app.iosVersion)", state: app.state)
+        }
+        guard app.state.isRunning else {
+            throw .transition("only a running app can begin a background task", state: app.state,
+                allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
+        }
+        if let duration, !(duration >= 0 && duration.isFinite) {
+            throw .invalidField("duration", "duration must be a number of seconds, 0 or more")
+        }
+        if app.state == .background, app.budgetExhausted {
+            throw .transition("the background time is used up: the system refuses new tasks until the app is in front",
+                state: app.state)
+        }
+        let task = BackgroundTask(id: nextTaskID, name: name, began: time, endsAt: duration.map { time + $0 })
+        nextTaskID += 1
+        apps[id]!.backgroundTasks.append(task)
+        record(id, .backgroundTask(event: .began, task: task.id, name: name))
+    }
+
+    mutating func endBackgroundTask(_ id: String, task: Int) throws(Rejection) {
+        let app = apps[id]!
+        guard let index = app.backgroundTasks.firstIndex(where: { $0.id == task }) else {
+            throw .transition(
+                "the app has no unfinished background task \(task)", state: app.state,
+                allowed: app.backgroundTasks.map { String($0.id) })
+        }
+        apps[id]!.backgroundTasks.remove(at: index)
+        record(id, .backgroundTask(event: .ended, task: task, name: app.backgroundTasks[index].name))
+    }
+
+    mutating func startBackgroundActivity(_ id: String, mode: String) throws(Rejection) {
+        let app = apps[id]!
+        try checkContinuous(mode)
+        guard app.configuration.info.backgroundModes.contains(mode) else {
+            throw .transition(
+                "the app does not declare \(mode) in UIBackgroundModes", state: app.state,
+                allowed: app.configuration.info.backgroundModes.filter { BackgroundMode.continuous.contains($0) })
+        }
+        guard app.state.isRunning else {
+            throw .transition("only a running app can start \(mode)", state: app.state)
+        }
+        guard !app.backgroundActivities.contains(mode) else { return }
+        apps[id]!.backgroundActivities = (app.backgroundActivities + [mode]).sorted()
+    }
+
+    mutating func stopBackgroundActivity(_ id: String, mode: String) throws(Rejection) {
+        try checkContinuous(mode)
+        apps[id]!.backgroundActivities.removeAll { $0 == mode }
+    }
+
+    private func checkContinuous(_ mode: String) throws(Rejection) {
+        guard BackgroundMode.continuous.contains(mode) else {
+            throw .invalidField("mode", "\(mode) is not a continuous background mode",
+                allowed: BackgroundMode.continuous.sorted())
+        }
+    }
+
+    mutating func backgroundFetch(_ id: String) throws(Rejection) {
+        let app = apps[id]!
+        let caps = capabilities(of: app)
+        guard caps.hasBackgroundFetch, caps.multitasking else {
+            throw .transition("background fetch needs iOS 7.0 and multitasking", state: app.state)
+        }
+        guard app.configuration.info.backgroundModes.contains("fetch") else {
+            throw .transition("the app does not declare fetch in UIBackgroundModes", state: app.state)
+        }
+        guard !app.state.isForeground else {
+            throw .transition("the system fetches only for apps in the background", state: app.state,
+                allowed: ["background", "suspended", "notRunning"])
+        }
+        try runInBackgroundWindow(id, selector: Selector.performFetch, args: [:], launchOptions: [:])
+    }
+
+    mutating func remoteNotification(_ id: String, payload: JSONValue?, contentAvailable: Bool) throws(Rejection) {
+        let app = apps[id]!
+        let caps = capabilities(of: app)
+        var args: [String: JSONValue] = [:]
+        if let payload { args["userInfo"] = payload }
+        let selector = caps.remoteNotificationSelectors.first { app.delegate.implements($0) }
+        if app.state.isForeground {
+            if let selector { invoke(id, selector, args: args) }
+            return
+        }
+        guard contentAvailable else { return }  // the user sees it; the app hears nothing until tapped
+        guard caps.hasBackgroundFetch, caps.multitasking else {
+            throw .transition("content-available pushes wake apps from iOS 7.0, with multitasking", state: app.state)
+        }
+        guard app.configuration.info.backgroundModes.contains("remote-notification") else {
+            throw .transition("the app does not declare remote-notification in UIBackgroundModes", state: app.state)
+        }
+        try runInBackgroundWindow(
+            id, selector: Selector.didReceiveRemoteNotificationFetch, args: args,
+            launchOptions: ["remoteNotification": payload ?? .object([:])])
+    }
+
+    /// Wakes a suspended app or launches a not-running one into the background, calls `selector`, and
+    /// keeps a window open until the completion handler runs (the callback's duration), at most 30 s.
+    private mutating func runInBackgroundWindow(
+        _ id: String, selector: String, args: [String: JSONValue], launchOptions: [String: JSONValue]
+    ) throws(Rejection) {
+        switch apps[id]!.state {
+        case .notRunning:
+            try ensureMemory(for: id)
+            guard launch(id, background: true, url: nil, options: launchOptions) else { return }
+        case .suspended:
+            wakeInBackground(id)
+        case .background, .inactive, .active:
+            break
+        }
+        let app = apps[id]!
+        guard app.delegate.implements(selector) else { return }
+        // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
+        let duration = app.delegate.duration(of: selector)
+        record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
+        if duration > Watchdog.backgroundWindow {
+            apps[id]!.windowWatchdog = time + Watchdog.backgroundWindow
+            apps[id]!.windowEnd = time + Watchdog.backgroundWindow
+        } else {
+            apps[id]!.windowEnd = max(apps[id]!.windowEnd ?? time, time + duration)
+        }
+    }
+
+    /// The shared budget ran out: each unfinished task's expiration handler runs, then the app suspends
+    /// (tasks ended) or is killed (tasks left running).
+    mutating func expireBackgroundTasks(_ id: String) {
+        apps[id]!.budgetExhausted = true
+        let tasks = apps[id]!.backgroundTasks
+        for task in tasks {
+            var args: [String: JSONValue] = ["task": .number(Double(task.id))]
+            if let name = task.name { args["name"] = .string(name) }
+            record(
+                id, .callback(selector: Selector.backgroundTaskExpirationHandler, state: .background, args: args, duration: 0))
+        }
+        if apps[id]!.delegate.endsTasksOnExpiration {
+            apps[id]!.backgroundTasks = []
+            for task in tasks { record(id, .backgroundTask(event: .expired, task: task.id, name: task.name)) }
+        } else {
+            end(id, .backgroundTaskExpired, notified: false, code: Watchdog.backgroundTaskExpiredCode)
+        }
+    }
+}

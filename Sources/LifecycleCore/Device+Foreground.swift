@@ -1,0 +1,198 @@
+/// A URL handed to an app, with where it came from.
+struct OpenedURL {
+    var url: String
+    var source: String?
+    var annotation: JSONValue?
+
+    var args: [String: JSONValue] {
+        var args: [String: JSONValue] = ["url": .string(url)]
+        if let source { args["sourceApplication"] = .string(source) }
+        if let annotation { args["annotation"] = annotation }
+        return args
+    }
+
+    var scheme: String? {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex else { return nil }
+        return url[..<colon].lowercased()
+    }
+}
+
+/// Launch, coming to the foreground and leaving it (LIFECYCLE §4).
+extension Device {
+    mutating func launchEvent(_ id: String, background: Bool, url: OpenedURL?) throws(Rejection) {
+        let app = apps[id]!
+        guard background else {
+            if app.state.isForeground, url == nil { return }  // already in front: legal, changes nothing
+            try bringToForeground(id, url: url)
+            return
+        }
+        if url != nil {
+            throw .invalidField("url", "a background launch takes no url: launch in the foreground to open one")
+        }
+        guard app.state == .notRunning else { return }  // already in memory: nothing to launch
+        guard capabilities(of: app).multitasking else {
+            throw .transition(
+                "the app cannot run in the background (it needs iOS 4.0, a multitasking device and no UIApplicationExitsOnSuspend)",
+                state: app.state)
+        }
+        try ensureMemory(for: id)
+        _ = launch(id, background: true, url: nil)
+    }
+
+    mutating func openURLEvent(_ id: String, _ url: OpenedURL) throws(Rejection) {
+        try checkScheme(url, of: id)
+        try bringToForeground(id, url: url)
+    }
+
+    /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
+    mutating func bringToForeground(_ id: String, url: OpenedURL?) throws(Rejection) {
+        if let url { try checkScheme(url, of: id) }
+        let state = apps[id]!.state
+        if state.isForeground {
+            if let url { urlCallback(id, url) }
+            return
+        }
+        try checkForegroundAllowed(for: id)
+        if let current = foregroundApp { leaveForeground(current) }
+        if state == .notRunning {
+            try ensureMemory(for: id)
+            _ = launch(id, background: false, url: url)
+        } else {
+            resume(id, url: url)
+        }
+    }
+
+    /// An app can come in front only on an unlocked device with nothing over the screen.
+    func checkForegroundAllowed(for id: String) throws(Rejection) {
+        let state = apps[id]?.state
+        if locked { throw .transition("the device is locked: unlock it first", state: state, allowed: ["unlock"]) }
+        if let interruption {
+            throw .transition(
+                "an interruption (\(interruption.rawValue)) is in progress: end it first", state: state,
+                allowed: ["interruptionEnded"])
+        }
+        if notificationCenterOpen {
+            throw .transition(
+                "Notification Center is open: close it first", state: state, allowed: ["notificationCenterClosed"])
+        }
+    }
+
+    func checkScheme(_ url: OpenedURL, of id: String) throws(Rejection) {
+        let schemes = apps[id]!.configuration.info.urlSchemes
+        guard let scheme = url.scheme else {
+            throw .invalidField("url", "url must start with a scheme, like mail://inbox")
+        }
+        // An app that declares no schemes takes any URL, so scripts need no Info.plist to try URLs.
+        if !schemes.isEmpty, !schemes.contains(where: { $0.lowercased() == scheme }) {
+            throw .transition(
+                "the app does not declare the URL scheme \(scheme) in CFBundleURLSchemes", state: apps[id]!.state,
+                allowed: schemes)
+        }
+    }
+
+    /// notRunning → inactive (or background): the launch callbacks, then (foreground) the URL and active.
+    /// Returns false when the watchdog killed the app.
+    mutating func launch(_ id: String, background: Bool, url: OpenedURL?, options: [String: JSONValue] = [:])
+        -> Bool
+    {
+        let caps = capabilities(of: id)
+        apps[id]!.termination = nil
+        setState(id, background ? .background : .inactive)
+        if background {
+            apps[id]!.backgroundSince = time
+            apps[id]!.budgetExhausted = false
+        } else {
+            foregroundApp = id
+        }
+        var launchOptions = options
+        if let url { launchOptions.merge(url.args) { _, new in new } }
+        var remaining = Watchdog.launch
+        var proceed = true
+        for selector in caps.launchSelectors {
+            guard let spent = invoke(id, selector, args: launchOptions, limit: remaining) else { return false }
+            remaining -= spent
+            if apps[id]!.delegate.implements(selector), !apps[id]!.delegate.returnValue(of: selector) {
+                proceed = false
+            }
+        }
+        guard !background else { return true }
+        // The URL callback only runs when the launch callbacks did not return false (LIFECYCLE §4).
+        if let url, proceed { urlCallback(id, url) }
+        setState(id, .active)
+        invoke(id, Selector.didBecomeActive)
+        return true
+    }
+
+    /// background or suspended → inactive → active (LIFECYCLE §4, back to the foreground).
+    mutating func resume(_ id: String, url: OpenedURL?) {
+        if apps[id]!.state == .suspended { setState(id, .background) }
+        invoke(id, Selector.willEnterForeground)
+        deliverQueue(id)
+        setState(id, .inactive)
+        foregroundApp = id
+        apps[id]!.backgroundSince = nil
+        apps[id]!.budgetExhausted = false
+        apps[id]!.idleSince = nil
+        if let url { urlCallback(id, url) }
+        becomeActive(id)
+    }
+
+    /// inactive → active: `applicationDidBecomeActive:`, then the redraw coalesced in the background (LIFECYCLE §8).
+    mutating func becomeActive(_ id: String) {
+        setState(id, .active)
+        invoke(id, Selector.didBecomeActive)
+        let redraws = apps[id]!.pendingRedraws
+        if redraws > 0, apps[id]!.state == .active {
+            apps[id]!.pendingRedraws = 0
+            record(id, .runLoop(event: .redraw, delivered: true, coalesced: redraws))
+        }
+    }
+
+    /// The newest URL callback the delegate implements, in the inactive or active state.
+    mutating func urlCallback(_ id: String, _ url: OpenedURL) {
+        let app = apps[id]!
+        guard let selector = capabilities(of: app).urlSelectors.first(where: { app.delegate.implements($0) }) else {
+            return
+        }
+        invoke(id, selector, args: url.args)
+    }
+
+    /// Home, or leaving for another app (LIFECYCLE §4).
+    mutating func leaveForeground(_ id: String) {
+        let caps = capabilities(of: id)
+        foregroundApp = nil
+        if caps.multitasking {
+            if apps[id]!.state == .active {
+                invoke(id, Selector.willResignActive)
+                setState(id, .inactive)
+            }
+            enterBackground(id)
+        } else {
+            // Before iOS 4 (seed 003 step 6) Home goes straight to applicationWillTerminate:.
+            if caps.version >= Version(4, 0), apps[id]!.state == .active {
+                invoke(id, Selector.willResignActive)
+                setState(id, .inactive)
+            }
+            terminateRunning(id, .exited)
+        }
+    }
+
+    /// inactive → background: `applicationDidEnterBackground:` (5 s watchdog); the budget starts.
+    mutating func enterBackground(_ id: String) {
+        setState(id, .background)
+        apps[id]!.backgroundSince = time
+        apps[id]!.budgetExhausted = false
+        invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground)
+    }
+
+    mutating func homeButton() {
+        guard !locked else { return }  // Home on the lock screen only lights it
+        if notificationCenterOpen {
+            // Home first closes Notification Center, as on a phone.
+            notificationCenterOpen = false
+            if let front = foregroundApp, apps[front]!.state == .inactive, interruption == nil { becomeActive(front) }
+            return
+        }
+        if let front = foregroundApp { leaveForeground(front) }
+    }
+}

@@ -1,0 +1,110 @@
+/// Alerts, banners, Notification Center, lock and unlock (LIFECYCLE §5).
+extension Device {
+    /// The version that gates device-wide UI: the front app's, or the device's when none is in front.
+    var frontVersion: Version {
+        foregroundApp.flatMap { apps[$0]?.iosVersion } ?? configuration.iosVersion
+    }
+
+    /// The foreground app resigns active, if it is active.
+    mutating func resignFront() {
+        guard let front = foregroundApp, apps[front]!.state == .active else { return }
+        invoke(front, Selector.willResignActive)
+        setState(front, .inactive)
+    }
+
+    /// The foreground app becomes active again once nothing covers it.
+    mutating func reactivateFront() {
+        guard let front = foregroundApp, apps[front]!.state == .inactive, interruption == nil,
+            !notificationCenterOpen, !locked
+        else { return }
+        becomeActive(front)
+    }
+
+    mutating func beginInterruption(_ kind: InterruptionKind) {
+        interruption = kind
+        resignFront()
+    }
+
+    mutating func endInterruption(accepted: Bool) {
+        interruption = nil
+        if accepted, let front = foregroundApp {
+            // Taking the call: the app leaves as on Home (seed 003 step 7 before iOS 4).
+            leaveForeground(front)
+        } else {
+            reactivateFront()
+        }
+    }
+
+    mutating func banner() {
+        // Before iOS 5 every notification is an alert (LIFECYCLE §2); an alert already up stays the only one.
+        guard Capabilities(version: frontVersion, deviceMultitasking: true, info: InfoPlist()).hasBanners else {
+            if interruption == nil { beginInterruption(.alert) }
+            return
+        }
+    }
+
+    mutating func openNotificationCenter() throws(Rejection) {
+        guard configuration.iosVersion >= Version(5, 0) else {
+            throw .transition("Notification Center exists from iOS 5.0; this device runs \(configuration.iosVersion)")
+        }
+        recordDevice(.notificationCenterOpened, [:])
+        guard !notificationCenterOpen else { return }
+        notificationCenterOpen = true
+        resignFront()
+    }
+
+    mutating func closeNotificationCenter() throws(Rejection) {
+        guard notificationCenterOpen else {
+            throw .transition("Notification Center is not open", allowed: ["notificationCenterOpened"])
+        }
+        recordDevice(.notificationCenterClosed, [:])
+        notificationCenterOpen = false
+        reactivateFront()
+    }
+
+    mutating func lock() {
+        guard !locked else { return }  // the sleep button on a locked phone changes nothing
+        locked = true
+        notificationCenterOpen = false
+        if let front = foregroundApp {
+            resignFront()
+            if capabilities(of: front).lockBackgrounds, apps[front]!.state == .inactive {
+                appBeforeLock = front
+                leaveForeground(front)
+            }
+        }
+        if configuration.passcode { protectedDataChanged(available: false) }
+    }
+
+    mutating func unlock() {
+        locked = false
+        if configuration.passcode { protectedDataChanged(available: true) }
+        if foregroundApp != nil {
+            // Before iOS 5 the app stayed in front, inactive.
+            reactivateFront()
+        } else if let previous = appBeforeLock, let state = apps[previous]?.state,
+            state == .background || state == .suspended
+        {
+            resume(previous, url: nil)
+        }
+        appBeforeLock = nil
+    }
+
+    /// Every running app hears that protected data went away or came back; suspended ones get it queued.
+    mutating func protectedDataChanged(available: Bool) {
+        let selector =
+            available ? Selector.protectedDataDidBecomeAvailable : Selector.protectedDataWillBecomeUnavailable
+        let value: JSONValue = available ? "available" : "unavailable"
+        for id in appOrder {
+            let app = apps[id]!
+            guard capabilities(of: app).hasProtectedData else { continue }
+            if app.state.isRunning {
+                invoke(id, selector)
+            } else if app.state == .suspended {
+                enqueue(
+                    id, kind: "protectedData", name: Selector.notification(after: selector)!, userInfo: [:],
+                    value: value, previous: available ? "unavailable" : "available")
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// The primitives every rule is written with: each records what it does, in order.
+extension Device {
+    mutating func record(_ app: String?, _ body: TimelineEntry.Body) {
+        lastSeq += 1
+        log.append(TimelineEntry(seq: lastSeq, time: time, app: app, body: body))
+        if let app { apps[app]!.lastSeq = lastSeq }
+    }
+
+    mutating func recordDevice(_ event: Event, _ detail: [String: JSONValue]) {
+        record(nil, .device(event: event.type, detail: detail))
+    }
+
+    mutating func setState(_ id: String, _ state: AppState) {
+        let from = apps[id]!.state
+        guard from != state else { return }
+        apps[id]!.state = state
+        apps[id]!.stateSince = time
+        record(id, .state(from: from, to: state))
+    }
+
+    mutating func post(_ id: String, _ name: String, _ userInfo: [String: JSONValue] = [:]) {
+        record(id, .notification(name: name, userInfo: userInfo, queuedAt: nil, coalesced: nil))
+    }
+
+    /// Calls a delegate method: the callback entry (if the delegate implements it), its duration of
+    /// simulated time, then its notification (implemented or not, LIFECYCLE §3).
+    ///
+    /// A callback that runs past `limit` is killed by the watchdog at the limit, with no notification:
+    /// the result is nil then, and the app is not running. Otherwise it is the time the callback took.
+    @discardableResult
+    mutating func invoke(
+        _ id: String, _ selector: String, args: [String: JSONValue] = [:], limit: Double? = nil
+    ) -> Double? {
+        let app = apps[id]!
+        var spent = 0.0
+        if app.delegate.implements(selector) {
+            let duration = app.delegate.duration(of: selector)
+            record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
+            if let limit, duration > limit {
+                time += limit
+                end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)
+                return nil
+            }
+            time += duration
+            spent = duration
+        }
+        if let name = Selector.notification(after: selector) { post(id, name) }
+        return spent
+    }
+
+    /// The app stops running: every task, activity, window and queued notification goes with it.
+    mutating func end(_ id: String, _ reason: TerminationReason, notified: Bool, code: String? = nil) {
+        setState(id, .notRunning)
+        apps[id]!.backgroundTasks = []
+        apps[id]!.backgroundActivities = []
+        apps[id]!.queuedNotifications = []
+        apps[id]!.pendingRedraws = 0
+        apps[id]!.backgroundSince = nil
+        apps[id]!.budgetExhausted = false
+        apps[id]!.idleSince = nil
+        apps[id]!.windowEnd = nil
+        apps[id]!.windowWatchdog = nil
+        apps[id]!.termination = Termination(reason: reason, time: time, notified: notified, code: code)
+        record(id, .termination(reason: reason, notified: notified, code: code))
+        if foregroundApp == id { foregroundApp = nil }
+        if appBeforeLock == id { appBeforeLock = nil }
+    }
+
+    /// A running app gets `applicationWillTerminate:` (5 s watchdog), then ends.
+    mutating func terminateRunning(_ id: String, _ reason: TerminationReason) {
+        guard invoke(id, Selector.willTerminate, limit: Watchdog.willTerminate) != nil else { return }
+        end(id, reason, notified: true)
+    }
+
+    /// Notifications that waited while the app was suspended, delivered when it next runs code (LIFECYCLE §7).
+    mutating func deliverQueue(_ id: String) {
+        let queue = apps[id]!.queuedNotifications
+        apps[id]!.queuedNotifications = []
+        for item in queue {
+            record(
+                id,
+                .notification(name: item.name, userInfo: item.userInfo, queuedAt: item.queuedAt, coalesced: item.coalesced))
+        }
+    }
+
+    /// A suspended app runs code again, in the background; its queue arrives first.
+    mutating func wakeInBackground(_ id: String) {
+        guard apps[id]!.state == .suspended else { return }
+        setState(id, .background)
+        apps[id]!.backgroundSince = time
+        apps[id]!.budgetExhausted = false
+        deliverQueue(id)
+    }
+}

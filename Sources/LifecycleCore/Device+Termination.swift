@@ -1,0 +1,92 @@
+/// Ends of an app, and memory (LIFECYCLE §9).
+extension Device {
+    mutating func terminateEvent(_ id: String) {
+        switch apps[id]!.state {
+        case .inactive, .active, .background:
+            terminateRunning(id, .terminated)
+        case .suspended:
+            end(id, .terminated, notified: false)
+        case .notRunning:
+            return
+        }
+    }
+
+    /// The app switcher's swipe: no callback, but an active app first resigns active.
+    mutating func forceQuit(_ id: String) {
+        switch apps[id]!.state {
+        case .active:
+            invoke(id, Selector.willResignActive)
+            setState(id, .inactive)
+            end(id, .forceQuit, notified: false)
+        case .inactive, .background, .suspended:
+            end(id, .forceQuit, notified: false)
+        case .notRunning:
+            return
+        }
+    }
+
+    mutating func crash(_ id: String) {
+        guard apps[id]!.state != .notRunning else { return }
+        end(id, .crash, notified: false)
+    }
+
+    mutating func reboot() {
+        for id in appOrder where apps[id]!.state != .notRunning {
+            end(id, .reboot, notified: false)
+        }
+        locked = false
+        interruption = nil
+        notificationCenterOpen = false
+        foregroundApp = nil
+        appBeforeLock = nil
+    }
+
+    mutating func memoryWarning(_ id: String) throws(Rejection) {
+        let state = apps[id]!.state
+        guard state.isRunning else {
+            throw .transition("only a running app gets a memory warning", state: state,
+                allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
+        }
+        invoke(id, Selector.didReceiveMemoryWarning)
+    }
+
+    mutating func memoryPressure(_ level: MemoryPressureLevel) {
+        if level == .critical {
+            for id in largestFirst(in: .suspended) { end(id, .memoryPressure, notified: false) }
+            if let largest = largestFirst(in: .background).first { terminateRunning(largest, .memoryPressure) }
+        }
+        for id in appOrder where apps[id]!.state.isRunning {
+            invoke(id, Selector.didReceiveMemoryWarning)
+        }
+    }
+
+    /// Makes room for `id` to launch: purges suspended apps, then terminates background ones, largest first.
+    mutating func ensureMemory(for id: String) throws(Rejection) {
+        let needed = apps[id]!.configuration.memoryMB
+        func fits(_ device: Device) -> Bool { device.memoryInUseMB + needed <= device.configuration.memoryMB }
+        if fits(self) { return }
+        for other in largestFirst(in: .suspended) where other != id && !fits(self) {
+            end(other, .memoryPressure, notified: false)
+        }
+        for other in largestFirst(in: .background) where other != id && !fits(self) {
+            terminateRunning(other, .memoryPressure)
+        }
+        guard fits(self) else {
+            throw .transition(
+                "not enough memory: the app needs \(needed) MB, \(configuration.memoryMB - memoryInUseMB) MB are free "
+                    + "after purging every background app (device memoryMB \(configuration.memoryMB))",
+                state: apps[id]!.state)
+        }
+    }
+
+    /// Apps in `state`, largest memory first; ties in the order they were added.
+    func largestFirst(in state: AppState) -> [String] {
+        appOrder.filter { apps[$0]!.state == state }
+            .enumerated()
+            .sorted { lhs, rhs in
+                let (l, r) = (apps[lhs.element]!.configuration.memoryMB, apps[rhs.element]!.configuration.memoryMB)
+                return l != r ? l > r : lhs.offset < rhs.offset
+            }
+            .map(\.element)
+    }
+}

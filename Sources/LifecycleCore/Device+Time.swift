@@ -1,0 +1,88 @@
+/// Deadlines and the suspension rule (LIFECYCLE §4, §6, §10).
+extension Device {
+    /// The earliest simulated time at which something happens by itself; nil when nothing is pending.
+    /// A realtime driver calls `advance(to:)` then.
+    public var nextDeadline: Double? {
+        var earliest: Double?
+        for app in apps.values {
+            for candidate in deadlines(of: app) where earliest == nil || candidate < earliest! {
+                earliest = candidate
+            }
+        }
+        return earliest
+    }
+
+    private func deadlines(of app: AppInstance) -> [Double] {
+        var times: [Double] = []
+        if let watchdog = app.windowWatchdog { times.append(watchdog) }
+        if let end = app.windowEnd { times.append(end) }
+        times += app.backgroundTasks.compactMap(\.endsAt)
+        if let expiry = budgetExpiry(of: app) { times.append(expiry) }
+        if let suspension = suspensionTime(of: app) { times.append(suspension) }
+        return times
+    }
+
+    private func budgetExpiry(of app: AppInstance) -> Double? {
+        guard app.state == .background, !app.backgroundTasks.isEmpty, !app.budgetExhausted,
+            let since = app.backgroundSince
+        else { return nil }
+        return since + capabilities(of: app).backgroundBudget
+    }
+
+    private func suspensionTime(of app: AppInstance) -> Double? {
+        guard app.state == .background, app.isIdle, let idle = app.idleSince else { return nil }
+        return idle + configuration.suspendDelay
+    }
+
+    /// Visits every deadline up to `target` in order, then sets the clock to `target` (never back).
+    mutating func advanceInPlace(to target: Double) {
+        settle()
+        while let deadline = nextDeadline, deadline <= target {
+            if deadline > time { time = deadline }
+            fireDue()
+            settle()
+        }
+        if target > time { time = target }
+    }
+
+    /// Fires everything due by now, app by app in the order they were added.
+    private mutating func fireDue() {
+        for id in appOrder {
+            if let watchdog = apps[id]!.windowWatchdog, watchdog <= time {
+                end(id, .watchdog, notified: false, code: Watchdog.code)
+                continue
+            }
+            if let end = apps[id]!.windowEnd, end <= time {
+                apps[id]!.windowEnd = nil
+            }
+            for task in apps[id]!.backgroundTasks {
+                if let endsAt = task.endsAt, endsAt <= time {
+                    apps[id]!.backgroundTasks.removeAll { $0.id == task.id }
+                    record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
+                }
+            }
+            if let expiry = budgetExpiry(of: apps[id]!), expiry <= time {
+                expireBackgroundTasks(id)
+            }
+            settleOne(id)
+            if let suspension = suspensionTime(of: apps[id]!), suspension <= time {
+                setState(id, .suspended)
+                apps[id]!.idleSince = nil
+            }
+        }
+    }
+
+    /// Keeps `idleSince` true to the suspension rule: set when a background app becomes idle, cleared otherwise.
+    mutating func settle() {
+        for id in appOrder { settleOne(id) }
+    }
+
+    private mutating func settleOne(_ id: String) {
+        let app = apps[id]!
+        if app.state == .background, app.isIdle {
+            if app.idleSince == nil { apps[id]!.idleSince = time }
+        } else if app.idleSince != nil {
+            apps[id]!.idleSince = nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// One simulated phone: its clock, foreground slot, lock, interruption, settings and apps.
+///
+/// A pure state machine. Inputs are events with a time (`apply`, `advance`); outputs are the
+/// timeline entries they produced, with `seq` increasing per device, or a `Rejection` that leaves
+/// the device exactly as it was. It never reads a clock: `now` is an input, and `nextDeadline`
+/// tells a driver when to call `advance` for a realtime clock. The same inputs give the same outputs.
+public struct Device: Equatable, Sendable, Codable {
+    public let id: String
+    public internal(set) var configuration: DeviceConfiguration
+    /// Simulated seconds since the device was created.
+    public internal(set) var time = 0.0
+    public internal(set) var locked = false
+    public internal(set) var foregroundApp: String?
+    public internal(set) var interruption: InterruptionKind?
+    public internal(set) var notificationCenterOpen = false
+    /// Current value of every device setting that `change` events move.
+    public internal(set) var settings: [String: JSONValue]
+    /// `seq` of the newest entry on this device; 0 before any.
+    public internal(set) var lastSeq: UInt64 = 0
+    /// App ids in the order they were added: the order in which apps hear about device-wide events.
+    public internal(set) var appOrder: [String] = []
+
+    var apps: [String: AppInstance] = [:]
+    var nextTaskID = 1
+    /// The app that was in front when the device locked: it returns on unlock (from iOS 5).
+    var appBeforeLock: String?
+    /// Entries produced by the input being applied.
+    var log: [TimelineEntry] = []
+
+    /// A new device; throws the configuration's first invalid field.
+    public init(id: String, configuration: DeviceConfiguration) throws(Rejection) {
+        if let failure = configuration.validationFailure() { throw failure }
+        self.id = id
+        self.configuration = configuration
+        var settings: [String: JSONValue] = [:]
+        for kind in ChangeKind.settable {
+            settings[kind.rawValue] = configuration.settings[kind.rawValue] ?? kind.initialValue
+        }
+        self.settings = settings
+    }
+
+    /// The apps in the order they were added.
+    public var appsInOrder: [AppInstance] { appOrder.compactMap { apps[$0] } }
+
+    public func app(_ id: String) -> AppInstance? { apps[id] }
+
+    /// Whether protected data (files under data protection) can be read: false while locked with a passcode.
+    public var protectedDataAvailable: Bool { !(locked && configuration.passcode) }
+
+    /// Seconds left of `app`'s background task budget; nil outside the background.
+    public func backgroundTimeRemaining(of app: AppInstance) -> Double? {
+        app.backgroundTimeRemaining(at: time, budget: capabilities(of: app).backgroundBudget)
+    }
+
+    /// Megabytes held by apps in memory (running or suspended).
+    public var memoryInUseMB: Int {
+        apps.values.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.configuration.memoryMB) }
+    }
+
+    func capabilities(of app: AppInstance) -> Capabilities {
+        Capabilities(
+            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info)
+    }
+
+    func capabilities(of id: String) -> Capabilities { capabilities(of: apps[id]!) }
+}
+
+/// What applying an input produced.
+public struct Outcome: Equatable, Sendable {
+    /// Every entry the input produced, in `seq` order, across apps.
+    public var entries: [TimelineEntry]
+    /// False when the input was legal but changed nothing (e.g. `launch` on an active app).
+    public var changed: Bool
+}

@@ -1,0 +1,105 @@
+/// Something that happens to an app or a device: the input of the state machine.
+///
+/// The first group targets one app; the second targets a device (and, posted on an app's path,
+/// that app's device). `Event.appTypes` and `Event.deviceTypes` list the wire names.
+public enum Event: Equatable, Sendable, Codable {
+    // App events.
+    case launch(background: Bool, url: String?, sourceApplication: String?)
+    /// A tap on the icon or a pick in the app switcher: launches if needed.
+    case activate
+    case openURL(url: String, sourceApplication: String?, annotation: JSONValue?)
+    /// The system ends the app.
+    case terminate
+    /// The user swipes the app away in the app switcher.
+    case forceQuit
+    case crash
+    /// `duration`: seconds until the app ends the task itself; nil, it never does.
+    case beginBackgroundTask(name: String?, duration: Double?)
+    case endBackgroundTask(task: Int)
+    case startBackgroundActivity(mode: String)
+    case stopBackgroundActivity(mode: String)
+    case remoteNotification(payload: JSONValue?, contentAvailable: Bool)
+    case backgroundFetch
+    /// Xcode's "Simulate Memory Warning".
+    case memoryWarning
+    case runLoop(RunLoopEvent)
+
+    // Device events.
+    case homeButton
+    case switchApp(to: String)
+    case lock
+    case unlock
+    case interruptionBegan(kind: InterruptionKind)
+    case interruptionEnded(accepted: Bool)
+    case bannerNotification(title: String?)
+    case notificationCenterOpened
+    case notificationCenterClosed
+    case memoryPressure(level: MemoryPressureLevel)
+    case reboot
+    case advanceTime(seconds: Double)
+    case change(kind: ChangeKind, value: JSONValue?)
+
+    /// The wire name of the event's `type`.
+    public var type: String {
+        switch self {
+        case .launch: "launch"
+        case .activate: "activate"
+        case .openURL: "openURL"
+        case .terminate: "terminate"
+        case .forceQuit: "forceQuit"
+        case .crash: "crash"
+        case .beginBackgroundTask: "beginBackgroundTask"
+        case .endBackgroundTask: "endBackgroundTask"
+        case .startBackgroundActivity: "startBackgroundActivity"
+        case .stopBackgroundActivity: "stopBackgroundActivity"
+        case .remoteNotification: "remoteNotification"
+        case .backgroundFetch: "backgroundFetch"
+        case .memoryWarning: "memoryWarning"
+        case .runLoop(let event): event.rawValue
+        case .homeButton: "homeButton"
+        case .switchApp: "switchApp"
+        case .lock: "lock"
+        case .unlock: "unlock"
+        case .interruptionBegan: "interruptionBegan"
+        case .interruptionEnded: "interruptionEnded"
+        case .bannerNotification: "bannerNotification"
+        case .notificationCenterOpened: "notificationCenterOpened"
+        case .notificationCenterClosed: "notificationCenterClosed"
+        case .memoryPressure: "memoryPressure"
+        case .reboot: "reboot"
+        case .advanceTime: "advanceTime"
+        case .change: "change"
+        }
+    }
+
+    /// Whether the event targets a device rather than one app.
+    public var isDeviceEvent: Bool { Event.deviceTypes.contains(type) }
+
+    public static let appTypes: [String] = [
+        "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
+        "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
+        "backgroundFetch", "memoryWarning",
+    ] + RunLoopEvent.allCases.map(\.rawValue)
+
+    public static let deviceTypes: [String] = [
+        "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",
+        "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "memoryPressure", "reboot",
+        "advanceTime", "change",
+    ]
+
+    public static let allTypes: [String] = appTypes + deviceTypes
+}
+
+/// Input the main run loop delivers to an app (LIFECYCLE §8).
+public enum RunLoopEvent: String, Sendable, Codable, CaseIterable {
+    case touch, remoteControl, shake, motion, location, redraw
+}
+
+/// An alert-style interruption (LIFECYCLE §5).
+public enum InterruptionKind: String, Sendable, Codable, CaseIterable {
+    case call, sms, alarm, alert
+}
+
+public enum MemoryPressureLevel: String, Sendable, Codable, CaseIterable {
+    case warning, critical
+}

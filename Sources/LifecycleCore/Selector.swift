@@ -1,0 +1,45 @@
+/// `UIApplicationDelegate` selectors, spelled exactly as UIKit spells them.
+public enum Selector {
+    public static let didFinishLaunching = "applicationDidFinishLaunching:"
+    public static let willFinishLaunchingWithOptions = "application:willFinishLaunchingWithOptions:"
+    public static let didFinishLaunchingWithOptions = "application:didFinishLaunchingWithOptions:"
+    public static let handleOpenURL = "application:handleOpenURL:"
+    public static let openURLSourceApplication = "application:openURL:sourceApplication:annotation:"
+    public static let openURLOptions = "application:openURL:options:"
+    public static let didBecomeActive = "applicationDidBecomeActive:"
+    public static let willResignActive = "applicationWillResignActive:"
+    public static let didEnterBackground = "applicationDidEnterBackground:"
+    public static let willEnterForeground = "applicationWillEnterForeground:"
+    public static let willTerminate = "applicationWillTerminate:"
+    public static let didReceiveMemoryWarning = "applicationDidReceiveMemoryWarning:"
+    public static let significantTimeChange = "applicationSignificantTimeChange:"
+    public static let protectedDataWillBecomeUnavailable = "applicationProtectedDataWillBecomeUnavailable:"
+    public static let protectedDataDidBecomeAvailable = "applicationProtectedDataDidBecomeAvailable:"
+    public static let willChangeStatusBarFrame = "application:willChangeStatusBarFrame:"
+    public static let didChangeStatusBarFrame = "application:didChangeStatusBarFrame:"
+    public static let didReceiveRemoteNotification = "application:didReceiveRemoteNotification:"
+    public static let didReceiveRemoteNotificationFetch =
+        "application:didReceiveRemoteNotification:fetchCompletionHandler:"
+    public static let performFetch = "application:performFetchWithCompletionHandler:"
+    /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
+    public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
+
+    /// The notification posted right after a delegate method (LIFECYCLE §3), if it has one.
+    public static func notification(after selector: String) -> String? {
+        switch selector {
+        case didFinishLaunching, didFinishLaunchingWithOptions: "UIApplicationDidFinishLaunchingNotification"
+        case didBecomeActive: "UIApplicationDidBecomeActiveNotification"
+        case willResignActive: "UIApplicationWillResignActiveNotification"
+        case didEnterBackground: "UIApplicationDidEnterBackgroundNotification"
+        case willEnterForeground: "UIApplicationWillEnterForegroundNotification"
+        case willTerminate: "UIApplicationWillTerminateNotification"
+        case didReceiveMemoryWarning: "UIApplicationDidReceiveMemoryWarningNotification"
+        case significantTimeChange: "UIApplicationSignificantTimeChangeNotification"
+        case protectedDataWillBecomeUnavailable: "UIApplicationProtectedDataWillBecomeUnavailable"
+        case protectedDataDidBecomeAvailable: "UIApplicationProtectedDataDidBecomeAvailable"
+        case willChangeStatusBarFrame: "UIApplicationWillChangeStatusBarFrameNotification"
+        case didChangeStatusBarFrame: "UIApplicationDidChangeStatusBarFrameNotification"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// One observable thing that happened on a device, in order: the output of the state machine.
+public struct TimelineEntry: Equatable, Sendable, Codable {
+    /// Strictly increasing per device, from 1.
+    public var seq: UInt64
+    /// Simulated seconds on the device's clock.
+    public var time: Double
+    /// The app it happened to; nil for a device-level record.
+    public var app: String?
+    public var body: Body
+
+    public init(seq: UInt64, time: Double, app: String?, body: Body) {
+        self.seq = seq
+        self.time = time
+        self.app = app
+        self.body = body
+    }
+
+    public enum Body: Equatable, Sendable, Codable {
+        /// A delegate method ran; `state` is `applicationState` during the call.
+        case callback(selector: String, state: AppState, args: [String: JSONValue], duration: Double)
+        /// A notification was posted to the app; `queuedAt` and `coalesced` when it waited in the queue.
+        case notification(name: String, userInfo: [String: JSONValue], queuedAt: Double?, coalesced: Int?)
+        case state(from: AppState, to: AppState)
+        case termination(reason: TerminationReason, notified: Bool, code: String?)
+        /// Input from the main run loop, delivered or dropped; `coalesced` on a deferred redraw.
+        case runLoop(event: RunLoopEvent, delivered: Bool, coalesced: Int?)
+        /// A device-level event as it was applied.
+        case device(event: String, detail: [String: JSONValue])
+        case backgroundTask(event: BackgroundTaskEvent, task: Int, name: String?)
+    }
+
+    /// The wire name of the entry's kind.
+    public var kind: String {
+        switch body {
+        case .callback: "callback"
+        case .notification: "notification"
+        case .state: "state"
+        case .termination: "termination"
+        case .runLoop: "runloop"
+        case .device: "device"
+        case .backgroundTask: "backgroundTask"
+        }
+    }
+
+    public var isCallback: Bool {
+        if case .callback = body { return true }
+        return false
+    }
+
+    public var isNotification: Bool {
+        if case .notification = body { return true }
+        return false
+    }
+}
+
+public enum BackgroundTaskEvent: String, Sendable, Codable {
+    case began, ended, expired
+}
+
+/// Why an app stopped running.
+public enum TerminationReason: String, Sendable, Codable, CaseIterable {
+    /// It left the foreground without multitasking (before iOS 4, `exitsOnSuspend`, or no multitasking device).
+    case exited
+    /// The system ended it (`terminate`).
+    case terminated
+    case forceQuit
+    case crash
+    case reboot
+    /// A callback ran past its limit: `0x8badf00d`.
+    case watchdog
+    /// Its background tasks outlived the budget and were not ended: `0x2182bad2`.
+    case backgroundTaskExpired
+    /// Purged while suspended, or terminated to free memory.
+    case memoryPressure
+}
+
+/// How an app last stopped running.
+public struct Termination: Equatable, Sendable, Codable {
+    public var reason: TerminationReason
+    public var time: Double
+    /// Whether it got `applicationWillTerminate:`.
+    public var notified: Bool
+    public var code: String?
+}
