@@ -1,1 +1,53 @@
-// Placeholder until the module lands.
+/// Completion for an operation that produces no value: called once it is durable, or with the error that
+/// prevented it.
+public typealias DurableCompletion = @Sendable (Result<Void, StoreError>) -> Void
+
+/// An append-only, durable log of opaque records, grouped in named streams (one per device).
+///
+/// Every operation is ordered after every operation accepted before it; each completion is called after
+/// its operation and all earlier ones are durable. Completions may run on a store thread and must return
+/// quickly: the next group of writes waits for them. The journal never interprets record bytes.
+public protocol Journal: Sendable {
+    /// Appends a record; calls `durable` once it (and every record appended before it) is durable,
+    /// with the record's journal sequence number, or with an error. `durable` runs on a store thread.
+    ///
+    /// Sequence numbers are global, strictly increasing, and never reused, also across restarts; they
+    /// are not guaranteed to be contiguous.
+    func append(stream: String, record: [UInt8], durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void)
+
+    /// Replaces the stream's snapshot with `state`, which must reflect every record of the stream up to
+    /// and including sequence number `upTo`. Records of the stream up to `upTo` may then be discarded.
+    func saveSnapshot(stream: String, upTo journalSeq: UInt64, state: [UInt8], durable: DurableCompletion?)
+
+    /// Drops the stream's snapshot and records.
+    func deleteStream(_ stream: String, durable: DurableCompletion?)
+
+    /// Drops every stream. Sequence numbers keep increasing from where they were.
+    func deleteAll(durable: DurableCompletion?)
+
+    /// Blocks until everything accepted so far is durable or has failed (used at shutdown).
+    func flush()
+
+    /// For each stream, its newest snapshot (if any) and the records after it, in journal order.
+    func recover() throws(StoreError) -> [RecoveredStream]
+
+    /// Finishes pending writes and releases the store. Later operations fail with `StoreError.closed`.
+    func close()
+}
+
+extension Journal {
+    /// Replaces the stream's snapshot without waiting to hear that it is durable.
+    public func saveSnapshot(stream: String, upTo journalSeq: UInt64, state: [UInt8]) {
+        saveSnapshot(stream: stream, upTo: journalSeq, state: state, durable: nil)
+    }
+
+    /// Drops the stream's snapshot and records without waiting to hear that it is durable.
+    public func deleteStream(_ stream: String) {
+        deleteStream(stream, durable: nil)
+    }
+
+    /// Drops every stream without waiting to hear that it is durable.
+    public func deleteAll() {
+        deleteAll(durable: nil)
+    }
+}
