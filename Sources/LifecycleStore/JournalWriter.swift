@@ -1,0 +1,150 @@
+/// The writer thread's connection and prepared statements: turns a batch of operations into one transaction.
+///
+/// Used only by the writer thread once the journal has started it.
+final class JournalWriter {
+    private let connection: SQLiteConnection
+    private let begin: SQLiteStatement
+    private let commit: SQLiteStatement
+    private let rollback: SQLiteStatement
+    private let insertRecord: SQLiteStatement
+    private let insertStream: SQLiteStatement
+    private let upsertSnapshot: SQLiteStatement
+    private let pruneRecords: SQLiteStatement
+    private let deleteStreamRecords: SQLiteStatement
+    private let deleteStreamSnapshot: SQLiteStatement
+    private let deleteStreamRow: SQLiteStatement
+    private let deleteAllRecords: SQLiteStatement
+    private let deleteAllSnapshots: SQLiteStatement
+    private let deleteAllStreams: SQLiteStatement
+    private let setLastSeq: SQLiteStatement
+    /// Stream name to row id, mirroring the `stream` table. After a failed transaction the journal stops
+    /// writing, so the cache never has to be rolled back.
+    private var streamIDs: [String: Int64] = [:]
+
+    /// Bytes of records and snapshots written since the last `takeBytesWritten()`.
+    private var bytesWritten = 0
+
+    init(connection: SQLiteConnection) throws(StoreError) {
+        self.connection = connection
+        begin = try connection.prepare("BEGIN IMMEDIATE")
+        commit = try connection.prepare("COMMIT")
+        rollback = try connection.prepare("ROLLBACK")
+        insertRecord = try connection.prepare("INSERT INTO journal(seq, stream_id, record) VALUES (?1, ?2, ?3)")
+        insertStream = try connection.prepare("INSERT INTO stream(name) VALUES (?1) RETURNING id")
+        upsertSnapshot = try connection.prepare(
+            """
+            INSERT INTO snapshot(stream_id, seq, state) VALUES (?1, ?2, ?3)
+            ON CONFLICT(stream_id) DO UPDATE SET seq = excluded.seq, state = excluded.state
+            WHERE excluded.seq >= snapshot.seq
+            """
+        )
+        pruneRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1 AND seq <= ?2")
+        deleteStreamRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1")
+        deleteStreamSnapshot = try connection.prepare("DELETE FROM snapshot WHERE stream_id = ?1")
+        deleteStreamRow = try connection.prepare("DELETE FROM stream WHERE id = ?1")
+        deleteAllRecords = try connection.prepare("DELETE FROM journal")
+        deleteAllSnapshots = try connection.prepare("DELETE FROM snapshot")
+        deleteAllStreams = try connection.prepare("DELETE FROM stream")
+        setLastSeq = try connection.prepare("UPDATE store_meta SET value = ?1 WHERE key = 'last_seq'")
+
+        let streams = try connection.prepare("SELECT id, name FROM stream")
+        defer { streams.finalize() }
+        while try streams.step() {
+            streamIDs[streams.text(1)] = streams.int64(0)
+        }
+    }
+
+    /// The highest sequence number ever handed out, also for records since deleted.
+    func lastSeq() throws(StoreError) -> UInt64 {
+        UInt64(bitPattern: try connection.integer("SELECT value FROM store_meta WHERE key = 'last_seq'"))
+    }
+
+    var streamCount: Int { streamIDs.count }
+
+    /// Writes the batch in one transaction and commits it; on any error rolls it all back.
+    func write(_ batch: [PendingOperation]) -> StoreError? {
+        do {
+            try begin.run()
+            var lastAppended: UInt64?
+            for operation in batch {
+                if let seq = try apply(operation) { lastAppended = seq }
+            }
+            if let lastAppended {
+                try setLastSeq.bind(1, lastAppended)
+                try setLastSeq.run()
+            }
+            try commit.run()
+            return nil
+        } catch {
+            try? rollback.run()
+            return error
+        }
+    }
+
+    /// How many bytes were written since the last call; tells the checkpointer when the log has grown.
+    func takeBytesWritten() -> Int {
+        defer { bytesWritten = 0 }
+        return bytesWritten
+    }
+
+    /// Returns the sequence number of an appended record.
+    private func apply(_ operation: PendingOperation) throws(StoreError) -> UInt64? {
+        switch operation {
+        case .append(let seq, let stream, let record, _):
+            try insertRecord.bind(1, seq)
+            try insertRecord.bind(2, try streamID(stream))
+            try insertRecord.bind(3, record)
+            try insertRecord.run()
+            bytesWritten += record.count
+            return seq
+        case .saveSnapshot(let stream, let upTo, let state, _):
+            let id = try streamID(stream)
+            try upsertSnapshot.bind(1, id)
+            try upsertSnapshot.bind(2, upTo)
+            try upsertSnapshot.bind(3, state)
+            try upsertSnapshot.run()
+            // Retention: the snapshot stands for these records, so disk use stays bounded by live state.
+            try pruneRecords.bind(1, id)
+            try pruneRecords.bind(2, upTo)
+            try pruneRecords.run()
+            bytesWritten += state.count
+            return nil
+        case .deleteStream(let stream, _):
+            guard let id = streamIDs[stream] else { return nil }
+            for statement in [deleteStreamRecords, deleteStreamSnapshot, deleteStreamRow] {
+                try statement.bind(1, id)
+                try statement.run()
+            }
+            streamIDs[stream] = nil
+            return nil
+        case .deleteAll:
+            try deleteAllRecords.run()
+            try deleteAllSnapshots.run()
+            try deleteAllStreams.run()
+            streamIDs.removeAll()
+            return nil
+        }
+    }
+
+    private func streamID(_ stream: String) throws(StoreError) -> Int64 {
+        if let id = streamIDs[stream] { return id }
+        try insertStream.bind(1, stream)
+        defer { insertStream.reset() }
+        _ = try insertStream.step()
+        let id = insertStream.int64(0)
+        streamIDs[stream] = id
+        return id
+    }
+
+    /// Leaves a compact database behind: everything checkpointed and the log truncated.
+    func close() {
+        _ = try? connection.checkpoint(truncate: true)
+        for statement in [
+            begin, commit, rollback, insertRecord, insertStream, upsertSnapshot, pruneRecords, deleteStreamRecords,
+            deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,
+        ] {
+            statement.finalize()
+        }
+        connection.close()
+    }
+}

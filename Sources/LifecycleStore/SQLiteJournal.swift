@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The durable journal: a SQLite database in WAL mode, written by one thread with group commit.
+///
+/// Appends only queue the record and return. One writer thread takes everything queued, writes it in a
+/// single transaction, commits (one fsync of the log), then calls each completion in the order the
+/// operations were accepted. After a write fails the journal fails every later operation with the same
+/// error until it is reopened: records after a lost one must never become durable. The queue is not
+/// bounded; a caller that outruns the disk grows memory, never blocks.
+public final class SQLiteJournal: Journal, @unchecked Sendable {
+    /// The database file's name inside the data directory.
+    public static let databaseFileName = "lifecycled.sqlite3"
+    /// The lock file's name inside the data directory.
+    public static let lockFileName = "lifecycled.lock"
+
+    /// The database file this journal writes.
+    public let databasePath: String
+    private let logger: Logger
+
+    // Everything below is guarded by `state`. The writer thread alone uses the writer, the checkpointer
+    // and the lock once started, and releases them when it exits.
+    private let state = NSCondition()
+    private var pending: [PendingOperation] = []
+    private var nextSeq: UInt64
+    private var accepted: UInt64 = 0
+    private var completed: UInt64 = 0
+    private var commits: UInt64 = 0
+    private var failure: StoreError?
+    private var closing = false
+    private var finished = false
+    private var writerThread: pthread_t?
+
+    /// Opens (or creates) the store in `directory` and starts its writer thread.
+    ///
+    /// Creates the directory if missing and takes its lock file. Refuses, with a `StoreError` that says
+    /// why, a file that is not a lifecycled database, is corrupt, has a newer schema, or a directory
+    /// another process holds; it never starts empty in place of a store it could not read.
+    public init(directory: String, logger: Logger) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.cannotCreateDirectory(path: directory, reason: Self.reason(error))
+        }
+        let directoryURL = URL(fileURLWithPath: directory)
+        databasePath = directoryURL.appendingPathComponent(Self.databaseFileName).path
+        self.logger = logger
+
+        let lock = try DirectoryLock(path: directoryURL.appendingPathComponent(Self.lockFileName).path)
+        let connection = try StoreSchema.openForWriting(path: databasePath)
+        let writer = try JournalWriter(connection: connection)
+        nextSeq = try writer.lastSeq() + 1
+        let checkpointer = try Checkpointer(
+            path: databasePath,
+            interval: 1,
+            thresholdBytes: 4 << 20,
+            logger: logger
+        )
+        logger.info(
+            "Opened journal",
+            metadata: ["path": "\(databasePath)", "next_seq": "\(nextSeq)", "streams": "\(writer.streamCount)"]
+        )
+        let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)
+        let thread = Thread { [self] in
+            runWriter(owned.writer, checkpointer: owned.checkpointer, lock: owned.lock)
+        }
+        thread.name = "lifecycled.store.writer"
+        thread.start()
+    }
+
+    /// Transactions committed since the journal was opened; many appends share one when they queue up together.
+    public var commitCount: UInt64 {
+        state.withLock { commits }
+    }
+
+    /// False once `close()` was called.
+    var isOpen: Bool {
+        state.withLock { !closing }
+    }
+
+    public func append(
+        stream: String,
+        record: [UInt8],
+        durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void
+    ) {
+        state.lock()
+        if let refusal = refusal() {
+            state.unlock()
+            durable(.failure(refusal))
+            return
+        }
+        let seq = nextSeq
+        nextSeq += 1
+        enqueue(.append(seq: seq, stream: stream, record: record, durable: durable))
+        state.unlock()
+    }
+
+    /// Replaces the stream's snapshot and drops its records up to `journalSeq`, ordered with appends.
+    ///
+    /// An older snapshot than the one stored is ignored. A snapshot that claims a sequence number not
+    /// yet appended fails with `StoreError.snapshotAheadOfJournal`.
+    public func saveSnapshot(
+        stream: String, upTo journalSeq: UInt64, state snapshot: [UInt8], durable: DurableCompletion?
+    ) {
+        state.lock()
+        var refusal = refusal()
+        if refusal == nil, journalSeq >= nextSeq {
+            refusal = .snapshotAheadOfJournal(stream: stream, upTo: journalSeq, lastAppended: nextSeq - 1)
+        }
+        if let refusal {
+            state.unlock()
+            durable?(.failure(refusal))
+            return
+        }
+        enqueue(.saveSnapshot(stream: stream, upTo: journalSeq, state: snapshot, durable: durable))
+        state.unlock()
+    }
+
+    /// Drops the stream's snapshot and records, ordered with appends.
+    public func deleteStream(_ stream: String, durable: DurableCompletion?) {
+        enqueueOrRefuse(.deleteStream(stream, durable: durable))
+    }
+
+    /// Drops every stream, ordered with appends. Sequence numbers keep increasing from where they were.
+    public func deleteAll(durable: DurableCompletion?) {
+        enqueueOrRefuse(.deleteAll(durable: durable))
+    }
+
+    /// Blocks until every operation accepted before the call has committed or failed.
+    ///
+    /// From a completion (on the writer thread) it returns at once: waiting there would wait for itself.
+    public func flush() {
+        state.lock()
+        defer { state.unlock() }
+        guard !isWriterThread else { return }
+        let target = accepted
+        while completed < target && !finished { state.wait() }
+    }
+
+    /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
+    ///
+    /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
+    /// writer has finished, since that completion runs on the writer.
+    public func close() {
+        state.lock()
+        defer { state.unlock() }
+        closing = true
+        state.broadcast()
+        guard !isWriterThread else { return }
+        while !finished { state.wait() }
+    }
+
+    // MARK: - Writer thread
+
+    private func runWriter(_ writer: JournalWriter, checkpointer: Checkpointer, lock: DirectoryLock) {
+        state.lock()
+        writerThread = pthread_self()
+        while true {
+            while pending.isEmpty && !closing { state.wait() }
+            if pending.isEmpty { break }
+            let batch = pending
+            pending = []
+            let earlierFailure = failure
+            state.unlock()
+
+            let outcome = earlierFailure ?? writer.write(batch)
+            if outcome == nil { checkpointer.noteCommitted(bytes: writer.takeBytesWritten()) }
+
+            state.lock()
+            if outcome == nil {
+                commits += 1
+            } else if failure == nil {
+                failure = outcome
+                logger.error("Journal write failed; refusing further writes", metadata: ["error": "\(outcome!)"])
+            }
+            state.unlock()
+
+            // Completions run unlocked, so one may append or flush without deadlocking.
+            for operation in batch { operation.complete(failure: outcome) }
+
+            state.lock()
+            completed += UInt64(batch.count)
+            state.broadcast()
+        }
+        state.unlock()
+
+        checkpointer.stop()
+        writer.close()
+        lock.release()
+        logger.info("Closed journal", metadata: ["path": "\(databasePath)"])
+
+        state.lock()
+        finished = true
+        state.broadcast()
+        state.unlock()
+    }
+
+    // MARK: - Queueing (callers hold `state`)
+
+    private func refusal() -> StoreError? {
+        closing ? .closed : failure
+    }
+
+    private func enqueue(_ operation: PendingOperation) {
+        pending.append(operation)
+        accepted += 1
+        // Broadcast, not signal: flush and close wait on the same condition and must not swallow the wake-up.
+        if pending.count == 1 { state.broadcast() }
+    }
+
+    private func enqueueOrRefuse(_ operation: PendingOperation) {
+        state.lock()
+        if let refusal = refusal() {
+            state.unlock()
+            operation.complete(failure: refusal)
+            return
+        }
+        enqueue(operation)
+        state.unlock()
+    }
+
+    private var isWriterThread: Bool {
+        writerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as NSError).localizedDescription
+    }
+}
+
+/// What the writer thread owns. Handed over once when the thread starts; no other thread touches it after.
+private struct WriterResources: @unchecked Sendable {
+    let writer: JournalWriter
+    let checkpointer: Checkpointer
+    let lock: DirectoryLock
+}
