@@ -1,0 +1,97 @@
+import CMicroHTTPD
+
+/// The libmicrohttpd callbacks. They are non-capturing static functions on a nonisolated type, so
+/// they run fine on libmicrohttpd's threads; they recover the `ServerCore` from the daemon context
+/// and the `RequestContext` from `req_cls`, both via `Unmanaged`.
+enum AccessHandler {
+    /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
+    /// chunk, then with no data (answer then), and once more after every resume.
+    static let callback: MHD_AccessHandlerCallback = { core, connection, url, method, _, uploadData, uploadSize, requestSlot in
+        guard let core, let connection, let uploadSize, let requestSlot else { return .NO }
+        let server = Unmanaged<ServerCore>.fromOpaque(core).takeUnretainedValue()
+
+        guard let existing = requestSlot.pointee else {
+            return begin(server: server, connection: connection, url: url, method: method, requestSlot: requestSlot)
+        }
+        let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+
+        if uploadSize.pointee > 0 {
+            receive(uploadData, count: uploadSize.pointee, into: request)
+            uploadSize.pointee = 0
+            return .YES
+        }
+        return answer(request)
+    }
+
+    /// `MHD_RequestCompletedCallback`: ends the request's life in libmicrohttpd, also for aborted connections.
+    static let completed: MHD_RequestCompletedCallback = { _, _, requestSlot, _ in
+        guard let requestSlot, let existing = requestSlot.pointee else { return }
+        requestSlot.pointee = nil
+        let request = Unmanaged<RequestContext>.fromOpaque(existing)
+        request.takeUnretainedValue().finish()
+        request.release()
+    }
+
+    /// First call: headers only. Never queues a response, except a 413 on purpose when the declared
+    /// body is too large (queuing here makes libmicrohttpd 0.9.75 drop keep-alive, which is wanted then).
+    private static func begin(
+        server: ServerCore,
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let request = RequestContext(
+            connection: connection,
+            core: server,
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/"
+        )
+        RequestFields.collect(from: connection, into: request)
+        if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
+            return ResponseQueue.queue(
+                ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),
+                on: connection
+            )
+        }
+        if let declared = request.declaredBodyBytes, declared > 0 {
+            request.body.reserveCapacity(Int(declared))
+        }
+        requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
+        return .YES
+    }
+
+    private static func receive(_ data: UnsafePointer<CChar>?, count: Int, into request: RequestContext) {
+        request.receivedBodyBytes += count
+        if request.bodyTooLarge { return }
+        if request.receivedBodyBytes > request.core.maxBodyBytes {
+            // Only reachable without Content-Length (chunked); the rest of the body is read and dropped.
+            request.bodyTooLarge = true
+            request.body = []
+            return
+        }
+        guard let data else { return }
+        request.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+    }
+
+    /// The call with no data: either the body is complete, or the connection was just resumed.
+    private static func answer(_ request: RequestContext) -> MHD_Result {
+        if request.bodyTooLarge {
+            return ResponseQueue.queue(
+                ProblemResponse.payloadTooLarge(maxBodyBytes: request.core.maxBodyBytes),
+                on: request.connection
+            )
+        }
+        if request.responderCalled {
+            guard let response = request.responseAfterResume() else { return .YES }
+            return ResponseQueue.queue(response, on: request.connection)
+        }
+        request.responderCalled = true
+        let httpRequest = request.beginResponding()
+        request.core.responder.respond(to: httpRequest) { [request] response in
+            request.complete(with: response)
+        }
+        guard let response = request.responseAfterResponding() else { return .YES }
+        return ResponseQueue.queue(response, on: request.connection)
+    }
+}

@@ -1,0 +1,56 @@
+/// One HTTP request as the responder sees it: fully received, body included.
+public struct HTTPRequest: Sendable {
+    /// The request method as sent, e.g. `"GET"` or `"POST"`.
+    public let method: String
+    /// The percent-decoded path without the query, e.g. `"/v1/apps/a1"`.
+    public let path: String
+    /// The decoded query arguments. When a name repeats, the last value wins; a name without `=` maps to `""`.
+    public let query: [String: String]
+    /// The request headers in the order they arrived, names as sent.
+    public let headers: [(name: String, value: String)]
+    /// The request body; empty when there is none.
+    public let body: [UInt8]
+
+    public init(
+        method: String,
+        path: String,
+        query: [String: String] = [:],
+        headers: [(name: String, value: String)] = [],
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header called `name`, compared without regard to ASCII case; `nil` when absent.
+    public func header(_ name: String) -> String? {
+        for header in headers where asciiCaseInsensitiveEquals(header.name, name) {
+            return header.value
+        }
+        return nil
+    }
+}
+
+/// Compares two strings byte by byte, folding ASCII letters only, as HTTP field names require.
+func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+    var lhsBytes = lhs.utf8.makeIterator()
+    var rhsBytes = rhs.utf8.makeIterator()
+    while true {
+        switch (lhsBytes.next(), rhsBytes.next()) {
+        case (nil, nil):
+            return true
+        case let (l?, r?):
+            if l != r && asciiLowercased(l) != asciiLowercased(r) { return false }
+        default:
+            return false
+        }
+    }
+}
+
+@inline(__always)
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+}

@@ -1,0 +1,68 @@
+/// The `application/problem+json` answers the HTTP layer produces on its own.
+enum ProblemResponse {
+    static func payloadTooLarge(bodyBytes: UInt64, maxBodyBytes: Int) -> HTTPResponse {
+        problem(
+            status: 413,
+            title: "Payload Too Large",
+            detail: "The request body is \(bodyBytes) bytes; at most \(maxBodyBytes) are allowed.",
+            code: "payload-too-large"
+        )
+    }
+
+    /// For a body sent without `Content-Length` (chunked), whose full size is never read.
+    static func payloadTooLarge(maxBodyBytes: Int) -> HTTPResponse {
+        problem(
+            status: 413,
+            title: "Payload Too Large",
+            detail: "The request body is larger than the \(maxBodyBytes) bytes allowed.",
+            code: "payload-too-large"
+        )
+    }
+
+    static let shuttingDown = problem(
+        status: 503,
+        title: "Service Unavailable",
+        detail: "The server is shutting down.",
+        code: "shutting-down",
+        extraHeaders: [("Connection", "close")]
+    )
+
+    static func problem(
+        status: Int,
+        title: String,
+        detail: String,
+        code: String,
+        extraHeaders: [(name: String, value: String)] = []
+    ) -> HTTPResponse {
+        var json = #"{"type":"about:blank","title":"#
+        appendJSONString(title, to: &json)
+        json += #","status":\#(status),"detail":"#
+        appendJSONString(detail, to: &json)
+        json += #","code":"#
+        appendJSONString(code, to: &json)
+        json += "}"
+        return HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "application/problem+json")] + extraHeaders,
+            body: Array(json.utf8)
+        )
+    }
+
+    private static func appendJSONString(_ string: String, to json: inout String) {
+        json += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+}

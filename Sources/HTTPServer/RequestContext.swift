@@ -1,0 +1,124 @@
+import CMicroHTTPD
+
+/// Per-request state, stored in libmicrohttpd's `req_cls` from the first handler call until
+/// `MHD_OPTION_NOTIFY_COMPLETED`, and kept alive after that by any completion closure still held.
+///
+/// The request fields are written only by the libmicrohttpd thread serving the connection, before
+/// `respond` is called. `state` is shared with whichever thread calls the completion and is guarded by `lock`.
+final class RequestContext: @unchecked Sendable {
+    /// Where a request stands between the handler calls and its completion.
+    enum State {
+        /// Headers in, body arriving; the responder has not been called. Next: `.responding`.
+        case receiving
+        /// `respond` was called and has not answered yet. Next: `.answeredEarly` when the completion runs
+        /// before the handler parks, `.parked` otherwise, or `.queued` when parking is refused at stop.
+        case responding
+        /// The completion ran before parking (usually synchronously). Next: `.queued` by the same handler call.
+        case answeredEarly(HTTPResponse)
+        /// Suspended in libmicrohttpd, waiting for the completion. Next: `.resumed`.
+        case parked
+        /// Completed while parked and resumed; the next handler call queues it. Next: `.queued`, or
+        /// `.finished` when the client went away meanwhile.
+        case resumed(HTTPResponse)
+        /// The response was handed to libmicrohttpd. Next: `.finished`.
+        case queued
+        /// libmicrohttpd is done with the request. Completions from here on are ignored.
+        case finished
+    }
+
+    let connection: OpaquePointer
+    let core: ServerCore
+    let method: String
+    let path: String
+    var query: [String: String] = [:]
+    var headers: [(name: String, value: String)] = []
+    var declaredBodyBytes: UInt64?
+    var body: [UInt8] = []
+    var receivedBodyBytes = 0
+    var bodyTooLarge = false
+    /// Set by the handler when it calls the responder; later no-data calls follow a resume.
+    var responderCalled = false
+
+    private let lock = Lock()
+    private var state = State.receiving
+
+    init(connection: OpaquePointer, core: ServerCore, method: String, path: String) {
+        self.connection = connection
+        self.core = core
+        self.method = method
+        self.path = path
+    }
+
+    /// Marks the request as handed to the responder and builds what the responder sees.
+    func beginResponding() -> HTTPRequest {
+        lock.withLock { state = .responding }
+        return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// Called by the handler right after `respond` returned: the response to queue now, or nil when the
+    /// connection was parked with `MHD_suspend_connection` and the handler must return without answering.
+    func responseAfterResponding() -> HTTPResponse? {
+        lock.lock()
+        defer { lock.unlock() }
+        switch state {
+        case .answeredEarly(let response):
+            state = .queued
+            return response
+        case .responding:
+            // Suspending under the lock means a completion racing in from another thread sees `.parked`
+            // only once the connection is really suspended, so its resume can never come first.
+            guard core.parkedRequests.insert(self) else {
+                state = .queued
+                return ProblemResponse.shuttingDown
+            }
+            MHD_suspend_connection(connection)
+            state = .parked
+            return nil
+        case .receiving, .parked, .resumed, .queued, .finished:
+            preconditionFailure("responseAfterResponding called in state \(state)")
+        }
+    }
+
+    /// Called by a handler call that follows a resume: the response to queue, or nil if there is none yet.
+    func responseAfterResume() -> HTTPResponse? {
+        lock.withLock {
+            guard case .resumed(let response) = state else { return nil }
+            state = .queued
+            return response
+        }
+    }
+
+    /// The completion handed to the responder: runs on any thread, any number of times; the first call counts.
+    func complete(with response: HTTPResponse) {
+        lock.lock()
+        switch state {
+        case .responding:
+            state = .answeredEarly(response)
+            lock.unlock()
+        case .parked:
+            state = .resumed(response)
+            lock.unlock()
+            core.parkedRequests.remove(self)
+            // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
+            // connection is never freed, so the pointer stays valid until this call.
+            MHD_resume_connection(connection)
+        case .receiving:
+            lock.unlock()
+            preconditionFailure("completion ran before the responder was called")
+        case .answeredEarly, .resumed, .queued, .finished:
+            lock.unlock()
+        }
+    }
+
+    /// Called from `MHD_OPTION_NOTIFY_COMPLETED`, normal end or abort alike.
+    func finish() {
+        lock.withLock { state = .finished }
+    }
+
+    var isFinished: Bool {
+        lock.withLock {
+            if case .finished = state { return true }
+            return false
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import CMicroHTTPD
+
+/// Hands an `HTTPResponse` to libmicrohttpd. Only ever called from the access handler.
+enum ResponseQueue {
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        // MUST_COPY: the Swift array's storage is not ours to hand over, and the copy is small.
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for header in response.headers {
+            // libmicrohttpd refuses a few headers it owns (Content-Length); the response still goes out.
+            _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+        }
+        let status = (100...599).contains(response.status) ? response.status : 500
+        return MHD_queue_response(connection, UInt32(status), mhdResponse)
+    }
+}

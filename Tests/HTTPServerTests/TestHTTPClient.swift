@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct TestClientError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A parsed response as the test client read it off the wire.
+struct TestHTTPResponse {
+    let status: Int
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// A small blocking HTTP/1.1 client over one TCP connection, with a read timeout so a broken server
+/// fails a test instead of hanging it. Speaks just enough HTTP for these tests: Content-Length bodies.
+final class TestHTTPClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, timeoutSeconds: Int = 5) throws {
+        #if canImport(Darwin)
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw TestClientError(description: "socket failed") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw TestClientError(description: "connect failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Sends one request; adds Host and, when there is a body, Content-Length.
+    func sendRequest(method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try sendBytes(Array(head.utf8) + body)
+    }
+
+    func sendBytes(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestClientError(description: "send failed: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    func request(
+        method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> TestHTTPResponse {
+        try sendRequest(method: method, path: path, headers: headers, body: body)
+        return try readResponse()
+    }
+
+    func readResponse() throws -> TestHTTPResponse {
+        let headEnd = try readUntilHeadEnd()
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw TestClientError(description: "bad status line in \(head)")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            return (name: String(line[..<colon]), value: String(value))
+        }
+        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        while buffer.count < length { try fill() }
+        let body = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return TestHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server closed the connection (reads end of stream) within the read timeout.
+    func serverClosed() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 0
+    }
+
+    private func readUntilHeadEnd() throws -> Int {
+        let marker: [UInt8] = [13, 10, 13, 10]
+        var searchFrom = 0
+        while true {
+            if buffer.count >= 4 {
+                for index in searchFrom...(buffer.count - 4) where buffer[index..<index + 4].elementsEqual(marker) {
+                    return index
+                }
+                searchFrom = buffer.count - 3
+            }
+            try fill()
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 { throw TestClientError(description: "server closed the connection") }
+        if count < 0 { throw TestClientError(description: "recv failed: \(String(cString: strerror(errno)))") }
+        buffer.append(contentsOf: chunk[..<count])
+    }
+}

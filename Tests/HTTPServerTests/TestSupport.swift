@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import HTTPServer
+import Logging
+
+/// A responder made of a closure, so each test states its behaviour inline.
+struct ClosureResponder: HTTPResponder {
+    let handler: @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+
+    func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        handler(request, completion)
+    }
+}
+
+/// Holds values handed across threads in tests (completions, requests seen).
+final class Box<Value>: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "Box")
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value { queue.sync { value } }
+    func set(_ newValue: Value) { queue.sync { value = newValue } }
+    func update<T>(_ body: (inout Value) -> T) -> T { queue.sync { body(&value) } }
+}
+
+func textResponse(_ text: String, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(status: status, headers: [("Content-Type", "text/plain")], body: Array(text.utf8))
+}
+
+var testLogger: Logger {
+    var logger = Logger(label: "HTTPServerTests")
+    logger.logLevel = .warning
+    return logger
+}
+
+/// Starts a server on a free port, runs `body`, and always stops the server.
+func withServer<T>(
+    maxBodyBytes: Int = 1 << 20,
+    _ handler: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void,
+    _ body: (HTTPServer) throws -> T
+) throws -> T {
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    configuration.maxBodyBytes = maxBodyBytes
+    let server = HTTPServer(configuration: configuration, responder: ClosureResponder(handler: handler), logger: testLogger)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// Waits up to `seconds` for `condition`; returns whether it held.
+func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while DispatchTime.now().uptimeNanoseconds < deadline {
+        if condition() { return true }
+        usleep(2000)
+    }
+    return condition()
+}
