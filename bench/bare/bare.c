@@ -1,0 +1,91 @@
+/*
+ * bare-server: the baseline for benchmarking HTTPServer. A minimal libmicrohttpd server that answers
+ * every GET or POST with the same small JSON body, using the flags HTTPServer uses: an internal epoll
+ * thread pool with turbo mode, bound to 127.0.0.1. POST bodies are read and discarded.
+ *
+ * Build: cc -O2 -o bench/bare/bare-server bench/bare/bare.c $(pkg-config --cflags --libs libmicrohttpd)
+ * Run:   bench/bare/bare-server PORT THREADS     (stops on SIGINT or SIGTERM)
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+static const char body[] = "{\"id\":\"a1\",\"state\":\"active\"}";
+static struct MHD_Response *shared_response;
+
+/* Answers on the call after the headers, never on the first one: libmicrohttpd 0.9.75 drops
+ * keep-alive for a response queued while *req_cls is still NULL. */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **req_cls)
+{
+    (void)cls; (void)url; (void)version; (void)upload_data;
+    static int marker;
+    if (*req_cls == NULL) {
+        if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0)
+            return MHD_NO;
+        *req_cls = &marker;
+        return MHD_YES;
+    }
+    if (*upload_data_size != 0) {
+        *upload_data_size = 0; /* discard the body */
+        return MHD_YES;
+    }
+    return MHD_queue_response(connection, MHD_HTTP_OK, shared_response);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
+        return 2;
+    }
+    int port = atoi(argv[1]);
+    int threads = atoi(argv[2]);
+    if (port <= 0 || port > 65535 || threads < 1) {
+        fprintf(stderr, "invalid PORT or THREADS\n");
+        return 2;
+    }
+
+    /* Block the stop signals before any thread starts, then wait for them on this thread. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+
+    shared_response = MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(shared_response, "Content-Type", "application/json");
+
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons((uint16_t)port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+    struct MHD_Daemon *daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL, handle, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
+        MHD_OPTION_CONNECTION_LIMIT, 20000u,
+        MHD_OPTION_CONNECTION_TIMEOUT, 60u,
+        MHD_OPTION_END);
+    if (daemon == NULL) {
+        fprintf(stderr, "cannot listen on 127.0.0.1:%d\n", port);
+        return 1;
+    }
+    fprintf(stderr, "bare-server listening on 127.0.0.1:%d with %d threads\n", port, threads);
+
+    int received;
+    sigwait(&stop_signals, &received);
+    MHD_stop_daemon(daemon);
+    MHD_destroy_response(shared_response);
+    return 0;
+}
