@@ -5,7 +5,14 @@ final class SQLiteConnection {
     let path: String
     private var handle: OpaquePointer?
 
-    init(path: String, readOnly: Bool) throws(StoreError) {
+    /// How long a statement waits for a lock held by another connection before failing with SQLITE_BUSY.
+    static let defaultBusyTimeoutMilliseconds: Int32 = 5_000
+
+    init(
+        path: String,
+        readOnly: Bool,
+        busyTimeoutMilliseconds: Int32 = SQLiteConnection.defaultBusyTimeoutMilliseconds
+    ) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
         // NOMUTEX: each connection stays on one thread, so SQLite's per-connection mutex is pure cost.
@@ -19,7 +26,7 @@ final class SQLiteConnection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         // Only our own checkpointer competes for locks; a short wait beats failing a whole group commit.
-        sqlite3_busy_timeout(db, 5_000)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
 
     deinit {

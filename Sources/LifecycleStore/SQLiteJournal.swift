@@ -42,7 +42,16 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// Creates the directory if missing and takes its lock file. Refuses, with a `StoreError` that says
     /// why, a file that is not a lifecycled database, is corrupt, has a newer schema, or a directory
     /// another process holds; it never starts empty in place of a store it could not read.
-    public init(directory: String, logger: Logger) throws(StoreError) {
+    public convenience init(directory: String, logger: Logger) throws(StoreError) {
+        try self.init(
+            directory: directory,
+            logger: logger,
+            busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds
+        )
+    }
+
+    /// Opens the store with a chosen busy timeout for the writer; tests make it short to provoke write failures.
+    init(directory: String, logger: Logger, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -53,7 +62,10 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         self.logger = logger
 
         let lock = try DirectoryLock(path: directoryURL.appendingPathComponent(Self.lockFileName).path)
-        let connection = try StoreSchema.openForWriting(path: databasePath)
+        let connection = try StoreSchema.openForWriting(
+            path: databasePath,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds
+        )
         let writer = try JournalWriter(connection: connection)
         nextSeq = try writer.lastSeq() + 1
         let checkpointer = try Checkpointer(

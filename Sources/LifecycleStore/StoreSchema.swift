@@ -26,9 +26,13 @@ enum StoreSchema {
     ///
     /// Refuses, rather than starting empty, anything that is not a lifecycled database, is damaged, or
     /// has a newer schema. The caller must hold the directory lock.
-    static func openForWriting(path: String) throws(StoreError) -> SQLiteConnection {
+    static func openForWriting(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
         try checkHeader(path: path)
-        let connection = try SQLiteConnection(path: path, readOnly: false)
+        let connection = try SQLiteConnection(
+            path: path,
+            readOnly: false,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds
+        )
         let applicationID = try connection.integer("PRAGMA application_id")
         let version = try connection.integer("PRAGMA user_version")
         let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
