@@ -1,0 +1,42 @@
+import HTTPServer
+import LifecycleCore
+
+extension HTTPResponse {
+    static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        json(status, JSONWriter.encode(value), headers: headers)
+    }
+
+    static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+    }
+
+    /// A read's answer with its `ETag`, or `304` when the client already has it.
+    static func read(_ body: [UInt8], request: HTTPRequest, contentType: String = "application/json") -> HTTPResponse {
+        let tag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
+        if let match = request.header("If-None-Match"), ETag.matches(match, tag) {
+            return HTTPResponse(status: 304, headers: [("ETag", tag)])
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", contentType), ("ETag", tag)], body: body)
+    }
+}
+
+enum ETag {
+    /// `If-None-Match`: `*`, or a list of tags, weak or strong (weak comparison, RFC 9110 §13.1.2).
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var text = candidate.trimmingCharacters(in: " \t")
+            if text == "*" { return true }
+            if text.hasPrefix("W/") { text.removeFirst(2) }
+            return text == tag
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice.removeFirst() }
+        while let last = slice.last, set.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,137 @@
+import HTTPServer
+import LifecycleCore
+
+extension LifecycleService {
+    func createApp(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        let body = try request.requiredJSONBody()
+        let parsed = try AppRequest(body)
+        let id = parsed.id ?? "a-" + Self.newID()
+        var stripped = Self.withoutID(body)
+        if case .object(var members) = stripped {
+            members["device"] = nil
+            stripped = .object(members)
+        }
+        let config = stripped
+        if let deviceID = parsed.device {
+            guard let host = registry.device(deviceID) else {
+                throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")
+            }
+            try addApp(id, parsed, config: config, to: host, done)
+        } else {
+            // Without a device the app gets a new one with default settings, so a curl user needs none.
+            var deviceRequest = try DeviceRequest(.object([:]))
+            if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
+            let deviceConfig: JSONValue =
+                parsed.configuration.iosVersion.map { .object(["iosVersion": .string($0.description)]) } ?? .object([:])
+            guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
+            try createDevice(id: nil, request: deviceRequest, config: deviceConfig) { [self] result in
+                switch result {
+                case .success(let host):
+                    do throws(APIError) {
+                        try addApp(id, parsed, config: config, to: host, done)
+                    } catch {
+                        done(error.response)
+                    }
+                case .failure(let error):
+                    done(error.response)
+                }
+            }
+        }
+    }
+
+    private func addApp(
+        _ id: String, _ parsed: AppRequest, config: JSONValue, to host: DeviceHost,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        guard registry.reserveApp(id, on: host) else { throw .alreadyExists("app \(id) already exists") }
+        host.addApp(id: id, configuration: parsed.configuration, config: config) { [registry, metrics] result in
+            switch result {
+            case .success(let json):
+                metrics.apps.record(registry.apps)
+                done(.json(201, json, headers: [("Location", "/v1/apps/\(id)")]))
+            case .failure(let error):
+                registry.releaseApp(id, from: host)
+                done(error.response)
+            }
+        }
+    }
+
+    func getApp(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let host = try appHost(id)
+        let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
+            guard !shared.gone, let app = shared.device.app(id) else { throw .notFound("no app \(id)") }
+            var w = JSONWriter(reservingCapacity: 768)
+            SnapshotEncoder.app(app, on: shared.device, into: &w)
+            return w.bytes
+        }
+        return .read(json, request: request)
+    }
+
+    func deleteApp(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        let host = try appHost(id)
+        host.removeApp(id: id) { [registry, metrics] result in
+            switch result {
+            case .success:
+                registry.releaseApp(id, from: host)
+                metrics.apps.record(registry.apps)
+                done(HTTPResponse(status: 204))
+            case .failure(let error):
+                done(error.response)
+            }
+        }
+    }
+
+    func listApps(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let (limit, after) = try listQuery(request)
+        var state: AppState?
+        if let text = request.query["state"] {
+            guard let value = AppState(rawValue: text) else {
+                throw .invalidField(
+                    "state", "state must be an app state, not \"\(text)\"", allowed: AppState.allCases.map(\.rawValue))
+            }
+            state = value
+        }
+        var candidates: [(id: String, host: DeviceHost)]
+        if let deviceID = request.query["device"] {
+            guard let host = registry.device(deviceID) else { throw .notFound("no device \(deviceID)") }
+            candidates = host.shared.withLock { $0.device.appOrder }.map { ($0, host) }
+        } else {
+            candidates = registry.allApps()
+        }
+        if let after { candidates.removeAll { $0.id <= after } }
+        candidates.sort { $0.id < $1.id }
+        var w = JSONWriter(reservingCapacity: 256 + min(candidates.count, limit) * 700)
+        w.beginObject()
+        w.key("items")
+        w.beginArray()
+        var count = 0
+        var lastWritten: String?
+        var more = false
+        for candidate in candidates {
+            let matched = candidate.host.shared.withLock { shared -> Bool in
+                guard !shared.gone, let app = shared.device.app(candidate.id), state == nil || app.state == state
+                else { return false }
+                if count < limit { SnapshotEncoder.app(app, on: shared.device, into: &w) }
+                return true
+            }
+            guard matched else { continue }
+            if count == limit {
+                more = true
+                break
+            }
+            count += 1
+            lastWritten = candidate.id
+        }
+        let next = more ? lastWritten : nil
+        w.endArray()
+        w.key("next")
+        if let next { w.string(next) } else { w.null() }
+        w.endObject()
+        return .read(w.bytes, request: request)
+    }
+
+    func appHost(_ id: String) throws(APIError) -> DeviceHost {
+        guard let host = registry.app(id) else { throw .notFound("no app \(id)") }
+        return host
+    }
+}

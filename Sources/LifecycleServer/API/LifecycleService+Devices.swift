@@ -1,0 +1,125 @@
+import Foundation
+import HTTPServer
+import LifecycleCore
+
+extension LifecycleService {
+    func makeHost(_ device: Device, anchorWall: Double) -> DeviceHost {
+        let hooks = HostHooks(
+            eventsApplied: { [metrics] in metrics.applied($0) },
+            entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
+            storeFailed: { [logger, metrics] error in
+                metrics.storeFailures.increment()
+                logger.error("the store failed", metadata: ["error": "\(error)"])
+            })
+        return DeviceHost(
+            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit, hooks: hooks)
+    }
+
+    /// Creates and registers a device; its creation is journaled before `completion` runs.
+    func createDevice(
+        id: String?, request: DeviceRequest, config: JSONValue,
+        completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
+    ) throws(APIError) {
+        let id = id ?? "d-" + Self.newID()
+        let device: Device
+        do {
+            device = try Device(id: id, configuration: request.configuration)
+        } catch {
+            throw APIError(error)
+        }
+        let host = makeHost(device, anchorWall: Date().timeIntervalSince1970)
+        guard registry.insertDevice(host) else { throw .alreadyExists("device \(id) already exists") }
+        metrics.devices.record(registry.devices)
+        host.create(config: config) { [registry] result in
+            if case .failure = result { registry.removeDevice(host, apps: []) }
+            completion(result.map { _ in host })
+        }
+    }
+
+    func createDevice(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        let body = try request.jsonBody() ?? .object([:])
+        let parsed = try DeviceRequest(body)
+        try createDevice(id: parsed.id, request: parsed, config: Self.withoutID(body)) { result in
+            switch result {
+            case .success(let host):
+                let json = host.shared.withLock { Self.deviceJSON($0.device) }
+                done(.json(201, json, headers: [("Location", "/v1/devices/\(host.id)")]))
+            case .failure(let error):
+                done(error.response)
+            }
+        }
+    }
+
+    func getDevice(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let host = try device(id)
+        let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
+            guard !shared.gone else { throw .notFound("no device \(id)") }
+            return Self.deviceJSON(shared.device)
+        }
+        return .read(json, request: request)
+    }
+
+    func deleteDevice(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        let host = try device(id)
+        let apps = host.shared.withLock { $0.device.appOrder }
+        registry.removeDevice(host, apps: apps)
+        metrics.devices.record(registry.devices)
+        metrics.apps.record(registry.apps)
+        host.delete { result in
+            switch result {
+            case .success: done(HTTPResponse(status: 204))
+            case .failure(let error): done(error.response)
+            }
+        }
+    }
+
+    func listDevices(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let (limit, after) = try listQuery(request)
+        var hosts = registry.allDevices().filter { after == nil || $0.id > after! }
+        hosts.sort { $0.id < $1.id }
+        let page = hosts.prefix(limit)
+        var w = JSONWriter(reservingCapacity: 256 + page.count * 400)
+        w.beginObject()
+        w.key("items")
+        w.beginArray()
+        for host in page { host.shared.withLock { SnapshotEncoder.device($0.device, into: &w) } }
+        w.endArray()
+        w.key("next")
+        if hosts.count > limit, let last = page.last { w.string(last.id) } else { w.null() }
+        w.endObject()
+        return .read(w.bytes, request: request)
+    }
+
+    func device(_ id: String) throws(APIError) -> DeviceHost {
+        guard let host = registry.device(id) else { throw .notFound("no device \(id)") }
+        return host
+    }
+
+    func listQuery(_ request: HTTPRequest) throws(APIError) -> (limit: Int, after: String?) {
+        var limit = 100
+        if let text = request.query["limit"] {
+            guard let value = Int(text), (1...1000).contains(value) else {
+                throw .invalidField("limit", "limit must be a whole number from 1 to 1000, not \"\(text)\"")
+            }
+            limit = value
+        }
+        return (limit, request.query["after"])
+    }
+
+    static func deviceJSON(_ device: Device) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 512)
+        SnapshotEncoder.device(device, into: &w)
+        return w.bytes
+    }
+
+    /// The body as journaled: the id travels in the record itself.
+    static func withoutID(_ body: JSONValue) -> JSONValue {
+        guard case .object(var members) = body else { return body }
+        members["id"] = nil
+        return .object(members)
+    }
+
+    static func newID() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

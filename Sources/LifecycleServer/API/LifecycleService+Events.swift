@@ -1,0 +1,33 @@
+import HTTPServer
+import LifecycleCore
+
+extension LifecycleService {
+    func postEvents(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        let host = try appHost(id)
+        try post(request, to: host, app: id, done)
+    }
+
+    func postEvents(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        try post(request, to: try device(id), app: nil, done)
+    }
+
+    private func post(
+        _ request: HTTPRequest, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let json = try request.requiredJSONBody()
+        let events = try EventDecoder.decode(json, deviceOnly: app == nil)
+        var key: String?
+        if let text = request.header("Idempotency-Key") {
+            guard !text.isEmpty, text.utf8.count <= 256 else {
+                throw .invalidField("Idempotency-Key", "Idempotency-Key must be 1 to 256 characters")
+            }
+            key = text
+        }
+        host.applyEvents(
+            .init(events: events, json: json, app: app, idempotencyKey: key, path: request.path), completion: done)
+    }
+}

@@ -1,0 +1,122 @@
+import HTTPServer
+import LifecycleCore
+
+extension LifecycleService {
+    /// A page of a timeline: `{"items": [...], "next": SEQ}`. With `wait`, an empty page is held until an
+    /// entry arrives or the wait ends (the connection is parked; no thread waits).
+    func readTimeline(
+        _ request: HTTPRequest, app id: String, callbacksOnly: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let host = try appHost(id)
+        if callbacksOnly {
+            try page(request, host: host, app: id, filter: { $0.isCallback }, done)
+        } else {
+            try page(request, host: host, app: id, filter: { _ in true }, done)
+        }
+    }
+
+    func readTimeline(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        try page(request, host: try device(id), app: nil, filter: { _ in true }, done)
+    }
+
+    func readNotifications(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        let host = try appHost(id)
+        if request.query["delivered"] == "true" {
+            try page(request, host: host, app: id, filter: { $0.isNotification }, done)
+            return
+        }
+        if let delivered = request.query["delivered"], delivered != "false" {
+            throw .invalidField("delivered", "delivered must be true or false", allowed: ["true", "false"])
+        }
+        let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
+            guard !shared.gone, let app = shared.device.app(id) else { throw .notFound("no app \(id)") }
+            var w = JSONWriter(reservingCapacity: 256)
+            w.beginObject()
+            w.key("items")
+            w.beginArray()
+            for item in app.queuedNotifications {
+                w.beginObject()
+                w.key("name")
+                w.string(item.name)
+                w.key("userInfo")
+                w.value(.object(item.userInfo))
+                w.key("queuedAt")
+                w.number(item.queuedAt)
+                w.key("coalesced")
+                w.int(item.coalesced)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            return w.bytes
+        }
+        done(.read(json, request: request))
+    }
+
+    private func page(
+        _ request: HTTPRequest, host: DeviceHost, app: String?, filter: @escaping @Sendable (StoredEntry) -> Bool,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let query = try request.pageQuery()
+        let after = query.after ?? 0
+        let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
+        try pageOrPark(request, host: host, app: app, after: after, explicitCursor: query.after != nil,
+            limit: query.limit, deadline: deadline, filter: filter, done)
+    }
+
+    /// Answers the page, or parks the request until the host publishes entries or the deadline passes.
+    private func pageOrPark(
+        _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
+        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (StoredEntry) -> Bool,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let waitLeft = deadline.map { $0 - ContinuousClock.now }
+        let park = waitLeft.map { $0 > .zero } ?? false && isReady
+        let result = try host.shared.withLock { shared throws(APIError) -> [UInt8]? in
+            guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
+            let ring: EntryRing
+            if let app {
+                guard shared.device.app(app) != nil else { throw .notFound("no app \(app)") }
+                ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
+            } else {
+                ring = shared.deviceTimeline
+            }
+            if explicitCursor, after < ring.evictedThrough {
+                throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
+            }
+            let items = ring.page(after: after, limit: limit, where: filter)
+            if items.isEmpty && park {
+                let waiter = Waiter { [self] in
+                    parked.subtract(1, ordering: .relaxed)
+                    do throws(APIError) {
+                        try pageOrPark(
+                            request, host: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit,
+                            deadline: deadline, filter: filter, done)
+                    } catch {
+                        done(error.response)
+                    }
+                }
+                shared.waiters.append(waiter)
+                parked.add(1, ordering: .relaxed)
+                let seconds = Double(waitLeft!.components.seconds) + Double(waitLeft!.components.attoseconds) * 1e-18
+                waiter.expire(after: seconds)
+                return nil
+            }
+            var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.json.count + 1 })
+            w.beginObject()
+            w.key("items")
+            w.beginArray()
+            for item in items { w.raw(item.json) }
+            w.endArray()
+            w.key("next")
+            w.int(Int(items.last?.seq ?? after))
+            w.endObject()
+            return w.bytes
+        }
+        if let result { done(.read(result, request: request)) }
+    }
+}

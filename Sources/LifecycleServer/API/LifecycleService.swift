@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import LifecycleCore
+import LifecycleStore
+import Logging
+import Synchronization
+
+/// Options the daemon's command line sets.
+public struct ServiceOptions: Sendable {
+    /// Entries kept per app timeline (and per device timeline); older ones answer 410.
+    public var historyLimit = 10_000
+    /// Prometheus exposition text for `GET /metrics`.
+    public var metricsText: @Sendable () -> String = { "" }
+
+    public init() {}
+}
+
+/// The REST API of API.md over hosted devices: an `HTTPResponder` for `HTTPServer`.
+public final class LifecycleService: HTTPResponder {
+    enum Phase: Int {
+        case recovering, ready, draining
+    }
+
+    let registry = Registry()
+    let journal: any Journal
+    let options: ServiceOptions
+    let logger: Logger
+    let metrics = ServiceMetrics()
+    private let phase = Atomic<Int>(Phase.recovering.rawValue)
+    let parked = Atomic<Int>(0)
+    let openAPIDocument: [UInt8]
+
+    public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
+        self.journal = journal
+        self.options = options
+        self.logger = logger
+        let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
+        openAPIDocument = url.flatMap { try? Data(contentsOf: $0) }.map { Array($0) } ?? []
+    }
+
+    var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
+
+    /// Whether recovery is done and the service is not draining.
+    public var isReady: Bool { currentPhase == .ready }
+
+    func setPhase(_ next: Phase) { phase.store(next.rawValue, ordering: .releasing) }
+
+    /// Stops taking changes; reads go on. Parked long polls are answered at once.
+    public func beginDraining() {
+        setPhase(.draining)
+        for host in registry.allDevices() {
+            let waiters = host.shared.withLock { $0.takeWaiters() }
+            waiters.forEach { $0.fire() }
+        }
+    }
+
+    /// Waits until every change accepted so far on every device is durable.
+    public func finishDraining() {
+        for host in registry.allDevices() { host.queue.sync {} }
+        journal.flush()
+    }
+
+    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (route, id) = Route.match(request.path)
+        let finish: @Sendable (HTTPResponse) -> Void = { [metrics] response in
+            metrics.request(route, status: response.status, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+            completion(response)
+        }
+        do {
+            try dispatch(route, id: id, request, finish)
+        } catch {
+            finish(error.response)
+        }
+    }
+
+    private func dispatch(
+        _ route: Route, id: String?, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        guard route != .unknown else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
+        guard route.methods.contains(request.method) else {
+            throw .methodNotAllowed(request.method, allowed: route.methods)
+        }
+        if request.path.hasPrefix("/v1/") {
+            switch currentPhase {
+            case .recovering: throw .notReady("the daemon is recovering its data; try again shortly")
+            case .draining where route.isWrite(request.method):
+                throw .notReady("the daemon is shutting down and takes no more changes")
+            case .ready, .draining: break
+            }
+        }
+        switch (route, request.method) {
+        case (.livez, _): done(.json(200, ["status": "ok"]))
+        case (.readyz, _): readyz(done)
+        case (.metrics, _): done(metricsResponse())
+        case (.openapi, _): done(openAPIResponse(request))
+        case (.reset, _): try reset(done)
+        case (.devices, "GET"): done(try listDevices(request))
+        case (.devices, _): try createDevice(request, done)
+        case (.device, "GET"): done(try getDevice(id!, request))
+        case (.device, _): try deleteDevice(id!, done)
+        case (.deviceEvents, _): try postEvents(request, device: id!, done)
+        case (.deviceTimeline, _): try readTimeline(request, device: id!, done)
+        case (.apps, "GET"): done(try listApps(request))
+        case (.apps, _): try createApp(request, done)
+        case (.app, "GET"): done(try getApp(id!, request))
+        case (.app, _): try deleteApp(id!, done)
+        case (.appEvents, _): try postEvents(request, app: id!, done)
+        case (.appCallbacks, _): try readTimeline(request, app: id!, callbacksOnly: true, done)
+        case (.appTimeline, _): try readTimeline(request, app: id!, callbacksOnly: false, done)
+        case (.appNotifications, _): try readNotifications(request, app: id!, done)
+        case (.unknown, _): throw .notFound("no resource at \(request.path)")
+        }
+    }
+}

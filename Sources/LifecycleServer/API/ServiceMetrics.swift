@@ -1,0 +1,53 @@
+import CoreMetrics
+import LifecycleCore
+import Metrics
+
+/// Every metric the service records, created once with fixed labels (never an app or device id).
+final class ServiceMetrics: Sendable {
+    static let statuses = [200, 201, 204, 304, 400, 404, 405, 409, 410, 413, 415, 422, 500, 503]
+
+    private let requests: [[Counter]]
+    private let otherStatus: [Counter]
+    private let latency: [Metrics.Timer]
+    private let events: [String: Counter]
+    let evicted = Counter(label: "lifecycled_timeline_entries_evicted_total")
+    let storeFailures = Counter(label: "lifecycled_store_failures_total")
+    let devices = Gauge(label: "lifecycled_devices")
+    let apps = Gauge(label: "lifecycled_apps")
+    let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
+
+    init() {
+        requests = Route.allCases.map { route in
+            Self.statuses.map { status in
+                Counter(
+                    label: "lifecycled_http_requests_total",
+                    dimensions: [("route", route.rawValue), ("status", String(status))])
+            }
+        }
+        otherStatus = Route.allCases.map { route in
+            Counter(label: "lifecycled_http_requests_total", dimensions: [("route", route.rawValue), ("status", "other")])
+        }
+        latency = Route.allCases.map { route in
+            Metrics.Timer(label: "lifecycled_http_request_duration_seconds", dimensions: [("route", route.rawValue)])
+        }
+        var events: [String: Counter] = [:]
+        for type in Event.allTypes {
+            events[type] = Counter(label: "lifecycled_events_total", dimensions: [("type", type)])
+        }
+        self.events = events
+    }
+
+    func request(_ route: Route, status: Int, nanoseconds: UInt64) {
+        let routeIndex = Route.allCases.firstIndex(of: route)!
+        if let statusIndex = Self.statuses.firstIndex(of: status) {
+            requests[routeIndex][statusIndex].increment()
+        } else {
+            otherStatus[routeIndex].increment()
+        }
+        latency[routeIndex].recordNanoseconds(Int64(nanoseconds))
+    }
+
+    func applied(_ batch: [Event]) {
+        for event in batch { events[event.type]?.increment() }
+    }
+}

@@ -1,0 +1,47 @@
+import LifecycleCore
+
+/// `POST /v1/apps`: only `bundleId` is required.
+struct AppRequest {
+    var id: String?
+    var device: String?
+    var configuration: AppConfiguration
+
+    static let fields = ["id", "device", "bundleId", "iosVersion", "info", "delegate", "memoryMB"]
+
+    init(_ body: JSONValue) throws(APIError) {
+        let reader = try FieldReader(body)
+        try reader.rejectUnknown(allowed: Self.fields)
+        id = try reader.string("id")
+        if let id { try Identifier.validate(id, field: "id") }
+        device = try reader.string("device")
+        if let device { try Identifier.validate(device, field: "device") }
+        var configuration = AppConfiguration(bundleId: try reader.requiredString("bundleId"))
+        configuration.iosVersion = try reader.version("iosVersion")
+        if let memory = try reader.integer("memoryMB") { configuration.memoryMB = memory }
+        if let info = try reader.object("info") {
+            try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes"])
+            if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }
+            if let modes = try info.strings("backgroundModes") { configuration.info.backgroundModes = modes }
+            if let schemes = try info.strings("urlSchemes") { configuration.info.urlSchemes = schemes }
+        }
+        if let delegate = try reader.object("delegate") {
+            try delegate.rejectUnknown(allowed: ["notImplemented", "durations", "returns", "endsTasksOnExpiration"])
+            if let selectors = try delegate.strings("notImplemented") {
+                configuration.delegate.notImplemented = Set(selectors)
+            }
+            if let durations = try delegate.object("durations") {
+                for key in durations.members.keys {
+                    configuration.delegate.durations[key] = try durations.nonNegative(key)
+                }
+            }
+            if let returns = try delegate.object("returns") {
+                for key in returns.members.keys { configuration.delegate.returns[key] = try returns.bool(key) }
+            }
+            if let flag = try delegate.bool("endsTasksOnExpiration") {
+                configuration.delegate.endsTasksOnExpiration = flag
+            }
+        }
+        if let failure = configuration.validationFailure() { throw APIError(failure) }
+        self.configuration = configuration
+    }
+}

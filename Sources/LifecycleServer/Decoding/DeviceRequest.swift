@@ -1,0 +1,30 @@
+import LifecycleCore
+
+/// `POST /v1/devices`: every field optional.
+struct DeviceRequest {
+    var id: String?
+    var configuration: DeviceConfiguration
+
+    static let fields = ["id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings"]
+
+    init(_ body: JSONValue) throws(APIError) {
+        let reader = try FieldReader(body)
+        try reader.rejectUnknown(allowed: Self.fields)
+        id = try reader.string("id")
+        if let id { try Identifier.validate(id, field: "id") }
+        var configuration = DeviceConfiguration()
+        if let version = try reader.version("iosVersion") { configuration.iosVersion = version }
+        if let flag = try reader.bool("multitasking") { configuration.multitasking = flag }
+        if let flag = try reader.bool("passcode") { configuration.passcode = flag }
+        if let memory = try reader.integer("memoryMB") { configuration.memoryMB = memory }
+        if let delay = try reader.number("suspendDelay") { configuration.suspendDelay = delay }
+        if let clock = try reader.object("clock") {
+            try clock.rejectUnknown(allowed: ["mode", "speed"])
+            if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }
+            if let speed = try clock.number("speed") { configuration.clockSpeed = speed }
+        }
+        if let settings = try reader.object("settings") { configuration.settings = settings.members }
+        if let failure = configuration.validationFailure() { throw APIError(failure) }
+        self.configuration = configuration
+    }
+}

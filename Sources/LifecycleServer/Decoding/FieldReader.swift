@@ -1,0 +1,132 @@
+import LifecycleCore
+
+/// Reads the members of one JSON object in a request body, naming the field in every error.
+struct FieldReader {
+    let members: [String: JSONValue]
+    /// The path of this object within the body, e.g. `delegate.` (empty at the top).
+    let prefix: String
+
+    init(_ value: JSONValue, prefix: String = "", what: String = "the body") throws(APIError) {
+        guard case .object(let members) = value else {
+            let field = prefix.isEmpty ? "body" : String(prefix.dropLast())
+            throw .invalidField(field, "\(what) must be a JSON object, not \(value.typeName)")
+        }
+        self.members = members
+        self.prefix = prefix
+    }
+
+    func path(_ key: String) -> String { prefix + key }
+
+    /// Rejects members the API does not know, so a typo never passes silently.
+    func rejectUnknown(allowed: [String]) throws(APIError) {
+        for key in members.keys.sorted() where !allowed.contains(key) {
+            throw .invalidField(path(key), "\(path(key)) is not a known field", allowed: allowed.map(path))
+        }
+    }
+
+    private func present(_ key: String) -> JSONValue? {
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(APIError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let text) = value else {
+            throw .invalidField(path(key), "\(path(key)) must be a string, not \(value.typeName)")
+        }
+        return text
+    }
+
+    func requiredString(_ key: String) throws(APIError) -> String {
+        guard let text = try string(key) else { throw .invalidField(path(key), "\(path(key)) is required") }
+        return text
+    }
+
+    func bool(_ key: String) throws(APIError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        guard case .bool(let flag) = value else {
+            throw .invalidField(path(key), "\(path(key)) must be true or false, not \(value.typeName)")
+        }
+        return flag
+    }
+
+    func number(_ key: String) throws(APIError) -> Double? {
+        guard let value = present(key) else { return nil }
+        guard case .number(let number) = value, number.isFinite else {
+            throw .invalidField(path(key), "\(path(key)) must be a number, not \(value.typeName)")
+        }
+        return number
+    }
+
+    func nonNegative(_ key: String) throws(APIError) -> Double? {
+        guard let number = try number(key) else { return nil }
+        guard number >= 0 else { throw .invalidField(path(key), "\(path(key)) must be 0 or more, not \(number)") }
+        return number
+    }
+
+    func integer(_ key: String) throws(APIError) -> Int? {
+        guard let number = try number(key) else { return nil }
+        guard number == number.rounded(), abs(number) < 1e15 else {
+            throw .invalidField(path(key), "\(path(key)) must be a whole number, not \(number)")
+        }
+        return Int(number)
+    }
+
+    func object(_ key: String) throws(APIError) -> FieldReader? {
+        guard let value = present(key) else { return nil }
+        return try FieldReader(value, prefix: path(key) + ".", what: path(key))
+    }
+
+    func strings(_ key: String) throws(APIError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let items) = value else {
+            throw .invalidField(path(key), "\(path(key)) must be an array of strings, not \(value.typeName)")
+        }
+        var result: [String] = []
+        for item in items {
+            guard case .string(let text) = item else {
+                throw .invalidField(path(key), "\(path(key)) must hold only strings, not \(item.typeName)")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    func value(_ key: String) -> JSONValue? { members[key] }
+
+    func version(_ key: String) throws(APIError) -> Version? {
+        guard let text = try string(key) else { return nil }
+        guard let version = Version(text) else {
+            throw .invalidField(path(key), "\(path(key)) must be an iOS version like \"7.0\" or \"4.2\", from 2.0 up, not \"\(text)\"")
+        }
+        return version
+    }
+
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(APIError) -> E?
+    where E.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let value = E(rawValue: text) else {
+            throw .invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"",
+                allowed: E.allCases.map(\.rawValue))
+        }
+        return value
+    }
+}
+
+/// Client-chosen ids: `[A-Za-z0-9._-]{1,128}`.
+enum Identifier {
+    static func isValid(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        guard (1...128).contains(utf8.count) else { return false }
+        return utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+    }
+
+    static func validate(_ id: String, field: String) throws(APIError) {
+        guard isValid(id) else {
+            throw .invalidField(field, "\(field) must match [A-Za-z0-9._-]{1,128}, not \"\(id)\"")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// Which host holds each device and app. Sharded by id so lookups on the request path never share one lock.
+final class Registry: Sendable {
+    private final class Shard: Sendable {
+        let maps = Mutex(Maps())
+    }
+
+    private struct Maps {
+        var devices: [String: DeviceHost] = [:]
+        var apps: [String: DeviceHost] = [:]
+    }
+
+    private let shards: [Shard]
+    private let deviceCount = Atomic<Int>(0)
+    private let appCount = Atomic<Int>(0)
+
+    init(shardCount: Int = 64) {
+        shards = (0..<shardCount).map { _ in Shard() }
+    }
+
+    private func shard(_ id: String) -> Shard {
+        var hash: UInt32 = 2_166_136_261
+        for byte in id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return shards[Int(hash % UInt32(shards.count))]
+    }
+
+    var devices: Int { deviceCount.load(ordering: .relaxed) }
+    var apps: Int { appCount.load(ordering: .relaxed) }
+
+    func device(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.devices[id] } }
+    func app(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.apps[id] } }
+
+    /// Adds a device; false when the id is taken.
+    func insertDevice(_ host: DeviceHost) -> Bool {
+        let inserted = shard(host.id).maps.withLock { maps -> Bool in
+            guard maps.devices[host.id] == nil else { return false }
+            maps.devices[host.id] = host
+            return true
+        }
+        if inserted { deviceCount.add(1, ordering: .relaxed) }
+        return inserted
+    }
+
+    /// Claims an app id for `host`; false when the id is taken.
+    func reserveApp(_ id: String, on host: DeviceHost) -> Bool {
+        let inserted = shard(id).maps.withLock { maps -> Bool in
+            guard maps.apps[id] == nil else { return false }
+            maps.apps[id] = host
+            return true
+        }
+        if inserted { appCount.add(1, ordering: .relaxed) }
+        return inserted
+    }
+
+    /// Gives an app id back, if `host` still holds it.
+    func releaseApp(_ id: String, from host: DeviceHost) {
+        let removed = shard(id).maps.withLock { maps -> Bool in
+            guard maps.apps[id] === host else { return false }
+            maps.apps[id] = nil
+            return true
+        }
+        if removed { appCount.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Removes a device and the given apps of it.
+    func removeDevice(_ host: DeviceHost, apps: [String]) {
+        let removed = shard(host.id).maps.withLock { maps -> Bool in
+            guard maps.devices[host.id] === host else { return false }
+            maps.devices[host.id] = nil
+            return true
+        }
+        if removed { deviceCount.subtract(1, ordering: .relaxed) }
+        for app in apps { releaseApp(app, from: host) }
+    }
+
+    /// Empties the registry, holding every shard at once so no request sees half of it; returns the devices.
+    func removeAll() -> [DeviceHost] {
+        var hosts: [DeviceHost] = []
+        func clear(_ index: Int) {
+            guard index < shards.count else {
+                deviceCount.store(0, ordering: .relaxed)
+                appCount.store(0, ordering: .relaxed)
+                return
+            }
+            shards[index].maps.withLock { maps in
+                clear(index + 1)
+                hosts += maps.devices.values
+                maps = Maps()
+            }
+        }
+        clear(0)
+        return hosts
+    }
+
+    /// Every device host, in no particular order.
+    func allDevices() -> [DeviceHost] {
+        shards.flatMap { shard in shard.maps.withLock { Array($0.devices.values) } }
+    }
+
+    /// Every app id with its host, in no particular order.
+    func allApps() -> [(id: String, host: DeviceHost)] {
+        shards.flatMap { shard in shard.maps.withLock { maps in maps.apps.map { ($0.key, $0.value) } } }
+    }
+}

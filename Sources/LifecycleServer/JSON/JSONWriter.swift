@@ -1,0 +1,193 @@
+import LifecycleCore
+
+/// Appends JSON text to a byte buffer, for writing hot response shapes by hand without building
+/// `JSONValue`s first. Standard library only.
+///
+///     var writer = JSONWriter()
+///     writer.beginObject()
+///     writer.key("id"); writer.string(id)
+///     writer.key("count"); writer.int(3)
+///     writer.endObject()
+///     send(writer.bytes)
+///
+/// Commas are automatic. Only one bit of state is needed for them, not a stack: inside a
+/// container a comma is due once anything has been written there, and closing a container always
+/// leaves its parent in that state (the container was itself the parent's latest value). The
+/// writer does not check the call sequence: a key outside an object or an unclosed container
+/// yields invalid JSON.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+    private var state = State.empty
+
+    private enum State: UInt8, Sendable {
+        /// At the start of the output or just inside `{` / `[`: no comma before the next item.
+        case empty
+        /// After a value: a comma before the next item.
+        case afterValue
+        /// After `"key":`: the value comes next, without a comma.
+        case afterKey
+    }
+
+    public init(reservingCapacity capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Continues after existing bytes, e.g. a prefix already in the buffer.
+    public init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public mutating func beginObject() {
+        willWriteValue()
+        bytes.append(UInt8(ascii: "{"))
+        state = .empty
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        state = .afterValue
+    }
+
+    public mutating func beginArray() {
+        willWriteValue()
+        bytes.append(UInt8(ascii: "["))
+        state = .empty
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        state = .afterValue
+    }
+
+    /// Writes `"key":`, preceded by a comma when the object already has members.
+    public mutating func key(_ key: String) {
+        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        state = .afterKey
+    }
+
+    public mutating func string(_ value: String) {
+        willWriteValue()
+        appendQuoted(value)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        willWriteValue()
+        appendASCII(value ? "true" : "false")
+    }
+
+    public mutating func null() {
+        willWriteValue()
+        appendASCII("null")
+    }
+
+    public mutating func int(_ value: Int) {
+        willWriteValue()
+        appendDecimal(value)
+    }
+
+    /// Integral values print without a fraction (`12`), others in the shortest form that reads
+    /// back to the same Double (`12.5`, `1e-07`); NaN and infinities, which JSON lacks, print `null`.
+    public mutating func number(_ value: Double) {
+        willWriteValue()
+        guard value.isFinite else {
+            appendASCII("null")
+            return
+        }
+        if value.magnitude < 9.2e18 {  // within Int's range; the conversion truncates toward zero
+            let integer = Int(value)
+            if Double(integer) == value {
+                if integer == 0 && value.sign == .minus {
+                    appendASCII("-0")
+                } else {
+                    appendDecimal(integer)
+                }
+                return
+            }
+        }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// Splices in bytes that already hold one complete JSON value, e.g. an entry encoded once and cached.
+    public mutating func raw(_ json: [UInt8]) {
+        willWriteValue()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Splices in bytes that already hold one complete JSON value.
+    public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+        willWriteValue()
+        bytes.append(contentsOf: json)
+    }
+
+    @inline(__always)
+    private mutating func willWriteValue() {
+        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
+        state = .afterValue
+    }
+
+    @inline(__always)
+    private mutating func appendASCII(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var remaining = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10))
+            remaining /= 10
+        } while remaining != 0
+        bytes[start...].reverse()
+    }
+
+    /// Writes `text` in quotes, escaping `"`, `\` and control characters; other bytes, including
+    /// non-ASCII UTF-8, pass through unchanged.
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in appendEscaped(utf8) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            switch byte {
+            case UInt8(ascii: "\""): appendASCII("\\\"")
+            case UInt8(ascii: "\\"): appendASCII("\\\\")
+            case 0x0A: appendASCII("\\n")
+            case 0x0D: appendASCII("\\r")
+            case 0x09: appendASCII("\\t")
+            case 0x08: appendASCII("\\b")
+            case 0x0C: appendASCII("\\f")
+            default:
+                appendASCII("\\u00")
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0x0F))
+            }
+            index += 1
+            runStart = index
+        }
+        if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+    }
+}

@@ -1,0 +1,53 @@
+import LifecycleCore
+import LifecycleStore
+
+/// Why the data directory cannot be recovered: start-up stops with this rather than run on empty state.
+public struct RecoveryError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension LifecycleService {
+    /// Rebuilds every device from the journal (inputs re-applied to the deterministic core), then
+    /// opens for requests and restarts realtime clocks, which fire the deadlines that passed meanwhile.
+    /// Returns how many records were replayed.
+    @discardableResult
+    public func recover() throws -> Int {
+        let streams: [RecoveredStream]
+        do {
+            streams = try journal.recover()
+        } catch {
+            throw RecoveryError(description: "cannot read the journal: \(error)")
+        }
+        var replayed = 0
+        var hosts: [DeviceHost] = []
+        for stream in streams {
+            guard let first = stream.records.first else { continue }
+            let host: DeviceHost
+            do {
+                guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
+                    throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
+                }
+                let request = try DeviceRequest(config)
+                host = makeHost(try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
+                for record in stream.records.dropFirst() {
+                    try host.replay(JournalEntry(bytes: record.bytes))
+                }
+            } catch let error as RecoveryError {
+                throw error
+            } catch {
+                throw RecoveryError(description: "device \(stream.stream): a journal record does not replay: \(error)")
+            }
+            replayed += stream.records.count
+            guard registry.insertDevice(host) else {
+                throw RecoveryError(description: "device \(stream.stream) appears twice in the journal")
+            }
+            for app in host.shared.withLock({ $0.device.appOrder }) { _ = registry.reserveApp(app, on: host) }
+            hosts.append(host)
+        }
+        metrics.devices.record(registry.devices)
+        metrics.apps.record(registry.apps)
+        setPhase(.ready)
+        for host in hosts { host.resumeClock() }
+        return replayed
+    }
+}

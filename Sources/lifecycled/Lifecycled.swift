@@ -1,0 +1,130 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HTTPServer
+import LifecycleServer
+import LifecycleStore
+import Logging
+import Metrics
+import Prometheus
+
+/// The daemon: simulated iOS devices and apps behind a JSON REST API.
+@main
+struct Lifecycled: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifecycled",
+        abstract: "Simulates iOS apps' lifecycles behind a JSON REST API.",
+        discussion: """
+            Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
+            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_LOG_LEVEL, \
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = Environment.string("LIFECYCLED_HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one (the log line says which).")
+    var port = Environment.int("LIFECYCLED_PORT") ?? 8080
+
+    @Option(help: "Directory of the durable store (SQLite, WAL).")
+    var dataDir = Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data"
+
+    @Flag(help: "Keep everything in memory: nothing survives a restart.")
+    var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
+
+    @Option(help: "HTTP threads (at least 2).")
+    var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
+
+    @Option(help: "Entries kept per app timeline; older cursors answer 410.")
+    var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? 10_000
+
+    @Option(help: "Largest request body in bytes; larger ones answer 413.")
+    var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
+        guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel)!
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "lifecycled")
+        let prometheus = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: prometheus))
+
+        // Signals are blocked before any thread starts, then waited for on one Dispatch source.
+        let signals = Signals.block([SIGTERM, SIGINT])
+
+        let journal: any Journal
+        if inMemory {
+            journal = MemoryJournal()
+        } else {
+            do {
+                journal = try SQLiteJournal(directory: dataDir, logger: logger)
+            } catch {
+                logger.critical("cannot open the data directory", metadata: ["dataDir": "\(dataDir)", "error": "\(error)"])
+                throw ExitCode(2)
+            }
+        }
+        var options = ServiceOptions()
+        options.historyLimit = historyLimit
+        options.metricsText = {
+            var buffer: [UInt8] = []
+            prometheus.emit(into: &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        let service = LifecycleService(journal: journal, options: options, logger: logger)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes),
+            responder: service, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            logger.critical("cannot listen", metadata: ["host": "\(host)", "port": "\(port)", "error": "\(error)"])
+            throw ExitCode(2)
+        }
+        logger.info(
+            "listening",
+            metadata: [
+                "url": "http://\(host):\(server.port)", "store": "\(inMemory ? "memory" : dataDir)",
+            ])
+        do {
+            let started = Date()
+            let replayed = try service.recover()
+            logger.info(
+                "ready",
+                metadata: [
+                    "replayedRecords": "\(replayed)",
+                    "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
+                ])
+        } catch {
+            logger.critical("cannot recover the data directory", metadata: ["error": "\(error)"])
+            server.stop()
+            journal.close()
+            throw ExitCode(2)
+        }
+
+        let signal = signals.wait()
+        logger.info("draining", metadata: ["signal": "\(signal)"])
+        service.beginDraining()
+        server.quiesce()
+        service.finishDraining()
+        server.stop()
+        journal.close()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Validates api/openapi.yaml:
+#   1. it parses as YAML;
+#   2. it is a valid OpenAPI 3.1 document (openapi-spec-validator);
+#   3. every example in it validates against its schema (JSON Schema 2020-12);
+#   4. the house rules hold: every GET answers ETag and 304, every 201 carries Location,
+#      every problem example's code, status and type agree;
+#   5. if the conformance suite is there (../shared/conformance, or $LIFECYCLED_CONFORMANCE_DIR),
+#      the request bodies its scenarios send are accepted by the spec when the scenario expects
+#      success, and rejected when it expects 400.
+# Usage: scripts/validate-openapi.sh [path/to/openapi.yaml]
+# Exits non-zero on the first failing stage.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+spec="${1:-$repo/api/openapi.yaml}"
+conformance="${LIFECYCLED_CONFORMANCE_DIR:-$repo/../shared/conformance}"
+python="${PYTHON:-python3}"
+
+if ! "$python" -c 'import openapi_spec_validator, yaml, jsonschema, referencing' 2>/dev/null; then
+    echo "installing openapi-spec-validator and pyyaml" >&2
+    "$python" -m pip install --quiet openapi-spec-validator pyyaml
+fi
+
+[ -f "$spec" ] || { echo "no such file: $spec" >&2; exit 2; }
+
+PYTHONUNBUFFERED=1 "$python" - "$spec" "$conformance" <<'PY'
+import json, os, re, sys
+
+import yaml
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+spec_path, conformance_dir = sys.argv[1], sys.argv[2]
+failures = []
+
+def stage(ok_msg, since):
+    """Prints the stage's verdict: ok, or how many failures it added."""
+    added = len(failures) - since
+    print(f"ok   {ok_msg}" if added == 0 else f"FAIL {added} failure(s): {ok_msg}")
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL {msg}", file=sys.stderr)
+
+# 1. YAML
+try:
+    with open(spec_path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+except yaml.YAMLError as e:
+    print(f"FAIL {spec_path} is not valid YAML: {e}", file=sys.stderr)
+    sys.exit(1)
+print(f"ok   {spec_path} parses as YAML")
+
+# 2. OpenAPI
+try:
+    validate(doc)
+except Exception as e:  # the validator raises several exception types
+    message = getattr(e, "message", None) or str(e).splitlines()[0]
+    where = "/".join(map(str, getattr(e, "absolute_path", []) or [])) or "(root)"
+    print(f"FAIL not a valid OpenAPI document: {message} at {where}", file=sys.stderr)
+    sys.exit(1)
+print(f"ok   valid OpenAPI {doc.get('openapi')} ({len(doc['paths'])} paths, "
+      f"{len(doc['components']['schemas'])} schemas)")
+
+# Schemas are checked against the whole document, so '#/components/...' refs resolve.
+BASE = "urn:lifecycled:openapi"
+registry = Registry().with_resource(BASE, Resource(contents=doc, specification=DRAFT202012))
+
+def resolve(node):
+    """Follows a non-schema $ref (responses, parameters, ...) within the document."""
+    while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/"):
+        target = doc
+        for part in node["$ref"][2:].split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+def errors(schema_ptr, instance):
+    v = Draft202012Validator({"$ref": BASE + "#" + schema_ptr}, registry=registry)
+    return sorted(v.iter_errors(instance), key=lambda e: list(e.absolute_path))
+
+def esc(s):
+    return str(s).replace("~", "~0").replace("/", "~1")
+
+# 3. Examples. Walk the document and collect (schema pointer, example, where).
+start = len(failures)
+checks = []
+def walk(node, ptr):
+    if isinstance(node, dict):
+        # A media type object or parameter: 'schema' next to 'example(s)'.
+        if "schema" in node and ("example" in node or "examples" in node):
+            sptr = ptr + "/schema"
+            if "example" in node:
+                checks.append((sptr, node["example"], ptr + "/example"))
+            for name, ex in (node.get("examples") or {}).items():
+                ex = resolve(ex)
+                if "value" in ex:
+                    checks.append((sptr, ex["value"], f"{ptr}/examples/{name}"))
+        # A schema object with JSON Schema 'examples' (an array).
+        if ptr.startswith("/components/schemas") and isinstance(node.get("examples"), list) \
+                and not ptr.endswith("/properties"):
+            for i, ex in enumerate(node["examples"]):
+                checks.append((ptr, ex, f"{ptr}/examples/{i}"))
+        for k, v in node.items():
+            walk(v, f"{ptr}/{esc(k)}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            walk(v, f"{ptr}/{i}")
+
+walk(doc, "")
+for sptr, ex, where in checks:
+    for e in errors(sptr, ex):
+        fail(f"example {where}: {e.message} at {'/'.join(map(str, e.absolute_path)) or '(root)'}")
+stage(f"{len(checks)} examples checked against their schemas", start)
+
+# 4. House rules.
+start = len(failures)
+CODE_STATUS = {
+    "not-found": 404, "invalid-json": 400, "invalid-field": 400, "unknown-event": 400,
+    "invalid-transition": 409, "already-exists": 409, "payload-too-large": 413,
+    "unsupported-media-type": 415, "method-not-allowed": 405, "idempotency-key-reused": 422,
+    "gone": 410, "not-ready": 503, "internal": 500,
+}
+enum = doc["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
+if sorted(enum) != sorted(CODE_STATUS):
+    fail(f"Problem.code enum {enum} differs from {sorted(CODE_STATUS)}")
+
+METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
+rules = 0
+for path, item in doc["paths"].items():
+    for method in METHODS:
+        op = item.get(method)
+        if op is None:
+            continue
+        where = f"{method.upper()} {path}"
+        responses = {k: resolve(v) for k, v in op["responses"].items()}
+        if method == "get":
+            rules += 1
+            ok = responses.get("200", {}).get("headers", {}).get("ETag")
+            if not ok:
+                fail(f"{where}: 200 has no ETag header")
+            if "304" not in responses:
+                fail(f"{where}: no 304 answer")
+            params = [resolve(p) for p in item.get("parameters", []) + op.get("parameters", [])]
+            if not any(p.get("name") == "If-None-Match" for p in params):
+                fail(f"{where}: no If-None-Match parameter")
+        if "201" in responses:
+            rules += 1
+            if "Location" not in responses["201"].get("headers", {}):
+                fail(f"{where}: 201 has no Location header")
+        for status, resp in responses.items():
+            if not status.startswith(("4", "5")):
+                continue
+            rules += 1
+            content = resp.get("content", {})
+            if list(content) != ["application/problem+json"]:
+                fail(f"{where}: {status} is not application/problem+json")
+                continue
+            mt = content["application/problem+json"]
+            exs = ([mt["example"]] if "example" in mt else []) + \
+                  [resolve(e)["value"] for e in (mt.get("examples") or {}).values()]
+            for ex in exs:
+                code = ex.get("code")
+                if str(CODE_STATUS.get(code)) != status or ex.get("status") != int(status):
+                    fail(f"{where}: {status} example has code {code!r}, status {ex.get('status')!r}")
+                if ex.get("type") != f"https://lifecycled.dev/problems/{code}":
+                    fail(f"{where}: {status} example type {ex.get('type')!r} does not match code {code!r}")
+stage(f"{rules} house rules checked (ETag/304 on GET, Location on 201, problem answers)", start)
+
+# 5. Conformance scenarios' request bodies.
+scen_dir = os.path.join(conformance_dir, "scenarios")
+if os.path.isdir(scen_dir):
+    routes = []
+    for path, item in doc["paths"].items():
+        rx = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/?]+", re.escape(path)) + r"(\?.*)?$"
+        routes.append((re.compile(rx), path, item))
+    bodies = 0
+    start = len(failures)
+    for name in sorted(os.listdir(scen_dir)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(scen_dir, name), encoding="utf-8") as f:
+            scenario = json.load(f)
+        for i, step in enumerate(scenario.get("steps", [])):
+            method, _, url = step.get("do", "").partition(" ")
+            url = url.replace("${run}", "run1")
+            match = [(p, it) for rx, p, it in routes if rx.match(url)]
+            if not match:
+                fail(f"{name} step {i}: {method} {url} matches no path in the spec")
+                continue
+            path, item = match[0]
+            op = item.get(method.lower())
+            if op is None:
+                fail(f"{name} step {i}: the spec has no {method} {path}")
+                continue
+            if "body" not in step:
+                continue
+            body = json.loads(json.dumps(step["body"]).replace("${run}", "run1"))
+            rb = resolve(op.get("requestBody", {}))
+            content = rb.get("content", {}).get("application/json")
+            if content is None:
+                fail(f"{name} step {i}: {method} {path} takes no JSON body")
+                continue
+            sptr = f"/paths/{esc(path)}/{method.lower()}/requestBody/content/application~1json/schema"
+            errs = errors(sptr, body)
+            status = step.get("status", 200)
+            bodies += 1
+            if status < 300 and errs:
+                fail(f"{name} step {i}: body rejected by the spec but the suite expects {status}: "
+                     f"{errs[0].message}")
+            if status == 400 and "rawBody" not in step and not errs:
+                fail(f"{name} step {i}: body accepted by the spec but the suite expects 400")
+    stage(f"{bodies} request bodies from {scen_dir} agree with the spec", start)
+else:
+    print(f"skip no conformance scenarios at {scen_dir}")
+
+if failures:
+    print(f"{len(failures)} failure(s)", file=sys.stderr)
+    sys.exit(1)
+print("openapi.yaml is valid")
+PY
