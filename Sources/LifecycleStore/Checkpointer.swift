@@ -22,6 +22,12 @@ final class Checkpointer: @unchecked Sendable {
     init(path: String, interval: TimeInterval, thresholdBytes: Int, logger: Logger) throws(StoreError) {
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA wal_autocheckpoint = 0", operation: "configure checkpointer")
+        // A connection learns that the file is in WAL mode only when it first reads it; until then a
+        // checkpoint on it does nothing at all.
+        let mode = try connection.texts("PRAGMA journal_mode")
+        guard mode == ["wal"] else {
+            throw StoreError.io(path: path, operation: "open checkpointer", message: "journal_mode is \(mode)")
+        }
         self.interval = interval
         threshold = thresholdBytes
         self.logger = logger
@@ -63,7 +69,7 @@ final class Checkpointer: @unchecked Sendable {
             unreportedBytes = 0
             condition.unlock()
             do {
-                try connection.checkpoint(truncate: false)
+                try connection.checkpoint(.passive)
             } catch {
                 logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
             }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The writer thread's connection and prepared statements: turns a batch of operations into one transaction.
 ///
 /// Used only by the writer thread once the journal has started it.
@@ -81,6 +87,16 @@ final class JournalWriter {
         }
     }
 
+    /// Bounds the log when passive checkpoints cannot keep up: SQLite only starts the log afresh after a
+    /// checkpoint that copied every frame, which a steady stream of commits can prevent forever. Past
+    /// `limit` bytes the writer itself checkpoints and restarts the log, holding appends for that time.
+    /// Returns true when it did.
+    func restartLogIfLargerThan(_ limit: Int64) throws(StoreError) -> Bool {
+        var status = stat()
+        guard stat(connection.path + "-wal", &status) == 0, Int64(status.st_size) > limit else { return false }
+        return try connection.checkpoint(.restart)
+    }
+
     /// How many bytes were written since the last call; tells the checkpointer when the log has grown.
     func takeBytesWritten() -> Int {
         defer { bytesWritten = 0 }
@@ -138,7 +154,7 @@ final class JournalWriter {
 
     /// Leaves a compact database behind: everything checkpointed and the log truncated.
     func close() {
-        _ = try? connection.checkpoint(truncate: true)
+        _ = try? connection.checkpoint(.truncate)
         for statement in [
             begin, commit, rollback, insertRecord, insertStream, upsertSnapshot, pruneRecords, deleteStreamRecords,
             deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,

@@ -62,12 +62,26 @@ final class SQLiteConnection {
         return rows
     }
 
-    /// Copies whatever the write-ahead log holds into the database file.
+    enum CheckpointMode {
+        /// Copies what it can without waiting for any lock; writers go on meanwhile.
+        case passive
+        /// Waits for the writer lock, copies everything, and makes the next write start the log afresh.
+        case restart
+        /// Like `restart`, and also truncates the log file to zero bytes.
+        case truncate
+    }
+
+    /// Copies frames of the write-ahead log into the database file.
     /// Returns false when SQLite was busy and nothing was done.
     @discardableResult
-    func checkpoint(truncate: Bool) throws(StoreError) -> Bool {
-        let mode = truncate ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, mode, nil, nil)
+    func checkpoint(_ mode: CheckpointMode) throws(StoreError) -> Bool {
+        let sqliteMode =
+            switch mode {
+            case .passive: SQLITE_CHECKPOINT_PASSIVE
+            case .restart: SQLITE_CHECKPOINT_RESTART
+            case .truncate: SQLITE_CHECKPOINT_TRUNCATE
+            }
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, sqliteMode, nil, nil)
         if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { return false }
         guard rc == SQLITE_OK else { throw error(rc, operation: "checkpoint") }
         return true

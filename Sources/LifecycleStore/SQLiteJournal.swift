@@ -182,7 +182,10 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             state.unlock()
 
             let outcome = earlierFailure ?? writer.write(batch)
-            if outcome == nil { checkpointer.noteCommitted(bytes: writer.takeBytesWritten()) }
+            if outcome == nil {
+                checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
+                restartLogIfTooLarge(writer)
+            }
 
             state.lock()
             if outcome == nil {
@@ -211,6 +214,24 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         finished = true
         state.broadcast()
         state.unlock()
+    }
+
+    /// The write-ahead log may grow to this size before the writer restarts it itself.
+    static let logSizeLimit: Int64 = 64 << 20
+
+    private func restartLogIfTooLarge(_ writer: JournalWriter) {
+        let start = ContinuousClock.now
+        do {
+            if try writer.restartLogIfLargerThan(Self.logSizeLimit) {
+                logger.info(
+                    "Restarted WAL from the writer",
+                    metadata: ["duration": "\(ContinuousClock.now - start)", "path": "\(databasePath)"]
+                )
+            }
+        } catch {
+            // The commit itself succeeded; a failed checkpoint only leaves the log longer.
+            logger.warning("WAL restart failed", metadata: ["error": "\(error)"])
+        }
     }
 
     // MARK: - Queueing (callers hold `state`)
