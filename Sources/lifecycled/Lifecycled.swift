@@ -17,7 +17,7 @@ struct Lifecycled: ParsableCommand {
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
             """)
 
     @Option(help: "Address to listen on.")
@@ -41,6 +41,9 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Entries kept per app timeline; older cursors answer 410.")
     var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? 10_000
 
+    @Option(help: "Journal records of a device between two snapshots of it (bounds start-up replay).")
+    var snapshotEvery = Environment.int("LIFECYCLED_SNAPSHOT_EVERY") ?? 10_000
+
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
     var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
 
@@ -51,6 +54,7 @@ struct Lifecycled: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
+        guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
     }
 
@@ -81,6 +85,7 @@ struct Lifecycled: ParsableCommand {
         }
         var options = ServiceOptions()
         options.historyLimit = historyLimit
+        options.snapshotEvery = snapshotEvery
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)

@@ -3,16 +3,21 @@ import HTTPServer
 import LifecycleCore
 
 extension LifecycleService {
-    func makeHost(_ device: Device, anchorWall: Double) -> DeviceHost {
-        let hooks = HostHooks(
+    var hostHooks: HostHooks {
+        var hooks = HostHooks(
             eventsApplied: { [metrics] in metrics.applied($0) },
             entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
             storeFailed: { [logger, metrics] error in
                 metrics.storeFailures.increment()
                 logger.error("the store failed", metadata: ["error": "\(error)"])
             })
-        return DeviceHost(
-            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit, hooks: hooks)
+        hooks.snapshotEvery = options.snapshotEvery
+        return hooks
+    }
+
+    func makeHost(_ device: Device, anchorWall: Double) -> DeviceHost {
+        DeviceHost(
+            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs.

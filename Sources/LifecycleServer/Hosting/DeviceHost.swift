@@ -23,6 +23,7 @@ final class DeviceHost: @unchecked Sendable {
     private var device: Device
     private var idempotency = IdempotencyCache()
     private var appendsIssued: UInt64 = 0
+    private var appendsSinceSnapshot = 0
     private var timer: (any DispatchSourceTimer)?
 
     init(device: Device, anchorWall: Double, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
@@ -33,6 +34,21 @@ final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         queue = DispatchQueue(label: "lifecycled.device")
         shared = Mutex(Published(device: device, historyLimit: historyLimit))
+    }
+
+    /// A device restored from its snapshot; the journal records after it are replayed next.
+    init(snapshot: DeviceSnapshot, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
+        id = snapshot.device.id
+        device = snapshot.device
+        anchorWall = snapshot.anchorWall
+        self.journal = journal
+        self.hooks = hooks
+        queue = DispatchQueue(label: "lifecycled.device")
+        var published = Published(device: snapshot.device, historyLimit: historyLimit)
+        published.deviceTimeline = snapshot.deviceTimeline
+        published.appTimelines = snapshot.appTimelines
+        shared = Mutex(published)
+        for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
     }
 
     /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.
@@ -176,19 +192,27 @@ final class DeviceHost: @unchecked Sendable {
     ) {
         let snapshot = device
         appendsIssued += 1
-        journal.append(stream: id, record: entry.bytes) { [self] result in
+        appendsSinceSnapshot += 1
+        // Every `snapshotEvery` records the state after this one is saved, so start-up replays at most that many.
+        var answers: [(key: String, answer: IdempotencyCache.Answer)]?
+        if appendsSinceSnapshot >= hooks.snapshotEvery {
+            appendsSinceSnapshot = 0
+            answers = idempotency.ordered
+        }
+        journal.append(stream: id, record: entry.bytes) { [self, answers] result in
             switch result {
-            case .success:
-                let (waiters, barriers, evicted) = shared.withLock { shared in
+            case .success(let seq):
+                let (waiters, barriers, evicted, published) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, entries: stored, apps: apps)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
                     let reached = shared.durableAppends
                     let due = shared.barriers.filter { $0.target <= reached }.map(\.action)
                     shared.barriers.removeAll { $0.target <= reached }
-                    return (stored.isEmpty ? [] : shared.takeWaiters(), due, evicted)
+                    return (stored.isEmpty ? [] : shared.takeWaiters(), due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
+                if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
                 completion(.success(()))
                 waiters.forEach { $0.fire() }
                 barriers.forEach { $0() }
@@ -196,6 +220,19 @@ final class DeviceHost: @unchecked Sendable {
                 hooks.storeFailed(error)
                 completion(.failure(.notReady("the store could not make the change durable: \(error)")))
             }
+        }
+    }
+
+    /// Encodes and saves a snapshot off the store's thread; a failure only means a longer replay next start.
+    private func saveSnapshot(
+        _ published: Published, answers: [(key: String, answer: IdempotencyCache.Answer)], upTo seq: UInt64
+    ) {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let snapshot = DeviceSnapshot(
+                anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
+                appTimelines: published.appTimelines, idempotency: answers)
+            guard let bytes = try? snapshot.encoded() else { return }
+            journal.saveSnapshot(stream: id, upTo: seq, state: bytes, durable: nil)
         }
     }
 
@@ -316,4 +353,6 @@ struct HostHooks: Sendable {
     var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
     var entriesEvicted: @Sendable (Int) -> Void = { _ in }
     var storeFailed: @Sendable (StoreError) -> Void = { _ in }
+    /// Journal records of a device between two snapshots.
+    var snapshotEvery = 10_000
 }

@@ -7,6 +7,13 @@ struct StoredEntry: Sendable {
     let isNotification: Bool
     let json: [UInt8]
 
+    init(seq: UInt64, isCallback: Bool, isNotification: Bool, json: [UInt8]) {
+        self.seq = seq
+        self.isCallback = isCallback
+        self.isNotification = isNotification
+        self.json = json
+    }
+
     init(_ entry: TimelineEntry) {
         seq = entry.seq
         isCallback = entry.isCallback
@@ -23,7 +30,13 @@ struct EntryRing: Sendable {
     /// The highest `seq` evicted; 0 when nothing was.
     private(set) var evictedThrough: UInt64 = 0
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, evictedThrough: UInt64 = 0) {
+        self.limit = limit
+        self.evictedThrough = evictedThrough
+    }
+
+    /// The retained entries, oldest first.
+    var retained: ArraySlice<StoredEntry> { entries[start...] }
 
     var count: Int { entries.count - start }
     var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }

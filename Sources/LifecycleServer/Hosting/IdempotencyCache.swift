@@ -19,6 +19,11 @@ struct IdempotencyCache {
 
     subscript(key: String) -> Answer? { answers[key] }
 
+    /// Every remembered answer, oldest first.
+    var ordered: [(key: String, answer: Answer)] {
+        order[start...].compactMap { key in answers[key].map { (key, $0) } }
+    }
+
     mutating func remember(_ key: String, _ answer: Answer) {
         if answers.updateValue(answer, forKey: key) == nil { order.append(key) }
         while order.count - start > capacity {

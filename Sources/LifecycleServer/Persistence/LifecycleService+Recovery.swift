@@ -21,15 +21,22 @@ extension LifecycleService {
         var replayed = 0
         var hosts: [DeviceHost] = []
         for stream in streams {
-            guard let first = stream.records.first else { continue }
             let host: DeviceHost
+            var records = stream.records[...]
             do {
-                guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
-                    throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
+                if let snapshot = stream.snapshot {
+                    let restored = try DeviceSnapshot(bytes: snapshot.state, historyLimit: options.historyLimit)
+                    host = DeviceHost(
+                        snapshot: restored, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
+                } else {
+                    guard let first = records.popFirst() else { continue }
+                    guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
+                        throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
+                    }
+                    let request = try DeviceRequest(config)
+                    host = makeHost(try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
                 }
-                let request = try DeviceRequest(config)
-                host = makeHost(try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
-                for record in stream.records.dropFirst() {
+                for record in records {
                     try host.replay(JournalEntry(bytes: record.bytes))
                 }
             } catch let error as RecoveryError {
@@ -37,7 +44,7 @@ extension LifecycleService {
             } catch {
                 throw RecoveryError(description: "device \(stream.stream): a journal record does not replay: \(error)")
             }
-            replayed += stream.records.count
+            replayed += records.count
             guard registry.insertDevice(host) else {
                 throw RecoveryError(description: "device \(stream.stream) appears twice in the journal")
             }
