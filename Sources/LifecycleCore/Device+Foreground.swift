@@ -134,7 +134,7 @@ extension Device {
         apps[id]!.budgetExhausted = false
         apps[id]!.idleSince = nil
         if let url { urlCallback(id, url) }
-        becomeActive(id)
+        reactivateFront()
     }
 
     /// inactive → active: `applicationDidBecomeActive:`, then the redraw coalesced in the background (LIFECYCLE §8).

@@ -142,6 +142,20 @@ struct DeviceInterruptionsTests {
         #expect(sim.device.foregroundApp == "a")
     }
 
+    @Test("§5 unlock during an alert brings the app back in front, inactive until the alert ends")
+    func unlockDuringAlert() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        try sim.on("a", .foregroundLaunch, .lock, .interruptionBegan(kind: .call))
+        try sim.onDevice(.unlock)
+        #expect(sim.state("a") == .inactive)
+        #expect(sim.device.foregroundApp == "a")
+        #expect(sim.last.entries.selectors(of: "a") == [Selector.willEnterForeground])
+        try sim.onDevice(.interruptionEnded(accepted: false))
+        #expect(sim.last.entries.selectors(of: "a") == [Selector.didBecomeActive])
+        #expect(sim.state("a") == .active)
+    }
+
     @Test("§5 lock before 5.0: resign only; unlock: applicationDidBecomeActive:")
     func lockUnlockBefore5() throws {
         var sim = Sim(ios: "4.3")

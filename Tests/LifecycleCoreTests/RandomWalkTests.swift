@@ -1,0 +1,245 @@
+import Testing
+
+@testable import LifecycleCore
+
+/// SplitMix64: a small deterministic generator, so a seed replays the same walk on every platform.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
+    mutating func pick<T>(_ items: [T]) -> T { items.randomElement(using: &self)! }
+}
+
+/// A seeded walk over random app and device events on several devices, checking the core's invariants
+/// after every step.
+struct RandomWalk {
+    static let versions = ["2.2", "3.1", "4.0", "4.2", "4.3", "5.0", "6.0", "7.0", "8.4", "9.0", "12.4", "13.0", "17.0"]
+    static let modes = ["audio", "location", "voip", "fetch", "remote-notification"]
+    static let optionalSelectors = [
+        Selector.willFinishLaunchingWithOptions, Selector.didFinishLaunchingWithOptions, Selector.didBecomeActive,
+        Selector.willResignActive, Selector.didEnterBackground, Selector.willEnterForeground, Selector.willTerminate,
+        Selector.openURLOptions, Selector.openURLSourceApplication, Selector.didReceiveRemoteNotificationFetch,
+        Selector.performFetch,
+    ]
+
+    var random: SplitMix64
+    var devices: [Device] = []
+    /// Wall-clock `now` fed to each device (realtime devices follow it).
+    var now: [Double] = []
+    /// Every accepted input's outcome, per device: what a replay must reproduce.
+    var outcomes: [[Outcome]] = []
+    /// App states as the `state` entries tell them, per device.
+    var tracked: [[String: AppState]] = []
+    /// `seq` and time of the newest entry seen, per device.
+    var newest: [(seq: UInt64, time: Double)] = []
+    var issues: [String] = []
+    var rejections = 0
+
+    init(seed: UInt64) {
+        random = SplitMix64(state: seed)
+        for index in 0..<3 { makeDevice(index) }
+    }
+
+    mutating func makeDevice(_ index: Int) {
+        var configuration = DeviceConfiguration()
+        configuration.iosVersion = Version(random.pick(Self.versions))!
+        configuration.multitasking = random.chance(85)
+        configuration.passcode = random.chance(50)
+        configuration.memoryMB = random.pick([300, 600, 1024])
+        configuration.clockMode = index == 2 ? .realtime : .manual
+        configuration.suspendDelay = random.pick([0, 0, 2])
+        var device = try! Device(id: "d\(index)", configuration: configuration)
+        var states: [String: AppState] = [:]
+        for appIndex in 0..<Int.random(in: 2...4, using: &random) {
+            var app = AppConfiguration(bundleId: "com.example.app\(appIndex)")
+            if random.chance(60) { app.iosVersion = Version(random.pick(Self.versions))! }
+            app.info.exitsOnSuspend = random.chance(10)
+            app.info.backgroundModes = Self.modes.filter { _ in random.chance(40) }
+            if random.chance(30) { app.info.urlSchemes = ["app\(appIndex)"] }
+            app.delegate.notImplemented = Set(Self.optionalSelectors.filter { _ in random.chance(10) })
+            for selector in Self.optionalSelectors where random.chance(8) {
+                app.delegate.durations[selector] = random.pick([0.5, 3, 6, 12, 25, 40])
+            }
+            if random.chance(15) { app.delegate.returns[Selector.didFinishLaunchingWithOptions] = false }
+            app.delegate.endsTasksOnExpiration = random.chance(75)
+            app.memoryMB = random.pick([50, 100, 150, 250])
+            try! device.addApp(id: "app\(appIndex)", configuration: app)
+            states["app\(appIndex)"] = .notRunning
+        }
+        devices.append(device)
+        now.append(0)
+        outcomes.append([])
+        tracked.append(states)
+        newest.append((0, 0))
+    }
+
+    mutating func appEvent(on device: Device, app: String) -> Event {
+        let modes = BackgroundMode.continuous.sorted() + ["fetch"]
+        switch Int.random(in: 0..<21, using: &random) {
+        case 0, 1: return .foregroundLaunch
+        case 2: return .backgroundLaunch
+        case 3: return .urlLaunch(random.pick(["\(app)://x", "other://y"]), from: "com.apple.mobilesafari")
+        case 4, 5: return .activate
+        case 6: return .open(random.pick(["\(app)://open", "zzz://no"]))
+        case 7: return .terminate
+        case 8: return .forceQuit
+        case 9: return random.chance(30) ? .crash : .memoryWarning
+        case 10: return .task(random.pick([nil, "sync"]), duration: random.pick([nil, 5, 60, 400]))
+        case 11:
+            let tasks = device.app(app)!.backgroundTasks.map(\.id)
+            return .endBackgroundTask(task: tasks.isEmpty || random.chance(10) ? 999 : random.pick(tasks))
+        case 12: return .startBackgroundActivity(mode: random.pick(modes))
+        case 13: return .stopBackgroundActivity(mode: random.pick(modes))
+        case 14: return .remoteNotification(payload: random.chance(50) ? ["k": 1] : nil, contentAvailable: random.chance(60))
+        case 15: return .backgroundFetch
+        default: return .runLoop(random.pick(RunLoopEvent.allCases))
+        }
+    }
+
+    mutating func deviceEvent(on device: Device) -> Event {
+        switch Int.random(in: 0..<22, using: &random) {
+        case 0, 1, 2: return .homeButton
+        case 3: return .switchApp(to: random.pick(device.appOrder + ["ghost"]))
+        case 4, 5: return .lock
+        case 6, 7: return .unlock
+        case 8: return .interruptionBegan(kind: random.pick(InterruptionKind.allCases))
+        case 9, 10: return .interruptionEnded(accepted: random.chance(40))
+        case 11: return .bannerNotification(title: nil)
+        case 12: return .notificationCenterOpened
+        case 13: return .notificationCenterClosed
+        case 14: return .memoryPressure(level: random.pick(MemoryPressureLevel.allCases))
+        case 15: return random.chance(15) ? .reboot : .wait(random.pick([0, 1, 4, 31]))
+        case 16, 17: return .wait(random.pick([0.5, 3, 10, 60, 200, 700, -1]))
+        default: return randomChange()
+        }
+    }
+
+    mutating func randomChange() -> Event {
+        let kind = random.pick(ChangeKind.allCases)
+        let value: JSONValue? =
+            switch kind {
+            case .orientation: random.pick(["portrait", "landscapeLeft", "faceUp", "sideways"])
+            case .locale: random.pick(["en_US", "fr_FR", ""])
+            case .batteryLevel: random.pick([0.2, 0.5, 1.0, 3.0])
+            case .batteryState: random.pick(["charging", "unplugged", "full"])
+            case .proximity: random.pick([true, false])
+            case .accessory, .screen: random.pick(["connected", "disconnected"])
+            case .screenMode: random.pick(["default", "wide"])
+            case .settings: random.pick([["a": 1], ["a": 2]])
+            case .ubiquityIdentity: random.pick([nil, "one", "two"])
+            case .significantTime, .statusBarFrame: nil
+            }
+        return .change(kind: kind, value: value)
+    }
+
+    mutating func step(_ number: Int) {
+        let index = Int.random(in: 0..<devices.count, using: &random)
+        let device = devices[index]
+        let app = random.pick(device.appOrder)
+        var events: [Event] = []
+        for _ in 0..<(random.chance(15) ? 2 : 1) {
+            events.append(random.chance(55) ? appEvent(on: device, app: app) : deviceEvent(on: device))
+        }
+        let onApp = events.contains { !$0.isDeviceEvent } || random.chance(50)
+        if devices[index].configuration.clockMode == .realtime { now[index] += random.pick([0, 0.5, 2, 15, 90]) }
+        var next = device
+        do {
+            let outcome: Outcome
+            if random.chance(5) {
+                outcome = next.advance(to: now[index])
+            } else {
+                outcome = try next.apply(events, app: onApp ? app : nil, now: now[index])
+            }
+            devices[index] = next
+            outcomes[index].append(outcome)
+            check(outcome, device: index, step: number, events: events)
+        } catch {
+            rejections += 1
+            if next != device { issues.append("step \(number): rejected \(events) changed device \(index)") }
+        }
+        checkForeground(index, step: number)
+    }
+
+    mutating func check(_ outcome: Outcome, device index: Int, step: Int, events: [Event]) {
+        var (seq, time) = newest[index]
+        for entry in outcome.entries {
+            if entry.seq != seq + 1 { issues.append("step \(step): seq \(entry.seq) after \(seq) on d\(index)") }
+            if entry.time < time { issues.append("step \(step): time \(entry.time) after \(time) on d\(index)") }
+            seq = entry.seq
+            time = entry.time
+            guard let app = entry.app else { continue }
+            let known = tracked[index][app]!
+            switch entry.body {
+            case .state(let from, let to):
+                if from != known { issues.append("step \(step): \(app) left \(from) but was \(known)") }
+                tracked[index][app] = to
+            case .callback(let selector, let state, _, _):
+                if !known.isRunning { issues.append("step \(step): \(selector) to \(app) while \(known) after \(events)") }
+                if state != known { issues.append("step \(step): \(selector) reports \(state), \(app) is \(known)") }
+            default:
+                break
+            }
+        }
+        newest[index] = (seq, time)
+        let device = devices[index]
+        if device.lastSeq != seq { issues.append("step \(step): lastSeq \(device.lastSeq) but last entry \(seq)") }
+        if device.time < time { issues.append("step \(step): clock \(device.time) behind entry time \(time)") }
+        for app in device.appsInOrder where tracked[index][app.id] != app.state {
+            issues.append("step \(step): \(app.id) is \(app.state) but its entries say \(tracked[index][app.id]!)")
+        }
+    }
+
+    mutating func checkForeground(_ index: Int, step: Int) {
+        let device = devices[index]
+        let front = device.appsInOrder.filter(\.state.isForeground).map(\.id)
+        if front.count > 1 || front.first != device.foregroundApp {
+            issues.append("step \(step): foreground apps \(front), foregroundApp \(device.foregroundApp ?? "nil")")
+        }
+        let covered = device.locked || device.interruption != nil || device.notificationCenterOpen
+        if covered, let app = device.foregroundApp, device.app(app)?.state == .active {
+            issues.append("step \(step): \(app) is active under lock, interruption or Notification Center")
+        }
+    }
+
+    static func run(seed: UInt64, steps: Int) -> RandomWalk {
+        var walk = RandomWalk(seed: seed)
+        for number in 0..<steps {
+            walk.step(number)
+            if walk.issues.count > 20 { break }
+        }
+        return walk
+    }
+}
+
+@Suite("Random walk")
+struct RandomWalkTests {
+    @Test("SplitMix64 gives the reference sequence")
+    func splitMix() {
+        var random = SplitMix64(state: 1_234_567)
+        #expect(random.next() == 6_457_827_717_110_365_317)
+        #expect(random.next() == 3_203_168_211_198_807_973)
+    }
+
+    @Test(
+        "10,000 random steps keep every invariant, and the same seed replays the same outcomes",
+        arguments: [UInt64(1), 0xC0FFEE])
+    func walk(seed: UInt64) {
+        let first = RandomWalk.run(seed: seed, steps: 10_000)
+        #expect(first.issues.isEmpty, "\(first.issues.prefix(5).joined(separator: "\n"))")
+        let entries = first.outcomes.map { $0.flatMap(\.entries).count }.reduce(0, +)
+        #expect(entries > 10_000)
+        #expect(first.rejections > 100)
+        #expect(first.rejections < 8_000)
+        let second = RandomWalk.run(seed: seed, steps: 10_000)
+        #expect(first.outcomes == second.outcomes)
+        #expect(first.devices == second.devices)
+    }
+}
