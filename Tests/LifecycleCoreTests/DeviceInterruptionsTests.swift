@@ -219,6 +219,29 @@ struct DeviceInterruptionsTests {
         #expect(sim.app("a").queuedNotifications.isEmpty)
     }
 
+    @Test("§5 lock and unlock with a passcode before 5.0: the inactive app hears protected data go and come back")
+    func passcodeBefore5() throws {
+        var sim = Sim(ios: "4.3", passcode: true)
+        sim.add("a")
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.lock)
+        #expect(sim.last.entries.trace(of: "a") == [
+            "call applicationWillResignActive: [active]",
+            "post UIApplicationWillResignActiveNotification",
+            "state active→inactive",
+            "call applicationProtectedDataWillBecomeUnavailable: [inactive]",
+            "post UIApplicationProtectedDataWillBecomeUnavailable",
+        ])
+        try sim.onDevice(.unlock)
+        #expect(sim.last.entries.trace(of: "a") == [
+            "call applicationProtectedDataDidBecomeAvailable: [inactive]",
+            "post UIApplicationProtectedDataDidBecomeAvailable",
+            "state inactive→active",
+            "call applicationDidBecomeActive: [active]",
+            "post UIApplicationDidBecomeActiveNotification",
+        ])
+    }
+
     @Test("§5 protected data callbacks exist from 4.0")
     func protectedDataFrom4() throws {
         var sim = Sim(ios: "3.1", passcode: true)
