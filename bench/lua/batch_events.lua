@@ -1,0 +1,46 @@
+-- Sends BENCH_COUNT POSTs to /v1/apps/{id}/events, each an array of BENCH_BATCH events (launch and
+-- homeButton alternating), over apps a0 .. a(BENCH_APPS-1) in turn, then stops wrk. Once every batch
+-- has been sent, idle connections ask GET /livez until the last batches are answered.
+local count = tonumber(os.getenv("BENCH_COUNT") or "1000")
+local apps = tonumber(os.getenv("BENCH_APPS") or "1000")
+local batch = tonumber(os.getenv("BENCH_BATCH") or "50")
+local headers = { ["Content-Type"] = "application/json" }
+local filler = wrk.format("GET", "/livez")
+local requests_ = {}
+local next_, ok, failed, finished = 0, 0, 0, false
+local statuses = {}
+
+init = function(args)
+  local events = {}
+  for i = 1, batch do
+    events[i] = (i % 2 == 1) and '{"type":"launch"}' or '{"type":"homeButton"}'
+  end
+  local body = "[" .. table.concat(events, ",") .. "]"
+  for i = 0, apps - 1 do requests_[i] = wrk.format("POST", "/v1/apps/a" .. i .. "/events", headers, body) end
+end
+
+request = function()
+  local k = next_
+  if k >= count then return filler end
+  next_ = k + 1
+  return requests_[k % apps]
+end
+
+response = function(status, headers, body)
+  if status == 200 then
+    -- an events answer carries "entries"; a /livez filler does not
+    if body:find('"entries"', 1, true) then ok = ok + 1 end
+  else
+    failed = failed + 1
+    statuses[status] = (statuses[status] or 0) + 1
+    if failed <= 3 then io.write("SAMPLE " .. status .. " " .. body .. "\n") end
+  end
+  if ok + failed >= count and not finished then
+    finished = true
+    local parts = {}
+    for code, n in pairs(statuses) do parts[#parts + 1] = code .. ":" .. n end
+    io.write(string.format("POSTED posts=%d ok=%d failed=%d statuses=%s\n", count, ok, failed,
+      table.concat(parts, ",")))
+    wrk.thread:stop()
+  end
+end
