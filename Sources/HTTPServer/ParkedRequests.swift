@@ -1,4 +1,5 @@
-/// The requests currently parked (suspended in libmicrohttpd), so `stop()` can answer and resume them.
+/// The requests parked (suspended in libmicrohttpd) and not yet finished, so `stop()` can answer and resume
+/// them, and wait for answers completed just before it to go out.
 ///
 /// Only the slow path touches this: a request answered synchronously never does.
 /// Lock order: a request's own lock may be held while taking this one, never the other way round.

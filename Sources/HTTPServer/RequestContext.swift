@@ -41,6 +41,9 @@ final class RequestContext: @unchecked Sendable {
 
     private let lock = Lock()
     private var state = State.receiving
+    /// Whether the request went through `.parked`: it stays in `core.parkedRequests` until `.finished`,
+    /// so `stop()` also waits for an answer that was completed but not yet sent.
+    private var wasParked = false
 
     init(connection: OpaquePointer, core: ServerCore, method: String, path: String) {
         self.connection = connection
@@ -73,6 +76,7 @@ final class RequestContext: @unchecked Sendable {
             }
             MHD_suspend_connection(connection)
             state = .parked
+            wasParked = true
             return nil
         case .receiving, .parked, .resumed, .queued, .finished:
             preconditionFailure("responseAfterResponding called in state \(state)")
@@ -98,7 +102,6 @@ final class RequestContext: @unchecked Sendable {
         case .parked:
             state = .resumed(response)
             lock.unlock()
-            core.parkedRequests.remove(self)
             // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
             // connection is never freed, so the pointer stays valid until this call.
             MHD_resume_connection(connection)
@@ -112,7 +115,11 @@ final class RequestContext: @unchecked Sendable {
 
     /// Called from `MHD_OPTION_NOTIFY_COMPLETED`, normal end or abort alike.
     func finish() {
-        lock.withLock { state = .finished }
+        let parked = lock.withLock {
+            state = .finished
+            return wasParked
+        }
+        if parked { core.parkedRequests.remove(self) }
     }
 
     var isFinished: Bool {
