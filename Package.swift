@@ -74,7 +74,10 @@ let package = Package(
         .testTarget(name: "LifecycleStoreTests", dependencies: ["LifecycleStore"]),
         .testTarget(
             name: "LifecycleServerTests",
-            dependencies: ["LifecycleServer", "LifecycleCore", "HTTPServer"]
+            dependencies: [
+                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
