@@ -3,23 +3,17 @@ extension Device {
     /// The earliest simulated time at which something happens by itself; nil when nothing is pending.
     /// A realtime driver calls `advance(to:)` then.
     public var nextDeadline: Double? {
-        var earliest: Double?
-        for app in apps.values {
-            for candidate in deadlines(of: app) where earliest == nil || candidate < earliest! {
-                earliest = candidate
+        var earliest = Double.infinity
+        for app in apps.values where app.state != .notRunning {
+            if let watchdog = app.windowWatchdog { earliest = min(earliest, watchdog) }
+            if let end = app.windowEnd { earliest = min(earliest, end) }
+            for task in app.backgroundTasks {
+                if let endsAt = task.endsAt { earliest = min(earliest, endsAt) }
             }
+            if let expiry = budgetExpiry(of: app) { earliest = min(earliest, expiry) }
+            if let suspension = suspensionTime(of: app) { earliest = min(earliest, suspension) }
         }
-        return earliest
-    }
-
-    private func deadlines(of app: AppInstance) -> [Double] {
-        var times: [Double] = []
-        if let watchdog = app.windowWatchdog { times.append(watchdog) }
-        if let end = app.windowEnd { times.append(end) }
-        times += app.backgroundTasks.compactMap(\.endsAt)
-        if let expiry = budgetExpiry(of: app) { times.append(expiry) }
-        if let suspension = suspensionTime(of: app) { times.append(suspension) }
-        return times
+        return earliest.isFinite ? earliest : nil
     }
 
     private func budgetExpiry(of app: AppInstance) -> Double? {
