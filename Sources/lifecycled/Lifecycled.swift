@@ -67,7 +67,14 @@ struct Lifecycled: ParsableCommand {
         }
         let logger = Logger(label: "lifecycled")
         let prometheus = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: prometheus))
+        var factory = PrometheusMetricsFactory(registry: prometheus)
+        // Requests take microseconds to milliseconds; long polls up to a minute.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+            .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
+            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60),
+        ]
+        MetricsSystem.bootstrap(factory)
 
         // Signals are blocked before any thread starts, then waited for on one Dispatch source.
         let signals = Signals.block([SIGTERM, SIGINT])
