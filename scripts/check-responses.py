@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Checks that the daemon's answers agree with api/openapi.yaml.
+
+Drives a running daemon through every resource, event type and entry kind, and validates each
+answer's status, Content-Type and body against the schema the spec gives for that path, method
+and status. Exits non-zero on the first disagreement.
+
+Usage: check-responses.py --base http://127.0.0.1:PORT [--spec api/openapi.yaml]
+"""
+import argparse
+import json
+import re
+import sys
+import urllib.error
+import urllib.request
+
+import yaml
+from openapi_schema_validator import OAS31Validator
+
+
+def load_spec(path):
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+
+
+def resolve(spec, node):
+    while isinstance(node, dict) and "$ref" in node:
+        pointer = node["$ref"].lstrip("#/").split("/")
+        node = spec
+        for part in pointer:
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def template_for(spec, path):
+    for template in spec["paths"]:
+        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+        if re.match(pattern, path):
+            return template
+    return None
+
+
+class Checker:
+    def __init__(self, base, spec):
+        self.base = base
+        self.spec = spec
+        self.checked = 0
+
+    def call(self, method, path, body=None, headers=None, raw=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
+        if data is not None and "Content-Type" not in (headers or {}):
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                status, got_headers, payload = answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            status, got_headers, payload = error.code, dict(error.headers), error.read()
+        self.validate(method, path, status, got_headers, payload)
+        return status, (json.loads(payload) if payload and got_headers.get("Content-Type", "").endswith("json") else None)
+
+    def validate(self, method, path, status, headers, payload):
+        where = f"{method} {path} -> {status}"
+        template = template_for(self.spec, path.split("?")[0])
+        if template is None or self.spec["paths"][template].get(method.lower()) is None:
+            # Unknown paths and methods answer the spec's shared 404 and 405 problems.
+            expected = {None: "404", **({} if template is None else {template: "405"})}[template]
+            if str(status) != expected:
+                fail(f"{where}: expected {expected} for a path or method the spec does not have")
+            response = resolve(self.spec, self.spec["components"]["responses"][{"404": "NotFound", "405": "MethodNotAllowed"}[expected]])
+            self.check_body(where, response, headers, payload)
+            return
+        operation = self.spec["paths"][template][method.lower()]
+        responses = operation["responses"]
+        response = responses.get(str(status)) or responses.get(f"{str(status)[0]}XX") or responses.get("default")
+        if response is None:
+            fail(f"{where}: the spec lists no {status} answer for {method} {template}")
+        self.check_body(where, resolve(self.spec, response), headers, payload)
+
+    def check_body(self, where, response, headers, payload):
+        content = response.get("content")
+        if not content:
+            if payload:
+                fail(f"{where}: the spec says no body, got {payload[:200]!r}")
+            self.checked += 1
+            return
+        media = headers.get("Content-Type", "").split(";")[0].strip()
+        if media not in content:
+            fail(f"{where}: Content-Type {media!r} is not among {list(content)}")
+        schema = content[media].get("schema")
+        if schema is None or not media.endswith("json"):
+            self.checked += 1
+            return
+        document = json.loads(payload)
+        root = dict(self.spec)
+        root["$ref"] = "#/__answer"
+        root["__answer"] = schema
+        errors = sorted(OAS31Validator(root).iter_errors(document), key=lambda e: list(e.absolute_path))
+        if errors:
+            error = errors[0]
+            location = "/".join(str(p) for p in error.absolute_path)
+            fail(f"{where}: the body disagrees with the spec at /{location}: {error.message[:400]}")
+        self.checked += 1
+
+
+def fail(message):
+    print(f"FAIL {message}")
+    sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--spec", default="api/openapi.yaml")
+    args = parser.parse_args()
+    c = Checker(args.base.rstrip("/"), load_spec(args.spec))
+
+    c.call("GET", "/livez")
+    c.call("GET", "/readyz")
+    c.call("GET", "/metrics")
+    c.call("GET", "/v1/openapi.yaml")
+    c.call("POST", "/v1/reset")
+    c.call("POST", "/v1/devices", {"id": "d1", "iosVersion": "7.0", "passcode": True, "suspendDelay": 0,
+                                    "clock": {"mode": "manual", "speed": 1}, "settings": {"orientation": "portrait"}})
+    c.call("POST", "/v1/devices", {"id": "d4", "iosVersion": "4.3", "multitasking": True, "memoryMB": 300})
+    c.call("POST", "/v1/devices", {"id": "d-rt", "clock": {"mode": "realtime", "speed": 2}})
+    c.call("POST", "/v1/devices", {})
+    c.call("POST", "/v1/apps", {"bundleId": "com.example.nodevice"})
+    c.call("POST", "/v1/apps", {"id": "a1", "device": "d1", "bundleId": "com.example.a",
+                                 "info": {"backgroundModes": ["audio", "fetch", "remote-notification", "location"],
+                                          "urlSchemes": ["ex"]},
+                                 "delegate": {"durations": {"applicationWillEnterForeground:": 1.5},
+                                              "returns": {"application:didFinishLaunchingWithOptions:": True},
+                                              "notImplemented": ["applicationDidReceiveMemoryWarning:"]}})
+    c.call("POST", "/v1/apps", {"id": "a2", "device": "d1", "bundleId": "com.example.b", "memoryMB": 200})
+    c.call("POST", "/v1/apps", {"id": "b1", "device": "d4", "bundleId": "com.example.c", "memoryMB": 150})
+    c.call("POST", "/v1/apps", {"id": "b2", "device": "d4", "bundleId": "com.example.d", "memoryMB": 150})
+
+    app_events = [
+        {"type": "launch"}, {"type": "touch"}, {"type": "shake"}, {"type": "motion"}, {"type": "location"},
+        {"type": "remoteControl"}, {"type": "redraw"}, {"type": "memoryWarning"},
+        {"type": "beginBackgroundTask", "name": "upload", "duration": 20},
+        {"type": "startBackgroundActivity", "mode": "audio"}, {"type": "stopBackgroundActivity", "mode": "audio"},
+        {"type": "remoteNotification", "payload": {"aps": {"alert": "hi"}}},
+        {"type": "homeButton"}, {"type": "redraw"}, {"type": "advanceTime", "seconds": 30},
+        {"type": "backgroundFetch"}, {"type": "remoteNotification", "contentAvailable": True},
+        {"type": "openURL", "url": "ex://inbox", "sourceApplication": "com.apple.mobilesafari", "annotation": {"k": 1}},
+        {"type": "activate"}, {"type": "forceQuit"}, {"type": "launch", "url": "ex://x"}, {"type": "terminate"},
+        {"type": "launch", "background": True}, {"type": "crash"},
+    ]
+    for event in app_events:
+        c.call("POST", "/v1/apps/a1/events", event)
+    c.call("POST", "/v1/apps/a1/events", [{"type": "launch"}, {"type": "homeButton"}],
+           headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
+    c.call("POST", "/v1/apps/a1/events", [{"type": "launch"}, {"type": "homeButton"}],
+           headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "launch"}, headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
+    device_events = [
+        {"type": "change", "kind": "orientation", "value": "landscapeLeft"},
+        {"type": "change", "kind": "significantTime"}, {"type": "change", "kind": "batteryLevel", "value": 0.5},
+        {"type": "change", "kind": "accessory", "value": "connected"},
+        {"type": "change", "kind": "settings", "value": {"volume": 3}},
+        {"type": "switchApp", "to": "a2"}, {"type": "change", "kind": "statusBarFrame", "value": {"height": 40}},
+        {"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": False},
+        {"type": "bannerNotification", "title": "hello"}, {"type": "notificationCenterOpened"},
+        {"type": "notificationCenterClosed"}, {"type": "lock"}, {"type": "unlock"},
+        {"type": "memoryPressure", "level": "warning"}, {"type": "memoryPressure", "level": "critical"},
+        {"type": "homeButton"}, {"type": "advanceTime", "seconds": 1}, {"type": "reboot"},
+    ]
+    c.call("POST", "/v1/apps/a2/events", {"type": "launch"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "launch"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "homeButton"})
+    for event in device_events:
+        c.call("POST", "/v1/devices/d1/events", event)
+    c.call("POST", "/v1/apps/b1/events", {"type": "launch"})
+    c.call("POST", "/v1/apps/b1/events", {"type": "beginBackgroundTask"})
+    c.call("POST", "/v1/apps/b2/events", {"type": "launch"})
+    c.call("POST", "/v1/devices/d4/events", {"type": "advanceTime", "seconds": 700})
+    c.call("POST", "/v1/apps/b1/events", {"type": "launch"})
+
+    for path in ["/v1/devices", "/v1/devices?limit=1", "/v1/devices/d1", "/v1/apps", "/v1/apps?device=d1&state=suspended",
+                 "/v1/apps?limit=1&after=a1", "/v1/apps/a1", "/v1/apps/a1/callbacks", "/v1/apps/a1/callbacks?after=3&limit=2",
+                 "/v1/apps/a1/timeline", "/v1/apps/a1/notifications", "/v1/apps/a1/notifications?delivered=true",
+                 "/v1/devices/d1/timeline?limit=1000", "/v1/devices/d4/timeline?limit=1000", "/v1/apps/b1/timeline",
+                 "/v1/apps/a1/callbacks?after=100000&wait=0.2"]:
+        c.call("GET", path)
+
+    # Errors: every one must be a problem document the spec lists for that operation.
+    c.call("GET", "/v1/apps/nope")
+    c.call("GET", "/v1/devices/nope")
+    c.call("GET", "/nowhere")
+    c.call("POST", "/v1/apps/a1/events", raw=b"{not json")
+    c.call("POST", "/v1/apps/a1/events", {"type": "teleport"})
+    c.call("POST", "/v1/devices/d1/events", {"type": "launch"})
+    c.call("POST", "/v1/devices/d1/events", {"type": "interruptionEnded", "accepted": True})
+    c.call("POST", "/v1/apps", {"id": "a1", "device": "d1", "bundleId": "x"})
+    c.call("POST", "/v1/apps", {"id": "bad id!", "bundleId": "x"})
+    c.call("POST", "/v1/apps", {"bundleId": "x", "colour": "red"})
+    c.call("POST", "/v1/devices", {"iosVersion": "1.0"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "launch"}, headers={"Content-Type": "text/plain"})
+    c.call("GET", "/v1/apps/a1/callbacks?limit=0")
+    c.call("DELETE", "/v1/apps")
+    c.call("POST", "/v1/apps/a1/events", {"type": "homeButton"}, headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
+    c.call("DELETE", "/v1/apps/a2")
+    c.call("DELETE", "/v1/devices/d4")
+    print(f"ok: {c.checked} answers agree with {args.spec}")
+
+
+if __name__ == "__main__":
+    main()
