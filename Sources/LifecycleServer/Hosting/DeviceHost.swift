@@ -223,7 +223,9 @@ final class DeviceHost: @unchecked Sendable {
                     let reached = shared.durableAppends
                     let due = shared.barriers.filter { $0.target <= reached }.map(\.action)
                     shared.barriers.removeAll { $0.target <= reached }
-                    return (stored.isEmpty ? [] : shared.takeWaiters(), due, evicted, answers == nil ? nil : shared)
+                    // A removed app's long polls wake to answer 404; the others look again and park anew.
+                    let wake = !stored.isEmpty || removedApp != nil
+                    return (wake ? shared.takeWaiters() : [], due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
