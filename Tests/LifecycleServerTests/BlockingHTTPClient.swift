@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct ClientError: Error, CustomStringConvertible {
@@ -62,9 +62,9 @@ enum BlockingHTTPClient {
 
     private static func openConnection(port: Int, timeoutSeconds: Int) throws -> Int32 {
         #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw ClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -105,7 +105,9 @@ enum BlockingHTTPClient {
             guard try fill(fd, &buffer) else { throw ClientError(description: "the server closed before answering") }
             if buffer.count >= 4 {
                 for index in searchFrom...(buffer.count - 4)
-                where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+                where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13
+                    && buffer[index + 3] == 10
+                {
                     headEnd = index
                     break
                 }

@@ -87,7 +87,9 @@ final class LiveServer: Sendable {
     @discardableResult
     func createDevice(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Reply {
         let reply = try post("/v1/devices", body)
-        try #require(reply.status == 201, "POST /v1/devices answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation)
+        try #require(
+            reply.status == 201, "POST /v1/devices answered \(reply.status): \(reply.text)",
+            sourceLocation: sourceLocation)
         return reply
     }
 
@@ -95,7 +97,9 @@ final class LiveServer: Sendable {
     @discardableResult
     func createApp(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Reply {
         let reply = try post("/v1/apps", body)
-        try #require(reply.status == 201, "POST /v1/apps answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation)
+        try #require(
+            reply.status == 201, "POST /v1/apps answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation
+        )
         return reply
     }
 
@@ -106,7 +110,8 @@ final class LiveServer: Sendable {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Reply {
         let reply = try post(path, body, headers: headers)
-        try #require(reply.status == 200, "POST \(path) answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation)
+        try #require(
+            reply.status == 200, "POST \(path) answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation)
         return reply
     }
 
@@ -118,7 +123,8 @@ final class LiveServer: Sendable {
         var after = 0
         while true {
             let page = try get("\(path)?after=\(after)&limit=\(limit)")
-            try #require(page.status == 200, "GET \(path) answered \(page.status): \(page.text)", sourceLocation: sourceLocation)
+            try #require(
+                page.status == 200, "GET \(path) answered \(page.status): \(page.text)", sourceLocation: sourceLocation)
             if page.items.isEmpty { return entries }
             entries += page.items
             let next = try #require(page.int("next"), sourceLocation: sourceLocation)
