@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite struct AppsTests {
+    @Test func aNewcomerCreatesAnAppWithOnlyABundleIdAndDrivesItThroughLaunchAndHome() throws {
+        try withLiveServer { server in
+            let created = try server.post("/v1/apps", #"{"bundleId": "com.example.mail"}"#)
+            #expect(created.status == 201)
+            let id = try #require(created.string("id"))
+            #expect(created.header("Location") == "/v1/apps/\(id)")
+            #expect(created.string("state") == "notRunning")
+            #expect(created.string("iosVersion") == "17.0")
+            let device = try #require(created.string("device"))
+            #expect(try server.get("/v1/devices/\(device)").status == 200)
+
+            let launched = try server.postEvents("/v1/apps/\(id)/events", #"{"type": "launch"}"#)
+            #expect(launched.nested("app")["state"] as? String == "active")
+            let home = try server.postEvents("/v1/apps/\(id)/events", #"{"type": "homeButton"}"#)
+            #expect(home.nested("app")["state"] as? String == "suspended")
+
+            let callbacks = try server.get("/v1/apps/\(id)/callbacks")
+            #expect(callbacks.status == 200)
+            #expect(
+                selectors(callbacks.items) == [
+                    "application:willFinishLaunchingWithOptions:",
+                    "application:didFinishLaunchingWithOptions:",
+                    "applicationDidBecomeActive:",
+                    "applicationWillResignActive:",
+                    "applicationDidEnterBackground:",
+                ])
+            #expect(callbacks.items.allSatisfy { $0["kind"] as? String == "callback" })
+            #expect(callbacks.int("next") == seqs(callbacks.items).last)
+        }
+    }
+
+    @Test func anAppOnAnOldDeviceGetsTheCallbacksOfItsVersion() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1", "iosVersion": "2.0"}"#)
+            let created = try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.old"}"#)
+            #expect(created.header("Location") == "/v1/apps/a1")
+            #expect(created.string("iosVersion") == "2.0")
+            try server.postEvents("/v1/apps/a1/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            let callbacks = try server.get("/v1/apps/a1/callbacks")
+            #expect(
+                selectors(callbacks.items) == [
+                    "applicationDidFinishLaunching:", "applicationDidBecomeActive:", "applicationWillTerminate:",
+                ])
+            #expect(try server.get("/v1/apps/a1").string("state") == "notRunning")
+        }
+    }
+
+    @Test func aDeviceAndItsAppsAreListedAndDeletedTogether() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            try server.createApp(#"{"id": "a2", "device": "d1", "bundleId": "com.example.b"}"#)
+            let listed = try server.get("/v1/apps?device=d1&limit=1")
+            #expect(listed.items.map { $0["id"] as? String } == ["a1"])
+            #expect(listed.string("next") == "a1")
+            let rest = try server.get("/v1/apps?device=d1&limit=1&after=a1")
+            #expect(rest.items.map { $0["id"] as? String } == ["a2"])
+            #expect(rest.object["next"] is NSNull)
+            #expect(try server.get("/v1/devices/d1").object["apps"] as? [String] == ["a1", "a2"])
+
+            #expect(try server.delete("/v1/devices/d1").status == 204)
+            expectProblem(try server.get("/v1/apps/a1"), status: 404, code: "not-found")
+            expectProblem(try server.get("/v1/devices/d1"), status: 404, code: "not-found")
+            #expect(try server.get("/v1/apps").items.isEmpty)
+        }
+    }
+}
