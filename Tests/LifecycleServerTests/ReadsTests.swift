@@ -1,0 +1,152 @@
+import Dispatch
+import Foundation
+import Testing
+
+@Suite struct ReadsTests {
+    private func withLaunchedApp(historyLimit: Int = 10_000, _ body: (LiveServer) throws -> Void) throws {
+        try withLiveServer(historyLimit: historyLimit) { server in
+            try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+            try body(server)
+        }
+    }
+
+    @Test(arguments: [
+        "/v1/apps/a1", "/v1/apps", "/v1/devices/d1", "/v1/devices", "/v1/apps/a1/callbacks", "/v1/apps/a1/timeline",
+        "/v1/devices/d1/timeline", "/v1/apps/a1/notifications",
+    ])
+    func aReadCarriesAnETagThatAnswers304UntilSomethingChanges(path: String) throws {
+        try withLaunchedApp { server in
+            let first = try server.get(path)
+            #expect(first.status == 200)
+            let tag = try #require(first.header("ETag"))
+            #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
+
+            let again = try server.get(path, headers: [("If-None-Match", tag)])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+            #expect(again.header("ETag") == tag)
+            #expect(try server.get(path, headers: [("If-None-Match", "\"other\", W/\(tag)")]).status == 304)
+            #expect(try server.get(path, headers: [("If-None-Match", "\"other\"")]).status == 200)
+
+            // Home, then a change the now suspended app finds queued: every read above sees something new.
+            try server.postEvents("/v1/devices/d1/events", #"{"type": "homeButton"}"#)
+            try server.postEvents("/v1/devices/d1/events", #"{"type": "change", "kind": "locale", "value": "fr_FR"}"#)
+            let changed = try server.get(path, headers: [("If-None-Match", tag)])
+            #expect(changed.status == 200)
+            #expect(changed.header("ETag") != nil)
+            #expect(changed.header("ETag") != tag)
+        }
+    }
+
+    @Test func aPageEndsWithTheCursorOfItsLastItem() throws {
+        try withLaunchedApp { server in
+            let all = try server.get("/v1/devices/d1/timeline?limit=1000")
+            let allSeqs = seqs(all.items)
+            #expect(allSeqs == Array(1...allSeqs.count))
+            let page = try server.get("/v1/devices/d1/timeline?after=2&limit=3")
+            #expect(seqs(page.items) == [3, 4, 5])
+            #expect(page.int("next") == 5)
+            let end = try server.get("/v1/devices/d1/timeline?after=\(allSeqs.count)")
+            #expect(end.items.isEmpty)
+            #expect(end.int("next") == allSeqs.count)
+        }
+    }
+
+    @Test func aLongPollIsHeldUntilAnEventArrives() throws {
+        try withLaunchedApp { server in
+            let next = try #require(try server.get("/v1/apps/a1/callbacks").int("next"))
+            let poster = Background {
+                Thread.sleep(forTimeInterval: 0.3)
+                return try server.post("/v1/devices/d1/events", #"{"type": "homeButton"}"#).status
+            }
+            let start = DispatchTime.now()
+            let reply = try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=5")
+            let waited = seconds(since: start)
+            #expect(try poster.join() == 200)
+            #expect(reply.status == 200)
+            #expect(selectors(reply.items) == ["applicationWillResignActive:", "applicationDidEnterBackground:"])
+            #expect(seqs(reply.items).allSatisfy { $0 > next })
+            #expect(waited >= 0.2 && waited < 2.5, "waited \(waited) s")
+        }
+    }
+
+    @Test func aLongPollIgnoresEntriesItDoesNotAskFor() throws {
+        try withLaunchedApp { server in
+            try server.createApp(#"{"id": "a2", "device": "d1", "bundleId": "com.example.b"}"#)
+            let next = try #require(try server.get("/v1/apps/a2/timeline").int("next"))
+            let poster = Background {
+                // An entry for a1 only: a2's poll stays parked; then a2 launches.
+                _ = try server.post("/v1/apps/a1/events", #"{"type": "touch"}"#)
+                Thread.sleep(forTimeInterval: 0.3)
+                return try server.post("/v1/apps/a2/events", #"{"type": "launch"}"#).status
+            }
+            let reply = try server.get("/v1/apps/a2/timeline?after=\(next)&wait=5")
+            #expect(try poster.join() == 200)
+            #expect(!reply.items.isEmpty)
+            #expect(reply.items.allSatisfy { $0["app"] as? String == "a2" })
+        }
+    }
+
+    @Test func aLongPollThatExpiresAnswersAnEmptyPageAfterTheWait() throws {
+        try withLaunchedApp { server in
+            let next = try #require(try server.get("/v1/apps/a1/callbacks").int("next"))
+            let start = DispatchTime.now()
+            let reply = try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=0.6")
+            let waited = seconds(since: start)
+            #expect(reply.status == 200)
+            #expect(reply.items.isEmpty)
+            #expect(reply.int("next") == next)
+            #expect(waited >= 0.55 && waited < 2.5, "waited \(waited) s")
+        }
+    }
+
+    @Test func aLongPollWithSomethingToReadAnswersAtOnce() throws {
+        try withLaunchedApp { server in
+            let start = DispatchTime.now()
+            let reply = try server.get("/v1/apps/a1/callbacks?after=0&wait=5")
+            #expect(seconds(since: start) < 1)
+            #expect(reply.items.count == 3)
+        }
+    }
+
+    @Test func aCursorOlderThanWhatIsRetainedIsGoneWithTheOldestSeq() throws {
+        try withLaunchedApp(historyLimit: 5) { server in
+            for _ in 0..<3 {
+                try server.postEvents(
+                    "/v1/devices/d1/events", #"[{"type": "homeButton"}, {"type": "switchApp", "to": "a1"}]"#)
+            }
+            let retained = try server.get("/v1/devices/d1/timeline")
+            #expect(retained.items.count == 5)
+            let oldest = try #require(seqs(retained.items).first)
+            #expect(oldest > 1)
+
+            let gone = try server.get("/v1/devices/d1/timeline?after=0")
+            expectProblem(gone, status: 410, code: "gone")
+            #expect(gone.int("oldestSeq") == oldest)
+            expectProblem(try server.get("/v1/apps/a1/timeline?after=1"), status: 410, code: "gone")
+            // From just before the oldest one retained, nothing is missing.
+            let fromOldest = try server.get("/v1/devices/d1/timeline?after=\(oldest - 1)")
+            #expect(fromOldest.status == 200)
+            #expect(seqs(fromOldest.items) == seqs(retained.items))
+        }
+    }
+
+    @Test func theNotificationsQueueShowsWhatASuspendedAppWillGetCoalesced() throws {
+        try withLaunchedApp { server in
+            try server.postEvents("/v1/devices/d1/events", #"{"type": "homeButton"}"#)
+            for orientation in ["landscapeLeft", "portraitUpsideDown", "landscapeRight"] {
+                try server.postEvents(
+                    "/v1/devices/d1/events", #"{"type": "change", "kind": "orientation", "value": "\#(orientation)"}"#)
+            }
+            let queue = try server.get("/v1/apps/a1/notifications")
+            #expect(queue.items.map { $0["name"] as? String } == ["UIDeviceOrientationDidChangeNotification"])
+            #expect((queue.items.first?["coalesced"] as? NSNumber)?.intValue == 3)
+            let delivered = try server.get("/v1/apps/a1/notifications?delivered=true")
+            #expect(delivered.items.allSatisfy { $0["kind"] as? String == "notification" })
+            #expect(
+                !delivered.items.contains { $0["name"] as? String == "UIDeviceOrientationDidChangeNotification" })
+        }
+    }
+}
