@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+import Testing
+
+@Suite struct OperationsTests {
+    @Test func theOpenAPIDocumentIsServedAsYAMLWithAnETag() throws {
+        try withLiveServer { server in
+            let reply = try server.get("/v1/openapi.yaml")
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type") == "application/yaml")
+            #expect(reply.text.hasPrefix("openapi: 3"))
+            #expect(reply.text.contains("/v1/apps/{id}/callbacks"))
+            let tag = try #require(reply.header("ETag"))
+            #expect(try server.get("/v1/openapi.yaml", headers: [("If-None-Match", tag)]).status == 304)
+        }
+    }
+
+    @Test func livezAndReadyzAnswerOKOnceTheServiceIsOpen() throws {
+        try withLiveServer { server in
+            let livez = try server.get("/livez")
+            #expect(livez.status == 200)
+            #expect(livez.string("status") == "ok")
+            let readyz = try server.get("/readyz")
+            #expect(readyz.status == 200)
+            #expect(readyz.string("status") == "ready")
+        }
+    }
+
+    @Test func readyzIs503WhileDrainingAndChangesAreRefusedButReadsGoOn() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            server.service.beginDraining()
+            expectProblem(try server.get("/readyz"), status: 503, code: "not-ready")
+            expectProblem(try server.post("/v1/devices", "{}"), status: 503, code: "not-ready")
+            #expect(try server.get("/v1/devices/d1").status == 200)
+            #expect(try server.get("/livez").status == 200)
+        }
+    }
+
+    @Test func metricsAnswerPrometheusText() throws {
+        try withLiveServer { server in
+            let reply = try server.get("/metrics")
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
+            #expect(reply.text.contains("lifecycled_up 1"))
+        }
+    }
+
+    @Test func deletingADeviceAnswersItsLongPollsAtOnce() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            let appPoll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }
+            let devicePoll = Background { try server.get("/v1/devices/d1/timeline?after=0&wait=10") }
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = DispatchTime.now()
+            #expect(try server.delete("/v1/devices/d1").status == 204)
+            expectProblem(try appPoll.join(), status: 404, code: "not-found")
+            expectProblem(try devicePoll.join(), status: 404, code: "not-found")
+            #expect(seconds(since: start) < 2)
+        }
+    }
+
+    @Test func deletingAnAppAnswersItsLongPollsAtOnce() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            let poll = Background { try server.get("/v1/apps/a1/timeline?after=0&wait=10") }
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = DispatchTime.now()
+            #expect(try server.delete("/v1/apps/a1").status == 204)
+            expectProblem(try poll.join(), status: 404, code: "not-found")
+            #expect(seconds(since: start) < 2)
+        }
+    }
+
+    @Test func resetDeletesEverythingAndAnswersEveryLongPoll() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            try server.createApp(#"{"bundleId": "com.example.b"}"#)
+            try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+            let next = try #require(try server.get("/v1/apps/a1/timeline").int("next"))
+            let poll = Background { try server.get("/v1/apps/a1/timeline?after=\(next)&wait=10") }
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = DispatchTime.now()
+            #expect(try server.request("POST", "/v1/reset").status == 204)
+            expectProblem(try poll.join(), status: 404, code: "not-found")
+            #expect(seconds(since: start) < 2)
+
+            let devices = try server.get("/v1/devices")
+            #expect(devices.items.isEmpty)
+            #expect(devices.object["next"] is NSNull)
+            #expect(try server.get("/v1/apps").items.isEmpty)
+            expectProblem(try server.get("/v1/apps/a1"), status: 404, code: "not-found")
+            // The ids are free again.
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
+            #expect(try server.get("/v1/apps/a1/timeline").items.isEmpty)
+        }
+    }
+
+    @Test func stoppingTheServerAnswersParkedPolls() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
+        let poll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let start = DispatchTime.now()
+        server.stop()
+        let reply = try poll.join()
+        #expect(reply.status == 200)
+        #expect(reply.items.isEmpty)
+        #expect(seconds(since: start) < 3)
+    }
+}
