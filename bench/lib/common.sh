@@ -108,5 +108,25 @@ run_wrk() {
     grep '^RESULT ' "$OUT/$name.txt" | tail -1 || echo "RESULT failed=1"
 }
 
+# run_wrk_until NAME URL CONNECTIONS LUA MARKER: like run_wrk, for scripts that finish a fixed amount
+# of work: wrk always sleeps its whole -d, so once the script prints a line starting with MARKER, wrk
+# gets SIGINT (it then stops and reports the time actually run). Bounded by WRK_TIMEOUT (7200 s).
+run_wrk_until() {
+    local name=$1 url=$2 conns=$3 lua=$4 marker=$5
+    local script=$OUT/$name.lua
+    cat "$BENCH_DIR/lua/report.lua" "$BENCH_DIR/lua/$lua" >"$script"
+    wrk -t1 -c"$conns" -d"${WRK_TIMEOUT:-7200}s" --timeout 30s --latency -s "$script" "$url" >"$OUT/$name.txt" 2>&1 &
+    local pid=$! waited=0
+    STARTED_PIDS+=("$pid")
+    while kill -0 "$pid" 2>/dev/null; do
+        if grep -q "^$marker" "$OUT/$name.txt"; then kill -INT "$pid" 2>/dev/null || true; break; fi
+        sleep 0.05
+        waited=$((waited + 1))
+        if ((waited > ${WRK_TIMEOUT:-7200} * 20)); then kill -INT "$pid" 2>/dev/null || true; break; fi
+    done
+    wait "$pid" 2>/dev/null || true
+    grep '^RESULT ' "$OUT/$name.txt" | tail -1 || echo "RESULT failed=1"
+}
+
 # field LINE KEY: the value of KEY=... in a RESULT line.
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
