@@ -30,7 +30,9 @@ extension LifecycleService {
                     do throws(APIError) {
                         try addApp(id, parsed, config: config, to: host, done)
                     } catch {
-                        done(error.response)
+                        // Another request took the id meanwhile: the device made for this app goes again.
+                        registry.removeDevice(host, apps: [])
+                        host.delete { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
