@@ -36,9 +36,11 @@ public final class HTTPServer: Sendable {
         defer { daemon.lock.unlock() }
         guard case .idle = daemon.phase else { throw HTTPServerError.alreadyStarted }
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
-        var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        switch configuration.pollingMode {
+        case .epoll: flags |= MHD_USE_EPOLL.rawValue
+        case .poll: flags |= MHD_USE_POLL.rawValue
+        }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let threads = max(2, configuration.threads)
         let started = address.withSockaddr { sockaddr in

@@ -13,6 +13,18 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit: Int = 20000
     /// Idle connections are closed after this many seconds. Parked connections never time out.
     public var connectionTimeoutSeconds: Int = 60
+    /// How libmicrohttpd's threads wait for sockets. `.epoll` by default; see `PollingMode`.
+    public var pollingMode: PollingMode = .epoll
+
+    /// The readiness mechanism of libmicrohttpd's thread pool.
+    public enum PollingMode: Sendable {
+        /// `MHD_USE_EPOLL`. Caution: with libmicrohttpd 0.9.75 a load of exactly 128 connections sometimes
+        /// stalls to a few dozen requests/s even with a pool of 2 threads (seen in both this server and the
+        /// bare C baseline, in about one run of four).
+        case epoll
+        /// `MHD_USE_POLL`. Did not show the 128-connection stall in the same runs.
+        case poll
+    }
 
     public init(
         host: String = "127.0.0.1",
@@ -20,7 +32,8 @@ public struct HTTPServerConfiguration: Sendable {
         threads: Int = 2,
         maxBodyBytes: Int = 1 << 20,
         connectionLimit: Int = 20000,
-        connectionTimeoutSeconds: Int = 60
+        connectionTimeoutSeconds: Int = 60,
+        pollingMode: PollingMode = .epoll
     ) {
         self.host = host
         self.port = port
@@ -28,5 +41,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.pollingMode = pollingMode
     }
 }

@@ -104,8 +104,9 @@ import Testing
         }
     }
 
-    @Test func manyConcurrentClientsAreAllAnswered() throws {
-        try withServer({ request, completion in
+    @Test(arguments: [HTTPServerConfiguration.PollingMode.epoll, .poll])
+    func manyConcurrentClientsAreAllAnswered(pollingMode: HTTPServerConfiguration.PollingMode) throws {
+        try withServer(pollingMode: pollingMode, { request, completion in
             if request.query["defer"] != nil {
                 DispatchQueue.global().async { completion(textResponse(request.path)) }
             } else {

@@ -41,12 +41,14 @@ var testLogger: Logger {
 /// Starts a server on a free port, runs `body`, and always stops the server.
 func withServer<T>(
     maxBodyBytes: Int = 1 << 20,
+    pollingMode: HTTPServerConfiguration.PollingMode = .epoll,
     _ handler: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void,
     _ body: (HTTPServer) throws -> T
 ) throws -> T {
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
+    configuration.pollingMode = pollingMode
     let server = HTTPServer(configuration: configuration, responder: ClosureResponder(handler: handler), logger: testLogger)
     try server.start()
     defer { server.stop() }

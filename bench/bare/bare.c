@@ -4,7 +4,9 @@
  * thread pool with turbo mode, bound to 127.0.0.1. POST bodies are read and discarded.
  *
  * Build: cc -O2 -o bench/bare/bare-server bench/bare/bare.c $(pkg-config --cflags --libs libmicrohttpd)
- * Run:   bench/bare/bare-server PORT THREADS     (stops on SIGINT or SIGTERM)
+ * Run:   bench/bare/bare-server PORT THREADS [epoll|poll]     (default epoll; stops on SIGINT or SIGTERM)
+ *
+ * The flags match HTTPServer's, MHD_ALLOW_SUSPEND_RESUME included, so the two differ only in the handler.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -43,16 +45,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s PORT THREADS [epoll|poll]\n", argv[0]);
         return 2;
     }
     int port = atoi(argv[1]);
     int threads = atoi(argv[2]);
-    if (port <= 0 || port > 65535 || threads < 1) {
-        fprintf(stderr, "invalid PORT or THREADS\n");
+    const char *mode = argc == 4 ? argv[3] : "epoll";
+    if (port <= 0 || port > 65535 || threads < 1 || (strcmp(mode, "epoll") != 0 && strcmp(mode, "poll") != 0)) {
+        fprintf(stderr, "invalid PORT, THREADS or mode\n");
         return 2;
     }
+    unsigned int polling = strcmp(mode, "poll") == 0 ? MHD_USE_POLL : MHD_USE_EPOLL;
 
     /* Block the stop signals before any thread starts, then wait for them on this thread. */
     sigset_t stop_signals;
@@ -71,7 +75,7 @@ int main(int argc, char **argv)
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL, handle, NULL,
+        MHD_USE_INTERNAL_POLLING_THREAD | polling | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, handle, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
         MHD_OPTION_CONNECTION_LIMIT, 20000u,
@@ -81,7 +85,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot listen on 127.0.0.1:%d\n", port);
         return 1;
     }
-    fprintf(stderr, "bare-server listening on 127.0.0.1:%d with %d threads\n", port, threads);
+    fprintf(stderr, "bare-server listening on 127.0.0.1:%d with %d threads (%s)\n", port, threads, mode);
 
     int received;
     sigwait(&stop_signals, &received);
