@@ -125,6 +125,7 @@ struct Reader {
             position += 1
             return .array([])
         }
+        if elementStack.capacity == 0 { elementStack.reserveCapacity(16) }
         let base = elementStack.count
         while true {
             elementStack.append(try readValue())
@@ -146,6 +147,7 @@ struct Reader {
             position += 1
             return .object([:])
         }
+        if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
         let base = memberStack.count
         while true {
             let quote = try peekSignificant()
