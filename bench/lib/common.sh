@@ -71,9 +71,11 @@ start_daemon() {
     fi
 }
 
-# stop_pid PID: SIGTERM, wait up to 60 s, then SIGKILL. Prints the exit status.
+# stop_pid PID: SIGTERM, wait up to 60 s, then SIGKILL. Sets STOP_STATUS (the exit status) and
+# STOP_SECONDS. Call it directly, not in $(...): only this shell can wait for its children.
 stop_pid() {
-    local pid=$1 status=0
+    local pid=$1 status=0 t0
+    t0=$(date +%s.%N)
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
@@ -81,7 +83,8 @@ stop_pid() {
         kill -KILL "$pid" 2>/dev/null || true
     fi
     wait "$pid" 2>/dev/null || status=$?
-    echo "$status"
+    STOP_STATUS=$status
+    STOP_SECONDS=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')")
 }
 
 start_bare() {
