@@ -33,6 +33,9 @@ public protocol Journal: Sendable {
 
     /// Finishes pending writes and releases the store. Later operations fail with `StoreError.closed`.
     func close()
+
+    /// Whether appended records are kept at all; when false, callers may append empty records.
+    var keepsRecords: Bool { get }
 }
 
 extension Journal {

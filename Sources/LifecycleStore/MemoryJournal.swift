@@ -11,6 +11,8 @@ public final class MemoryJournal: Journal, @unchecked Sendable {
 
     public init() {}
 
+    public var keepsRecords: Bool { false }
+
     public func append(
         stream: String,
         record: [UInt8],

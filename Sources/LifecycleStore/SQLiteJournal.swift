@@ -159,6 +159,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     ///
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
     /// writer has finished, since that completion runs on the writer.
+    public var keepsRecords: Bool { true }
+
     public func close() {
         state.lock()
         defer { state.unlock() }

@@ -104,7 +104,7 @@ extension LifecycleService {
         candidates.sort { $0.id < $1.id }
         var w = JSONWriter(reservingCapacity: 256 + min(candidates.count, limit) * 700)
         w.beginObject()
-        w.key("items")
+        w.field("items")
         w.beginArray()
         var count = 0
         var lastWritten: String?
@@ -126,7 +126,7 @@ extension LifecycleService {
         }
         let next = more ? lastWritten : nil
         w.endArray()
-        w.key("next")
+        w.field("next")
         if let next { w.string(next) } else { w.null() }
         w.endObject()
         return .read(w.bytes, request: request)

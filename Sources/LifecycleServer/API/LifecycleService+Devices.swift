@@ -85,11 +85,11 @@ extension LifecycleService {
         let page = hosts.prefix(limit)
         var w = JSONWriter(reservingCapacity: 256 + page.count * 400)
         w.beginObject()
-        w.key("items")
+        w.field("items")
         w.beginArray()
         for host in page { host.shared.withLock { SnapshotEncoder.device($0.device, into: &w) } }
         w.endArray()
-        w.key("next")
+        w.field("next")
         if hosts.count > limit, let last = page.last { w.string(last.id) } else { w.null() }
         w.endObject()
         return .read(w.bytes, request: request)

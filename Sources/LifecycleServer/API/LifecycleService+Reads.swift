@@ -36,17 +36,17 @@ extension LifecycleService {
             guard !shared.gone, let app = shared.device.app(id) else { throw .notFound("no app \(id)") }
             var w = JSONWriter(reservingCapacity: 256)
             w.beginObject()
-            w.key("items")
+            w.field("items")
             w.beginArray()
             for item in app.queuedNotifications {
                 w.beginObject()
-                w.key("name")
+                w.field("name")
                 w.string(item.name)
-                w.key("userInfo")
+                w.field("userInfo")
                 w.value(.object(item.userInfo))
-                w.key("queuedAt")
+                w.field("queuedAt")
                 w.number(item.queuedAt)
-                w.key("coalesced")
+                w.field("coalesced")
                 w.int(item.coalesced)
                 w.endObject()
             }
@@ -108,11 +108,11 @@ extension LifecycleService {
             }
             var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.json.count + 1 })
             w.beginObject()
-            w.key("items")
+            w.field("items")
             w.beginArray()
             for item in items { w.raw(item.json) }
             w.endArray()
-            w.key("next")
+            w.field("next")
             w.int(Int(items.last?.seq ?? after))
             w.endObject()
             return w.bytes

@@ -5,71 +5,71 @@ enum EntryEncoder {
     static func encode(_ entry: TimelineEntry) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 192)
         w.beginObject()
-        w.key("seq")
+        w.field("seq")
         w.int(Int(entry.seq))
-        w.key("time")
+        w.field("time")
         w.number(entry.time)
-        w.key("app")
+        w.field("app")
         if let app = entry.app { w.string(app) } else { w.null() }
-        w.key("kind")
+        w.field("kind")
         w.string(entry.kind)
         switch entry.body {
         case .callback(let selector, let state, let args, let duration):
-            w.key("selector")
+            w.field("selector")
             w.string(selector)
-            w.key("state")
+            w.field("state")
             w.string(state.rawValue)
-            w.key("args")
+            w.field("args")
             w.value(.object(args))
-            w.key("duration")
+            w.field("duration")
             w.number(duration)
         case .notification(let name, let userInfo, let queuedAt, let coalesced):
-            w.key("name")
+            w.field("name")
             w.string(name)
-            w.key("userInfo")
+            w.field("userInfo")
             w.value(.object(userInfo))
             if let queuedAt {
-                w.key("queuedAt")
+                w.field("queuedAt")
                 w.number(queuedAt)
             }
             if let coalesced {
-                w.key("coalesced")
+                w.field("coalesced")
                 w.int(coalesced)
             }
         case .state(let from, let to):
-            w.key("from")
+            w.field("from")
             w.string(from.rawValue)
-            w.key("to")
+            w.field("to")
             w.string(to.rawValue)
         case .termination(let reason, let notified, let code):
-            w.key("reason")
+            w.field("reason")
             w.string(reason.rawValue)
-            w.key("notified")
+            w.field("notified")
             w.bool(notified)
             if let code {
-                w.key("code")
+                w.field("code")
                 w.string(code)
             }
         case .runLoop(let event, let delivered, let coalesced):
-            w.key("event")
+            w.field("event")
             w.string(event.rawValue)
-            w.key("delivered")
+            w.field("delivered")
             w.bool(delivered)
             if let coalesced {
-                w.key("coalesced")
+                w.field("coalesced")
                 w.int(coalesced)
             }
         case .device(let event, let detail):
-            w.key("event")
+            w.field("event")
             w.string(event)
-            w.key("detail")
+            w.field("detail")
             w.value(.object(detail))
         case .backgroundTask(let event, let task, let name):
-            w.key("event")
+            w.field("event")
             w.string(event.rawValue)
-            w.key("task")
+            w.field("task")
             w.int(task)
-            w.key("name")
+            w.field("name")
             if let name { w.string(name) } else { w.null() }
         }
         w.endObject()

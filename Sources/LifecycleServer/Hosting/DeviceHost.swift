@@ -209,11 +209,13 @@ final class DeviceHost: @unchecked Sendable {
         appendsSinceSnapshot += 1
         // Every `snapshotEvery` records the state after this one is saved, so start-up replays at most that many.
         var answers: [(key: String, answer: IdempotencyCache.Answer)]?
-        if appendsSinceSnapshot >= hooks.snapshotEvery {
+        if appendsSinceSnapshot >= hooks.snapshotEvery && journal.keepsRecords {
             appendsSinceSnapshot = 0
             answers = idempotency.ordered
         }
-        journal.append(stream: id, record: entry.bytes) { [self, answers] result in
+        // A journal that keeps nothing is not worth encoding a record for.
+        let record = journal.keepsRecords ? entry.bytes : []
+        journal.append(stream: id, record: record) { [self, answers] result in
             switch result {
             case .success(let seq):
                 let (waiters, barriers, evicted, published) = shared.withLock { shared in
@@ -347,17 +349,17 @@ final class DeviceHost: @unchecked Sendable {
         var w = JSONWriter(reservingCapacity: 1024 + stored.count * 160)
         w.beginObject()
         if let app, let instance = device.app(app) {
-            w.key("app")
+            w.field("app")
             SnapshotEncoder.app(instance, on: device, into: &w)
         } else {
-            w.key("device")
+            w.field("device")
             SnapshotEncoder.device(device, into: &w)
         }
-        w.key("entries")
+        w.field("entries")
         w.beginArray()
         for entry in stored { w.raw(entry.json) }
         w.endArray()
-        w.key("changed")
+        w.field("changed")
         w.bool(outcome.changed)
         w.endObject()
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: w.bytes)

@@ -5,8 +5,8 @@ import LifecycleCore
 ///
 ///     var writer = JSONWriter()
 ///     writer.beginObject()
-///     writer.key("id"); writer.string(id)
-///     writer.key("count"); writer.int(3)
+///     writer.field("id"); writer.string(id)
+///     writer.field("count"); writer.int(3)
 ///     writer.endObject()
 ///     send(writer.bytes)
 ///
@@ -64,6 +64,16 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ key: String) {
         if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
         appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        state = .afterKey
+    }
+
+    /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`.
+    public mutating func field(_ name: StaticString) {
+        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        appendASCII(name)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         state = .afterKey
     }

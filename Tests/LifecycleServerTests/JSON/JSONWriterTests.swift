@@ -130,3 +130,23 @@ import Testing
         #expect(JSONWriter.encode(.object(members)) == JSONWriter.encode(.object(reversed)))
     }
 }
+
+@Test("field writes the same bytes as key for a name known when compiling")
+func fieldMatchesKey() {
+    var viaField = JSONWriter()
+    viaField.beginObject()
+    viaField.field("seq")
+    viaField.int(1)
+    viaField.field("kind")
+    viaField.string("state")
+    viaField.endObject()
+    var viaKey = JSONWriter()
+    viaKey.beginObject()
+    viaKey.key("seq")
+    viaKey.int(1)
+    viaKey.key("kind")
+    viaKey.string("state")
+    viaKey.endObject()
+    #expect(viaField.bytes == viaKey.bytes)
+    #expect(String(decoding: viaField.bytes, as: UTF8.self) == #"{"seq":1,"kind":"state"}"#)
+}
