@@ -61,9 +61,10 @@ extension LifecycleService {
     func getApp(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let host = try appHost(id)
         let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
-            guard !shared.gone, let app = shared.device.app(id) else { throw .notFound("no app \(id)") }
+            let device = shared.current
+            guard !shared.gone, let app = device.app(id) else { throw .notFound("no app \(id)") }
             var w = JSONWriter(reservingCapacity: 768)
-            SnapshotEncoder.app(app, on: shared.device, into: &w)
+            SnapshotEncoder.app(app, on: device, into: &w)
             return w.bytes
         }
         return .read(json, request: request)
@@ -111,9 +112,10 @@ extension LifecycleService {
         var more = false
         for candidate in candidates {
             let matched = candidate.host.shared.withLock { shared -> Bool in
-                guard !shared.gone, let app = shared.device.app(candidate.id), state == nil || app.state == state
+                let device = shared.current
+                guard !shared.gone, let app = device.app(candidate.id), state == nil || app.state == state
                 else { return false }
-                if count < limit { SnapshotEncoder.app(app, on: shared.device, into: &w) }
+                if count < limit { SnapshotEncoder.app(app, on: device, into: &w) }
                 return true
             }
             guard matched else { continue }

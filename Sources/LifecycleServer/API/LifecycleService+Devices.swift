@@ -59,7 +59,7 @@ extension LifecycleService {
         let host = try device(id)
         let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
             guard !shared.gone else { throw .notFound("no device \(id)") }
-            return Self.deviceJSON(shared.device)
+            return Self.deviceJSON(shared.current)
         }
         return .read(json, request: request)
     }
@@ -87,7 +87,7 @@ extension LifecycleService {
         w.beginObject()
         w.field("items")
         w.beginArray()
-        for host in page { host.shared.withLock { SnapshotEncoder.device($0.device, into: &w) } }
+        for host in page { host.shared.withLock { SnapshotEncoder.device($0.current, into: &w) } }
         w.endArray()
         w.field("next")
         if hosts.count > limit, let last = page.last { w.string(last.id) } else { w.null() }

@@ -33,7 +33,7 @@ final class DeviceHost: @unchecked Sendable {
         self.journal = journal
         self.hooks = hooks
         queue = DispatchQueue(label: "lifecycled.device")
-        shared = Mutex(Published(device: device, historyLimit: historyLimit))
+        shared = Mutex(Published(device: device, historyLimit: historyLimit, anchorWall: anchorWall))
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -45,7 +45,7 @@ final class DeviceHost: @unchecked Sendable {
         self.journal = journal
         self.hooks = hooks
         queue = DispatchQueue(label: "lifecycled.device")
-        var published = Published(device: snapshot.device, historyLimit: historyLimit)
+        var published = Published(device: snapshot.device, historyLimit: historyLimit, anchorWall: snapshot.anchorWall)
         published.deviceTimeline = snapshot.deviceTimeline
         published.appTimelines = snapshot.appTimelines
         shared = Mutex(published)

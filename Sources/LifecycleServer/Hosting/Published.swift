@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleCore
 
 /// What readers of one device see: its newest durable state and timelines. Guarded by the host's lock.
@@ -12,10 +13,13 @@ struct Published: Sendable {
     var durableAppends: UInt64 = 0
     var barriers: [(target: UInt64, action: @Sendable () -> Void)] = []
     let historyLimit: Int
+    /// Wall-clock seconds at which a realtime clock read 0.
+    let anchorWall: Double
 
-    init(device: Device, historyLimit: Int) {
+    init(device: Device, historyLimit: Int, anchorWall: Double) {
         self.device = device
         self.historyLimit = historyLimit
+        self.anchorWall = anchorWall
         deviceTimeline = EntryRing(limit: historyLimit)
     }
 
@@ -34,6 +38,15 @@ struct Published: Sendable {
 
     mutating func removeTimeline(of app: String) {
         appTimelines[app] = nil
+    }
+
+    /// The device as a reader should see it now. A realtime clock moves between events: its time,
+    /// budgets and any deadline its timer is about to fire are projected on a copy (the core is pure).
+    var current: Device {
+        guard device.configuration.clockMode == .realtime else { return device }
+        var copy = device
+        _ = copy.advance(to: (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed)
+        return copy
     }
 
     mutating func takeWaiters() -> [Waiter] {
