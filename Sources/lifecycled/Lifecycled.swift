@@ -26,8 +26,8 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (the log line says which).")
     var port = Environment.int("LIFECYCLED_PORT") ?? 8080
 
-    @Option(help: "Directory of the durable store (SQLite, WAL).")
-    var dataDir = Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data"
+    @Option(help: "Directory of the durable store (SQLite, WAL). (default: ./lifecycled-data)")
+    var dataDir: String?
 
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
     var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
@@ -47,7 +47,13 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
     var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
 
+    /// The store's directory: the flag, else the environment, else ./lifecycled-data.
+    var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
+
     func validate() throws {
+        if inMemory && dataDir != nil {
+            throw ValidationError("--data-dir and --in-memory exclude each other: choose one")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -84,9 +90,10 @@ struct Lifecycled: ParsableCommand {
             journal = MemoryJournal()
         } else {
             do {
-                journal = try SQLiteJournal(directory: dataDir, logger: logger)
+                journal = try SQLiteJournal(directory: storeDirectory, logger: logger)
             } catch {
-                logger.critical("cannot open the data directory", metadata: ["dataDir": "\(dataDir)", "error": "\(error)"])
+                logger.critical(
+                    "cannot open the data directory", metadata: ["dataDir": "\(storeDirectory)", "error": "\(error)"])
                 throw ExitCode(2)
             }
         }
@@ -112,7 +119,7 @@ struct Lifecycled: ParsableCommand {
         logger.info(
             "listening",
             metadata: [
-                "url": "http://\(host):\(server.port)", "store": "\(inMemory ? "memory" : dataDir)",
+                "url": "http://\(host):\(server.port)", "store": "\(inMemory ? "memory" : storeDirectory)",
             ])
         do {
             let started = Date()

@@ -66,8 +66,18 @@ public final class LifecycleService: HTTPResponder {
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let (route, id) = Route.match(request.path)
-        let finish: @Sendable (HTTPResponse) -> Void = { [metrics] response in
-            metrics.request(route, status: response.status, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+        let logs = logger.logLevel <= .debug
+        let finish: @Sendable (HTTPResponse) -> Void = { [metrics, logger] response in
+            let elapsed = DispatchTime.now().uptimeNanoseconds - started
+            metrics.request(route, status: response.status, nanoseconds: elapsed)
+            if logs {
+                logger.debug(
+                    "request",
+                    metadata: [
+                        "method": "\(request.method)", "path": "\(request.path)", "status": "\(response.status)",
+                        "micros": "\(elapsed / 1000)",
+                    ])
+            }
             completion(response)
         }
         do {
