@@ -61,7 +61,9 @@ wait_ready() {
 start_daemon() {
     local name=$1; shift
     local port; port=$(free_port)
-    "$DAEMON" --host 127.0.0.1 --port "$port" --log-level "${BENCH_LOG_LEVEL:-notice}" "$@" \
+    # BENCH_DAEMON_ARGS: extra daemon options for every start (e.g. "--threads 4").
+    # shellcheck disable=SC2086
+    "$DAEMON" --host 127.0.0.1 --port "$port" --log-level "${BENCH_LOG_LEVEL:-notice}" "$@" ${BENCH_DAEMON_ARGS:-} \
         >"$OUT/$name.log" 2>&1 &
     DAEMON_PID=$!
     STARTED_PIDS+=("$DAEMON_PID")
@@ -89,7 +91,7 @@ stop_pid() {
 
 start_bare() {
     local port; port=$(free_port)
-    "$BARE" "$port" 2 >"$OUT/bare.log" 2>&1 &
+    "$BARE" "$port" 2 "${BENCH_BARE_MODE:-epoll}" >"$OUT/bare.log" 2>&1 &
     BARE_PID=$!
     STARTED_PIDS+=("$BARE_PID")
     BARE_URL=http://127.0.0.1:$port
