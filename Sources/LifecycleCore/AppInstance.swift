@@ -1,6 +1,8 @@
 /// One simulated app on a device: its configuration and everything the lifecycle moves.
 public struct AppInstance: Equatable, Sendable, Codable {
     public let id: String
+    /// Its place among the device's apps: the order in which apps hear about device-wide events.
+    public let ordinal: Int
     public let configuration: AppConfiguration
     /// The version that gates this app's rules: its own, or its device's.
     public let iosVersion: Version
@@ -28,8 +30,9 @@ public struct AppInstance: Equatable, Sendable, Codable {
     var windowEnd: Double?
     var windowWatchdog: Double?
 
-    init(id: String, configuration: AppConfiguration, iosVersion: Version, time: Double) {
+    init(id: String, ordinal: Int, configuration: AppConfiguration, iosVersion: Version, time: Double) {
         self.id = id
+        self.ordinal = ordinal
         self.configuration = configuration
         self.iosVersion = iosVersion
         self.stateSince = time

@@ -6,28 +6,71 @@ extension Device {
     /// a manual clock ignores `now`. On a rejection nothing changes, not even the time, and the
     /// rejection's `index` names the event that failed.
     public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
-        var next = self
-        next.log = []
-        let before = next.observableDeviceFields
-        if configuration.clockMode == .realtime { next.advanceInPlace(to: now) }
-        let fromDeadlines = next.log.count
+        // Rolling back restores what the batch touched instead of copying the device first, so a batch
+        // costs the same whatever the number of apps on the device.
+        let saved = Scalars(self)
+        log = []
+        apps.beginBatch()
+        let before = observableDeviceFields
+        if configuration.clockMode == .realtime { advanceInPlace(to: now) }
+        let fromDeadlines = log.count
         for (index, event) in events.enumerated() {
             do {
-                try next.applyOne(event, app: app)
+                try applyOne(event, app: app)
             } catch var rejection {
                 rejection.index = index
-                if rejection.state == nil, let app { rejection.state = next.apps[app]?.state }
+                if rejection.state == nil, let app { rejection.state = apps[app]?.state }
+                apps.rollBackBatch()
+                saved.restore(into: &self)
+                log = []
                 throw rejection
             }
-            next.advanceInPlace(to: next.time)
+            advanceInPlace(to: time)
         }
-        let entries = next.log
+        apps.commitBatch()
+        let entries = log
         let changed =
-            next.observableDeviceFields != before
+            observableDeviceFields != before
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
-        next.log = []
-        self = next
+        log = []
         return Outcome(entries: entries, changed: changed)
+    }
+
+    /// The device's own fields a batch may change; apps are restored by the app table.
+    private struct Scalars {
+        let time: Double
+        let locked: Bool
+        let foregroundApp: String?
+        let interruption: InterruptionKind?
+        let notificationCenterOpen: Bool
+        let settings: [String: JSONValue]
+        let lastSeq: UInt64
+        let nextTaskID: Int
+        let appBeforeLock: String?
+
+        init(_ device: Device) {
+            time = device.time
+            locked = device.locked
+            foregroundApp = device.foregroundApp
+            interruption = device.interruption
+            notificationCenterOpen = device.notificationCenterOpen
+            settings = device.settings
+            lastSeq = device.lastSeq
+            nextTaskID = device.nextTaskID
+            appBeforeLock = device.appBeforeLock
+        }
+
+        func restore(into device: inout Device) {
+            device.time = time
+            device.locked = locked
+            device.foregroundApp = foregroundApp
+            device.interruption = interruption
+            device.notificationCenterOpen = notificationCenterOpen
+            device.settings = settings
+            device.lastSeq = lastSeq
+            device.nextTaskID = nextTaskID
+            device.appBeforeLock = appBeforeLock
+        }
     }
 
     /// Moves the clock to `now` (never back), firing every deadline on the way in order.

@@ -7,8 +7,9 @@ extension Device {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }
         let app = AppInstance(
-            id: id, configuration: configuration, iosVersion: configuration.iosVersion ?? self.configuration.iosVersion,
-            time: time)
+            id: id, ordinal: nextOrdinal, configuration: configuration,
+            iosVersion: configuration.iosVersion ?? self.configuration.iosVersion, time: time)
+        nextOrdinal += 1
         apps[id] = app
         appOrder.append(id)
         return app
@@ -16,9 +17,10 @@ extension Device {
 
     /// Removes an app whatever its state, with no callback: the app is deleted, not terminated.
     public mutating func removeApp(id: String) throws(Rejection) {
-        guard apps.removeValue(forKey: id) != nil else {
+        guard apps[id] != nil else {
             throw Rejection(code: .notFound, detail: "no app \(id) on device \(self.id)")
         }
+        apps[id] = nil
         appOrder.removeAll { $0 == id }
         if foregroundApp == id { foregroundApp = nil }
         if appBeforeLock == id { appBeforeLock = nil }

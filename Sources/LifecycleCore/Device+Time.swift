@@ -4,7 +4,8 @@ extension Device {
     /// A realtime driver calls `advance(to:)` then.
     public var nextDeadline: Double? {
         var earliest = Double.infinity
-        for app in apps.values where app.state != .notRunning {
+        for id in apps.clocked {
+            let app = apps[id]!
             if let watchdog = app.windowWatchdog { earliest = min(earliest, watchdog) }
             if let end = app.windowEnd { earliest = min(earliest, end) }
             for task in app.backgroundTasks {
@@ -41,7 +42,7 @@ extension Device {
 
     /// Fires everything due by now, app by app in the order they were added.
     private mutating func fireDue() {
-        for id in appOrder {
+        for id in apps.clockedInOrder {
             if let watchdog = apps[id]!.windowWatchdog, watchdog <= time {
                 end(id, .watchdog, notified: false, code: Watchdog.code)
                 continue
@@ -68,7 +69,7 @@ extension Device {
 
     /// Keeps `idleSince` true to the suspension rule: set when a background app becomes idle, cleared otherwise.
     mutating func settle() {
-        for id in appOrder { settleOne(id) }
+        for id in apps.clockedInOrder { settleOne(id) }
     }
 
     private mutating func settleOne(_ id: String) {

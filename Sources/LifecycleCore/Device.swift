@@ -20,8 +20,9 @@ public struct Device: Equatable, Sendable, Codable {
     /// App ids in the order they were added: the order in which apps hear about device-wide events.
     public internal(set) var appOrder: [String] = []
 
-    var apps: [String: AppInstance] = [:]
+    var apps = AppTable()
     var nextTaskID = 1
+    var nextOrdinal = 0
     /// The app that was in front when the device locked: it returns on unlock (from iOS 5).
     var appBeforeLock: String?
     /// Entries produced by the input being applied.
@@ -44,6 +45,31 @@ public struct Device: Equatable, Sendable, Codable {
 
     public func app(_ id: String) -> AppInstance? { apps[id] }
 
+    /// Ids of the apps changed (or removed) since the last call: what a driver must copy to its readers.
+    public mutating func takeChangedApps() -> Set<String> { apps.takeChanged() }
+
+    /// This device with only the given apps in its table: what a driver hands its readers after a change,
+    /// without holding on to (and so later copying) the whole table.
+    public func changes(of ids: Set<String>) -> Device {
+        var subset = AppTable()
+        for id in ids { subset[id] = apps[id] }
+        var copy = self
+        copy.apps = subset
+        return copy
+    }
+
+    /// Takes over `other`'s device state and the given apps of it: a reader's copy catching up with the
+    /// state machine without copying every app.
+    public mutating func catchUp(with other: Device, apps changed: Set<String>) {
+        var table = AppTable()
+        swap(&table, &apps)
+        self = other
+        // The reader's own table comes back, uniquely held, so updating it copies nothing else.
+        swap(&table, &apps)
+        for id in changed { apps[id] = other.apps[id] }
+        _ = apps.takeChanged()
+    }
+
     /// Whether protected data (files under data protection) can be read: false while locked with a passcode.
     public var protectedDataAvailable: Bool { !(locked && configuration.passcode) }
 
@@ -53,9 +79,7 @@ public struct Device: Equatable, Sendable, Codable {
     }
 
     /// Megabytes held by apps in memory (running or suspended).
-    public var memoryInUseMB: Int {
-        apps.values.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.configuration.memoryMB) }
-    }
+    public var memoryInUseMB: Int { apps.inUseMB }
 
     func capabilities(of app: AppInstance) -> Capabilities {
         Capabilities(

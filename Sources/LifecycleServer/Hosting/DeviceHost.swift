@@ -204,7 +204,8 @@ final class DeviceHost: @unchecked Sendable {
         _ entry: JournalEntry, stored: [StoredEntry] = [], apps: [String?] = [], removedApp: String? = nil,
         completion: @escaping @Sendable (Result<Void, APIError>) -> Void
     ) {
-        let snapshot = device
+        let changedApps = device.takeChangedApps()
+        let snapshot = device.changes(of: changedApps)
         appendsIssued += 1
         appendsSinceSnapshot += 1
         // Every `snapshotEvery` records the state after this one is saved, so start-up replays at most that many.
@@ -219,7 +220,7 @@ final class DeviceHost: @unchecked Sendable {
             switch result {
             case .success(let seq):
                 let (waiters, barriers, evicted, published) = shared.withLock { shared in
-                    let evicted = shared.install(snapshot, entries: stored, apps: apps)
+                    let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
                     let reached = shared.durableAppends
@@ -296,9 +297,10 @@ final class DeviceHost: @unchecked Sendable {
         rescheduleTimer()
     }
 
-    /// Starts the realtime clock after recovery: deadlines that passed while the daemon was down fire in order.
+    /// Starts the realtime clock after recovery: deadlines that passed while the daemon was down fire in
+    /// order, before the daemon answers anything. Returns once their journal records are accepted.
     func resumeClock() {
-        queue.async { [self] in
+        onQueue {
             if device.configuration.clockMode == .realtime { clockFired() }
         }
     }
@@ -330,9 +332,10 @@ final class DeviceHost: @unchecked Sendable {
             entries = device.advance(to: now).entries
         }
         let stored = entries.map(StoredEntry.init)
-        let snapshot = device
+        let changedApps = device.takeChangedApps()
+        let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in
-            _ = shared.install(snapshot, entries: stored, apps: entries.map(\.app))
+            _ = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: entries.map(\.app))
             if let removed { shared.removeTimeline(of: removed) }
         }
     }

@@ -24,8 +24,9 @@ struct Published: Sendable {
     }
 
     /// Installs a newer state and its entries; returns how many entries were evicted.
-    mutating func install(_ device: Device, entries: [StoredEntry], apps: [String?]) -> Int {
-        self.device = device
+    /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
+    mutating func install(_ device: Device, changedApps: Set<String>, entries: [StoredEntry], apps: [String?]) -> Int {
+        self.device.catchUp(with: device, apps: changedApps)
         var evicted = 0
         for (entry, app) in zip(entries, apps) {
             evicted += deviceTimeline.append(entry)

@@ -7,8 +7,8 @@ public struct RecoveryError: Error, CustomStringConvertible {
 }
 
 extension LifecycleService {
-    /// Rebuilds every device from the journal (inputs re-applied to the deterministic core), then
-    /// opens for requests and restarts realtime clocks, which fire the deadlines that passed meanwhile.
+    /// Rebuilds every device from the journal (inputs re-applied to the deterministic core), restarts
+    /// realtime clocks, which fire the deadlines that passed meanwhile, then opens for requests.
     /// Returns how many records were replayed.
     @discardableResult
     public func recover() throws -> Int {
@@ -53,8 +53,10 @@ extension LifecycleService {
         }
         metrics.devices.record(registry.devices)
         metrics.apps.record(registry.apps)
-        setPhase(.ready)
+        // Realtime clocks catch up with the time the daemon was down, and that is durable, before readiness.
         for host in hosts { host.resumeClock() }
+        journal.flush()
+        setPhase(.ready)
         return replayed
     }
 }
