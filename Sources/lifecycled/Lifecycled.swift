@@ -16,7 +16,7 @@ struct Lifecycled: ParsableCommand {
         abstract: "Simulates iOS apps' lifecycles behind a JSON REST API.",
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
-            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_LOG_LEVEL, \
+            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
             LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
             """)
 
@@ -34,6 +34,9 @@ struct Lifecycled: ParsableCommand {
 
     @Option(help: "HTTP threads (at least 2).")
     var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
+
+    @Option(help: "How the HTTP threads wait for sockets: epoll, or poll (see the README on epoll at 128 connections).")
+    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "epoll"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
@@ -57,6 +60,7 @@ struct Lifecycled: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+        guard ["epoll", "poll"].contains(eventLoop) else { throw ValidationError("--event-loop must be epoll or poll") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
@@ -108,7 +112,8 @@ struct Lifecycled: ParsableCommand {
         let service = LifecycleService(journal: journal, options: options, logger: logger)
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes),
+                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
+                pollingMode: eventLoop == "poll" ? .poll : .epoll),
             responder: service, logger: logger)
         do {
             try server.start()

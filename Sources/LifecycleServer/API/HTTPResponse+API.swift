@@ -12,7 +12,7 @@ extension HTTPResponse {
 
     /// A read's answer with its `ETag`, or `304` when the client already has it.
     static func read(_ body: [UInt8], request: HTTPRequest, contentType: String = "application/json") -> HTTPResponse {
-        let tag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
+        let tag = "\"" + String(ContentHash.hash(body), radix: 16) + "\""
         if let match = request.header("If-None-Match"), ETag.matches(match, tag) {
             return HTTPResponse(status: 304, headers: [("ETag", tag)])
         }

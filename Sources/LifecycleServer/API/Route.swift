@@ -7,7 +7,7 @@ enum Route: String, CaseIterable, Sendable {
 
     /// The route and the id in the path, if any.
     static func match(_ path: String) -> (Route, String?) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = Segments(path)
         switch parts.count {
         case 1:
             switch parts[0] {
@@ -60,4 +60,44 @@ enum Route: String, CaseIterable, Sendable {
 
     /// Whether the route changes state (refused while recovering or draining).
     func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" }
+}
+
+/// Up to four non-empty segments of a path, found without allocating (this runs for every request).
+private struct Segments {
+    private var found: (Substring, Substring, Substring, Substring) = ("", "", "", "")
+    /// The number of segments, or 5 for more than four.
+    private(set) var count = 0
+
+    init(_ path: String) {
+        let utf8 = path.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            guard utf8[index] != UInt8(ascii: "/") else {
+                index = utf8.index(after: index)
+                continue
+            }
+            let start = index
+            while index < utf8.endIndex && utf8[index] != UInt8(ascii: "/") { index = utf8.index(after: index) }
+            let segment = Substring(path[start..<index])
+            switch count {
+            case 0: found.0 = segment
+            case 1: found.1 = segment
+            case 2: found.2 = segment
+            case 3: found.3 = segment
+            default:
+                count = 5
+                return
+            }
+            count += 1
+        }
+    }
+
+    subscript(index: Int) -> Substring {
+        switch index {
+        case 0: found.0
+        case 1: found.1
+        case 2: found.2
+        default: found.3
+        }
+    }
 }

@@ -38,9 +38,7 @@ enum SnapshotEncoder {
         w.field("backgroundTimeRemaining")
         if let remaining = device.backgroundTimeRemaining(of: app) { w.number(remaining) } else { w.null() }
         w.field("backgroundActivities")
-        w.beginArray()
-        for mode in app.backgroundActivities { w.string(mode) }
-        w.endArray()
+        strings(app.backgroundActivities, into: &w)
         w.field("pendingRedraws")
         w.int(app.pendingRedraws)
         w.field("protectedDataAvailable")
@@ -68,25 +66,41 @@ enum SnapshotEncoder {
         w.field("exitsOnSuspend")
         w.bool(info.exitsOnSuspend)
         w.field("backgroundModes")
-        w.value(.array(info.backgroundModes.map(JSONValue.string)))
+        strings(info.backgroundModes, into: &w)
         w.field("urlSchemes")
-        w.value(.array(info.urlSchemes.map(JSONValue.string)))
+        strings(info.urlSchemes, into: &w)
         w.endObject()
         let delegate = app.configuration.delegate
         w.field("delegate")
         w.beginObject()
         w.field("notImplemented")
-        w.value(.array(delegate.notImplemented.sorted().map(JSONValue.string)))
+        strings(delegate.notImplemented.isEmpty ? [] : delegate.notImplemented.sorted(), into: &w)
         w.field("durations")
-        w.value(.object(delegate.durations.mapValues(JSONValue.number)))
+        w.beginObject()
+        for key in delegate.durations.keys.sorted() {
+            w.key(key)
+            w.number(delegate.durations[key]!)
+        }
+        w.endObject()
         w.field("returns")
-        w.value(.object(delegate.returns.mapValues(JSONValue.bool)))
+        w.beginObject()
+        for key in delegate.returns.keys.sorted() {
+            w.key(key)
+            w.bool(delegate.returns[key]!)
+        }
+        w.endObject()
         w.field("endsTasksOnExpiration")
         w.bool(delegate.endsTasksOnExpiration)
         w.endObject()
         w.field("memoryMB")
         w.int(app.configuration.memoryMB)
         w.endObject()
+    }
+
+    private static func strings(_ items: [String], into w: inout JSONWriter) {
+        w.beginArray()
+        for item in items { w.string(item) }
+        w.endArray()
     }
 
     static func device(_ device: Device, into w: inout JSONWriter) {
@@ -126,9 +140,7 @@ enum SnapshotEncoder {
         w.field("memoryInUseMB")
         w.int(device.memoryInUseMB)
         w.field("apps")
-        w.beginArray()
-        for id in device.appOrder { w.string(id) }
-        w.endArray()
+        strings(device.appOrder, into: &w)
         w.field("lastSeq")
         w.int(Int(device.lastSeq))
         w.endObject()
