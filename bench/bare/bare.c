@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-static const char body[] = "{\"id\":\"a1\",\"state\":\"active\"}";
+static const char small_body[] = "{\"id\":\"a1\",\"state\":\"active\"}";
 static struct MHD_Response *shared_response;
 
 /* Answers on the call after the headers, never on the first one: libmicrohttpd 0.9.75 drops
@@ -65,7 +65,21 @@ int main(int argc, char **argv)
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
 
-    shared_response = MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    /* BARE_BODY_BYTES pads the body to that size, to compare with answers as large as the daemon's. */
+    const char *body = small_body;
+    size_t body_size = sizeof small_body - 1;
+    const char *pad = getenv("BARE_BODY_BYTES");
+    if (pad != NULL && atoi(pad) > (int)body_size + 10) {
+        body_size = (size_t)atoi(pad);
+        char *padded = malloc(body_size);
+        if (padded == NULL)
+            return 1;
+        memset(padded, 'x', body_size);
+        memcpy(padded, "{\"pad\":\"", 8);
+        memcpy(padded + body_size - 2, "\"}", 2);
+        body = padded;
+    }
+    shared_response = MHD_create_response_from_buffer(body_size, (void *)body, MHD_RESPMEM_PERSISTENT);
     MHD_add_response_header(shared_response, "Content-Type", "application/json");
 
     struct sockaddr_in address;
