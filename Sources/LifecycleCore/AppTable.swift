@@ -2,7 +2,9 @@
 /// apps the device holds: which apps have something pending on the clock, the memory in use, which
 /// apps changed (for a driver publishing copies), and an undo record while a batch may still fail.
 struct AppTable: Sendable, Codable, Equatable {
-    private(set) var storage: [String: AppInstance] = [:]
+    /// Each app in a box of its own, so copies of a table (a reader's, an undo record) share the apps
+    /// they do not change: changing one app copies that app only.
+    private var storage: [String: AppBox] = [:]
     /// Apps that may have a deadline or fall under the suspension rule: only these are visited by the clock.
     private(set) var clocked: Set<String> = []
     /// Megabytes held by apps in memory (running or suspended).
@@ -24,32 +26,51 @@ struct AppTable: Sendable, Codable, Equatable {
         changed = []
     }
 
-    static func == (lhs: AppTable, rhs: AppTable) -> Bool { lhs.storage == rhs.storage }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(storage.mapValues(\.value), forKey: .storage)
+    }
+
+    static func == (lhs: AppTable, rhs: AppTable) -> Bool {
+        lhs.storage.count == rhs.storage.count
+            && lhs.storage.allSatisfy { id, box in rhs.storage[id].map { $0 === box || $0.value == box.value } ?? false }
+    }
 
     subscript(id: String) -> AppInstance? {
-        get { storage[id] }
+        get { storage[id]?.value }
         set {
             willChange(id)
-            storage[id] = newValue
-            didChange(id)
-        }
-        _modify {
-            willChange(id)
-            yield &storage[id]
+            storage[id] = newValue.map(AppBox.init)
             didChange(id)
         }
     }
 
-    var values: Dictionary<String, AppInstance>.Values { storage.values }
+    /// An app that exists, for reading and changing in place.
+    subscript(existing id: String) -> AppInstance {
+        get { storage[id]!.value }
+        _modify {
+            willChange(id)
+            if !isKnownUniquelyReferenced(&storage[id]!) { storage[id] = AppBox(storage[id]!.value) }
+            yield &storage[id]!.value
+            didChange(id)
+        }
+    }
+
+    /// Takes `other`'s app `id` (or its absence) without copying it.
+    mutating func share(_ id: String, from other: AppTable) {
+        willChange(id)
+        storage[id] = other.storage[id]
+        didChange(id)
+    }
 
     private mutating func willChange(_ id: String) {
-        if undo != nil, undo![id] == nil { undo![id] = .some(storage[id]) }
-        if let app = storage[id], app.state != .notRunning { inUseMB -= app.configuration.memoryMB }
+        if undo != nil, undo![id] == nil { undo![id] = .some(storage[id]?.value) }
+        if let app = storage[id]?.value, app.state != .notRunning { inUseMB -= app.configuration.memoryMB }
     }
 
     private mutating func didChange(_ id: String) {
         changed.insert(id)
-        guard let app = storage[id] else {
+        guard let app = storage[id]?.value else {
             clocked.remove(id)
             return
         }
@@ -63,7 +84,7 @@ struct AppTable: Sendable, Codable, Equatable {
 
     /// The clocked apps in the order they were added, so deadlines fire deterministically.
     var clockedInOrder: [String] {
-        clocked.sorted { storage[$0]!.ordinal < storage[$1]!.ordinal }
+        clocked.sorted { storage[$0]!.value.ordinal < storage[$1]!.value.ordinal }
     }
 
     /// Starts recording what a batch changes.
@@ -84,4 +105,11 @@ struct AppTable: Sendable, Codable, Equatable {
         defer { changed = [] }
         return changed
     }
+}
+
+/// One app of a table, shared between copies of the table until one of them changes it.
+final class AppBox: @unchecked Sendable {
+    var value: AppInstance
+
+    init(_ value: AppInstance) { self.value = value }
 }

@@ -1,7 +1,7 @@
 /// Background tasks, continuous background modes, fetch and pushes (LIFECYCLE §6).
 extension Device {
     mutating func beginBackgroundTask(_ id: String, name: String?, duration: Double?) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         let caps = capabilities(of: app)
         guard caps.hasBackgroundTasks else {
             throw .transition("background tasks exist from iOS 4.0; the app runs \(app.iosVersion)", state: app.state)
@@ -19,23 +19,23 @@ extension Device {
         }
         let task = BackgroundTask(id: nextTaskID, name: name, began: time, endsAt: duration.map { time + $0 })
         nextTaskID += 1
-        apps[id]!.backgroundTasks.append(task)
+        apps[existing: id].backgroundTasks.append(task)
         record(id, .backgroundTask(event: .began, task: task.id, name: name))
     }
 
     mutating func endBackgroundTask(_ id: String, task: Int) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         guard let index = app.backgroundTasks.firstIndex(where: { $0.id == task }) else {
             throw .transition(
                 "the app has no unfinished background task \(task)", state: app.state,
                 allowed: app.backgroundTasks.map { String($0.id) })
         }
-        apps[id]!.backgroundTasks.remove(at: index)
+        apps[existing: id].backgroundTasks.remove(at: index)
         record(id, .backgroundTask(event: .ended, task: task, name: app.backgroundTasks[index].name))
     }
 
     mutating func startBackgroundActivity(_ id: String, mode: String) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         try checkContinuous(mode)
         guard app.configuration.info.backgroundModes.contains(mode) else {
             throw .transition(
@@ -46,12 +46,12 @@ extension Device {
             throw .transition("only a running app can start \(mode)", state: app.state)
         }
         guard !app.backgroundActivities.contains(mode) else { return }
-        apps[id]!.backgroundActivities = (app.backgroundActivities + [mode]).sorted()
+        apps[existing: id].backgroundActivities = (app.backgroundActivities + [mode]).sorted()
     }
 
     mutating func stopBackgroundActivity(_ id: String, mode: String) throws(Rejection) {
         try checkContinuous(mode)
-        apps[id]!.backgroundActivities.removeAll { $0 == mode }
+        apps[existing: id].backgroundActivities.removeAll { $0 == mode }
     }
 
     private func checkContinuous(_ mode: String) throws(Rejection) {
@@ -62,7 +62,7 @@ extension Device {
     }
 
     mutating func backgroundFetch(_ id: String) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         let caps = capabilities(of: app)
         guard caps.hasBackgroundFetch, caps.multitasking else {
             throw .transition("background fetch needs iOS 7.0 and multitasking", state: app.state)
@@ -78,7 +78,7 @@ extension Device {
     }
 
     mutating func remoteNotification(_ id: String, payload: JSONValue?, contentAvailable: Bool) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         let caps = capabilities(of: app)
         var args: [String: JSONValue] = [:]
         if let payload { args["userInfo"] = payload }
@@ -104,7 +104,7 @@ extension Device {
     private mutating func runInBackgroundWindow(
         _ id: String, selector: String, args: [String: JSONValue], launchOptions: [String: JSONValue]
     ) throws(Rejection) {
-        switch apps[id]!.state {
+        switch apps[existing: id].state {
         case .notRunning:
             try ensureMemory(for: id)
             guard launch(id, background: true, url: nil, options: launchOptions) else { return }
@@ -113,32 +113,32 @@ extension Device {
         case .background, .inactive, .active:
             break
         }
-        let app = apps[id]!
+        let app = apps[existing: id]
         guard app.delegate.implements(selector) else { return }
         // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
         let duration = app.delegate.duration(of: selector)
         record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
         if duration > Watchdog.backgroundWindow {
-            apps[id]!.windowWatchdog = time + Watchdog.backgroundWindow
-            apps[id]!.windowEnd = time + Watchdog.backgroundWindow
+            apps[existing: id].windowWatchdog = time + Watchdog.backgroundWindow
+            apps[existing: id].windowEnd = time + Watchdog.backgroundWindow
         } else {
-            apps[id]!.windowEnd = max(apps[id]!.windowEnd ?? time, time + duration)
+            apps[existing: id].windowEnd = max(apps[existing: id].windowEnd ?? time, time + duration)
         }
     }
 
     /// The shared budget ran out: each unfinished task's expiration handler runs, then the app suspends
     /// (tasks ended) or is killed (tasks left running).
     mutating func expireBackgroundTasks(_ id: String) {
-        apps[id]!.budgetExhausted = true
-        let tasks = apps[id]!.backgroundTasks
+        apps[existing: id].budgetExhausted = true
+        let tasks = apps[existing: id].backgroundTasks
         for task in tasks {
             var args: [String: JSONValue] = ["task": .number(Double(task.id))]
             if let name = task.name { args["name"] = .string(name) }
             record(
                 id, .callback(selector: Selector.backgroundTaskExpirationHandler, state: .background, args: args, duration: 0))
         }
-        if apps[id]!.delegate.endsTasksOnExpiration {
-            apps[id]!.backgroundTasks = []
+        if apps[existing: id].delegate.endsTasksOnExpiration {
+            apps[existing: id].backgroundTasks = []
             for task in tasks { record(id, .backgroundTask(event: .expired, task: task.id, name: task.name)) }
         } else {
             end(id, .backgroundTaskExpired, notified: false, code: Watchdog.backgroundTaskExpiredCode)

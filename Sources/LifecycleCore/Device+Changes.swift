@@ -14,7 +14,7 @@ extension Device {
             return
         }
         for id in appOrder {
-            switch apps[id]!.state {
+            switch apps[existing: id].state {
             case .inactive, .active, .background:
                 if kind == .significantTime {
                     invoke(id, Selector.significantTimeChange)
@@ -44,7 +44,7 @@ extension Device {
         _ id: String, kind: String, name: String, userInfo: [String: JSONValue], value: JSONValue?,
         previous: JSONValue?
     ) {
-        var queue = apps[id]!.queuedNotifications
+        var queue = apps[existing: id].queuedNotifications
         if let index = queue.firstIndex(where: { $0.kind == kind }) {
             if value != nil, value == queue[index].baseline {
                 queue.remove(at: index)
@@ -59,6 +59,6 @@ extension Device {
                     kind: kind, name: name, userInfo: userInfo, queuedAt: time, coalesced: 1,
                     baseline: value == nil ? nil : previous))
         }
-        apps[id]!.queuedNotifications = queue
+        apps[existing: id].queuedNotifications = queue
     }
 }

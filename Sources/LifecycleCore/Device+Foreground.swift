@@ -20,7 +20,7 @@ struct OpenedURL {
 /// Launch, coming to the foreground and leaving it (LIFECYCLE §4).
 extension Device {
     mutating func launchEvent(_ id: String, background: Bool, url: OpenedURL?) throws(Rejection) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         guard background else {
             if app.state.isForeground, url == nil { return }  // already in front: legal, changes nothing
             try bringToForeground(id, url: url)
@@ -47,7 +47,7 @@ extension Device {
     /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
     mutating func bringToForeground(_ id: String, url: OpenedURL?) throws(Rejection) {
         if let url { try checkScheme(url, of: id) }
-        let state = apps[id]!.state
+        let state = apps[existing: id].state
         if state.isForeground {
             if let url { urlCallback(id, url) }
             return
@@ -78,14 +78,14 @@ extension Device {
     }
 
     func checkScheme(_ url: OpenedURL, of id: String) throws(Rejection) {
-        let schemes = apps[id]!.configuration.info.urlSchemes
+        let schemes = apps[existing: id].configuration.info.urlSchemes
         guard let scheme = url.scheme else {
             throw .invalidField("url", "url must start with a scheme, like mail://inbox")
         }
         // An app that declares no schemes takes any URL, so scripts need no Info.plist to try URLs.
         if !schemes.isEmpty, !schemes.contains(where: { $0.lowercased() == scheme }) {
             throw .transition(
-                "the app does not declare the URL scheme \(scheme) in CFBundleURLSchemes", state: apps[id]!.state,
+                "the app does not declare the URL scheme \(scheme) in CFBundleURLSchemes", state: apps[existing: id].state,
                 allowed: schemes)
         }
     }
@@ -96,11 +96,11 @@ extension Device {
         -> Bool
     {
         let caps = capabilities(of: id)
-        apps[id]!.termination = nil
+        apps[existing: id].termination = nil
         setState(id, background ? .background : .inactive)
         if background {
-            apps[id]!.backgroundSince = time
-            apps[id]!.budgetExhausted = false
+            apps[existing: id].backgroundSince = time
+            apps[existing: id].budgetExhausted = false
         } else {
             foregroundApp = id
         }
@@ -111,7 +111,7 @@ extension Device {
         for selector in caps.launchSelectors {
             guard let spent = invoke(id, selector, args: launchOptions, limit: remaining) else { return false }
             remaining -= spent
-            if apps[id]!.delegate.implements(selector), !apps[id]!.delegate.returnValue(of: selector) {
+            if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector) {
                 proceed = false
             }
         }
@@ -125,14 +125,14 @@ extension Device {
 
     /// background or suspended → inactive → active (LIFECYCLE §4, back to the foreground).
     mutating func resume(_ id: String, url: OpenedURL?) {
-        if apps[id]!.state == .suspended { setState(id, .background) }
+        if apps[existing: id].state == .suspended { setState(id, .background) }
         invoke(id, Selector.willEnterForeground)
         deliverQueue(id)
         setState(id, .inactive)
         foregroundApp = id
-        apps[id]!.backgroundSince = nil
-        apps[id]!.budgetExhausted = false
-        apps[id]!.idleSince = nil
+        apps[existing: id].backgroundSince = nil
+        apps[existing: id].budgetExhausted = false
+        apps[existing: id].idleSince = nil
         if let url { urlCallback(id, url) }
         reactivateFront()
     }
@@ -141,16 +141,16 @@ extension Device {
     mutating func becomeActive(_ id: String) {
         setState(id, .active)
         invoke(id, Selector.didBecomeActive)
-        let redraws = apps[id]!.pendingRedraws
-        if redraws > 0, apps[id]!.state == .active {
-            apps[id]!.pendingRedraws = 0
+        let redraws = apps[existing: id].pendingRedraws
+        if redraws > 0, apps[existing: id].state == .active {
+            apps[existing: id].pendingRedraws = 0
             record(id, .runLoop(event: .redraw, delivered: true, coalesced: redraws))
         }
     }
 
     /// The newest URL callback the delegate implements, in the inactive or active state.
     mutating func urlCallback(_ id: String, _ url: OpenedURL) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         guard let selector = capabilities(of: app).urlSelectors.first(where: { app.delegate.implements($0) }) else {
             return
         }
@@ -162,14 +162,14 @@ extension Device {
         let caps = capabilities(of: id)
         foregroundApp = nil
         if caps.multitasking {
-            if apps[id]!.state == .active {
+            if apps[existing: id].state == .active {
                 invoke(id, Selector.willResignActive)
                 setState(id, .inactive)
             }
             enterBackground(id)
         } else {
             // Before iOS 4 (seed 003 step 6) Home goes straight to applicationWillTerminate:.
-            if caps.version >= Version(4, 0), apps[id]!.state == .active {
+            if caps.version >= Version(4, 0), apps[existing: id].state == .active {
                 invoke(id, Selector.willResignActive)
                 setState(id, .inactive)
             }
@@ -180,8 +180,8 @@ extension Device {
     /// inactive → background: `applicationDidEnterBackground:` (5 s watchdog); the budget starts.
     mutating func enterBackground(_ id: String) {
         setState(id, .background)
-        apps[id]!.backgroundSince = time
-        apps[id]!.budgetExhausted = false
+        apps[existing: id].backgroundSince = time
+        apps[existing: id].budgetExhausted = false
         invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground)
     }
 
@@ -190,7 +190,7 @@ extension Device {
         if notificationCenterOpen {
             // Home first closes Notification Center, as on a phone.
             notificationCenterOpen = false
-            if let front = foregroundApp, apps[front]!.state == .inactive, interruption == nil { becomeActive(front) }
+            if let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil { becomeActive(front) }
             return
         }
         if let front = foregroundApp { leaveForeground(front) }

@@ -7,14 +7,14 @@ extension Device {
 
     /// The foreground app resigns active, if it is active.
     mutating func resignFront() {
-        guard let front = foregroundApp, apps[front]!.state == .active else { return }
+        guard let front = foregroundApp, apps[existing: front].state == .active else { return }
         invoke(front, Selector.willResignActive)
         setState(front, .inactive)
     }
 
     /// The foreground app becomes active again once nothing covers it.
     mutating func reactivateFront() {
-        guard let front = foregroundApp, apps[front]!.state == .inactive, interruption == nil,
+        guard let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil,
             !notificationCenterOpen, !locked
         else { return }
         becomeActive(front)
@@ -68,7 +68,7 @@ extension Device {
         notificationCenterOpen = false
         if let front = foregroundApp {
             resignFront()
-            if capabilities(of: front).lockBackgrounds, apps[front]!.state == .inactive {
+            if capabilities(of: front).lockBackgrounds, apps[existing: front].state == .inactive {
                 appBeforeLock = front
                 leaveForeground(front)
             }
@@ -96,7 +96,7 @@ extension Device {
             available ? Selector.protectedDataDidBecomeAvailable : Selector.protectedDataWillBecomeUnavailable
         let value: JSONValue = available ? "available" : "unavailable"
         for id in appOrder {
-            let app = apps[id]!
+            let app = apps[existing: id]
             guard capabilities(of: app).hasProtectedData else { continue }
             if app.state.isRunning {
                 invoke(id, selector)

@@ -3,7 +3,7 @@ extension Device {
     mutating func record(_ app: String?, _ body: TimelineEntry.Body) {
         lastSeq += 1
         log.append(TimelineEntry(seq: lastSeq, time: time, app: app, body: body))
-        if let app { apps[app]!.lastSeq = lastSeq }
+        if let app { apps[existing: app].lastSeq = lastSeq }
     }
 
     mutating func recordDevice(_ event: Event, _ detail: [String: JSONValue]) {
@@ -11,10 +11,10 @@ extension Device {
     }
 
     mutating func setState(_ id: String, _ state: AppState) {
-        let from = apps[id]!.state
+        let from = apps[existing: id].state
         guard from != state else { return }
-        apps[id]!.state = state
-        apps[id]!.stateSince = time
+        apps[existing: id].state = state
+        apps[existing: id].stateSince = time
         record(id, .state(from: from, to: state))
     }
 
@@ -31,7 +31,7 @@ extension Device {
     mutating func invoke(
         _ id: String, _ selector: String, args: [String: JSONValue] = [:], limit: Double? = nil
     ) -> Double? {
-        let app = apps[id]!
+        let app = apps[existing: id]
         var spent = 0.0
         if app.delegate.implements(selector) {
             let duration = app.delegate.duration(of: selector)
@@ -51,16 +51,16 @@ extension Device {
     /// The app stops running: every task, activity, window and queued notification goes with it.
     mutating func end(_ id: String, _ reason: TerminationReason, notified: Bool, code: String? = nil) {
         setState(id, .notRunning)
-        apps[id]!.backgroundTasks = []
-        apps[id]!.backgroundActivities = []
-        apps[id]!.queuedNotifications = []
-        apps[id]!.pendingRedraws = 0
-        apps[id]!.backgroundSince = nil
-        apps[id]!.budgetExhausted = false
-        apps[id]!.idleSince = nil
-        apps[id]!.windowEnd = nil
-        apps[id]!.windowWatchdog = nil
-        apps[id]!.termination = Termination(reason: reason, time: time, notified: notified, code: code)
+        apps[existing: id].backgroundTasks = []
+        apps[existing: id].backgroundActivities = []
+        apps[existing: id].queuedNotifications = []
+        apps[existing: id].pendingRedraws = 0
+        apps[existing: id].backgroundSince = nil
+        apps[existing: id].budgetExhausted = false
+        apps[existing: id].idleSince = nil
+        apps[existing: id].windowEnd = nil
+        apps[existing: id].windowWatchdog = nil
+        apps[existing: id].termination = Termination(reason: reason, time: time, notified: notified, code: code)
         record(id, .termination(reason: reason, notified: notified, code: code))
         if foregroundApp == id { foregroundApp = nil }
         if appBeforeLock == id { appBeforeLock = nil }
@@ -74,8 +74,8 @@ extension Device {
 
     /// Notifications that waited while the app was suspended, delivered when it next runs code (LIFECYCLE §7).
     mutating func deliverQueue(_ id: String) {
-        let queue = apps[id]!.queuedNotifications
-        apps[id]!.queuedNotifications = []
+        let queue = apps[existing: id].queuedNotifications
+        apps[existing: id].queuedNotifications = []
         for item in queue {
             record(
                 id,
@@ -85,10 +85,10 @@ extension Device {
 
     /// A suspended app runs code again, in the background; its queue arrives first.
     mutating func wakeInBackground(_ id: String) {
-        guard apps[id]!.state == .suspended else { return }
+        guard apps[existing: id].state == .suspended else { return }
         setState(id, .background)
-        apps[id]!.backgroundSince = time
-        apps[id]!.budgetExhausted = false
+        apps[existing: id].backgroundSince = time
+        apps[existing: id].budgetExhausted = false
         deliverQueue(id)
     }
 }

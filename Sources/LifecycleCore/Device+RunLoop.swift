@@ -1,7 +1,7 @@
 /// The main run loop: who gets which input (LIFECYCLE §8, seed 001 Table 2-2).
 extension Device {
     mutating func deliver(_ input: RunLoopEvent, to id: String) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         let delivered: Bool
         switch input {
         case .touch, .shake:
@@ -17,7 +17,7 @@ extension Device {
         case .redraw:
             delivered = app.state.isForeground
             // A view marked dirty off screen is drawn once, after the app becomes active.
-            if app.state == .background || app.state == .suspended { apps[id]!.pendingRedraws += 1 }
+            if app.state == .background || app.state == .suspended { apps[existing: id].pendingRedraws += 1 }
         }
         record(id, .runLoop(event: input, delivered: delivered, coalesced: nil))
     }

@@ -1,7 +1,7 @@
 /// Ends of an app, and memory (LIFECYCLE §9).
 extension Device {
     mutating func terminateEvent(_ id: String) {
-        switch apps[id]!.state {
+        switch apps[existing: id].state {
         case .inactive, .active, .background:
             terminateRunning(id, .terminated)
         case .suspended:
@@ -13,7 +13,7 @@ extension Device {
 
     /// The app switcher's swipe: no callback, but an active app first resigns active.
     mutating func forceQuit(_ id: String) {
-        switch apps[id]!.state {
+        switch apps[existing: id].state {
         case .active:
             invoke(id, Selector.willResignActive)
             setState(id, .inactive)
@@ -26,12 +26,12 @@ extension Device {
     }
 
     mutating func crash(_ id: String) {
-        guard apps[id]!.state != .notRunning else { return }
+        guard apps[existing: id].state != .notRunning else { return }
         end(id, .crash, notified: false)
     }
 
     mutating func reboot() {
-        for id in appOrder where apps[id]!.state != .notRunning {
+        for id in appOrder where apps[existing: id].state != .notRunning {
             end(id, .reboot, notified: false)
         }
         locked = false
@@ -42,7 +42,7 @@ extension Device {
     }
 
     mutating func memoryWarning(_ id: String) throws(Rejection) {
-        let state = apps[id]!.state
+        let state = apps[existing: id].state
         guard state.isRunning else {
             throw .transition("only a running app gets a memory warning", state: state,
                 allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
@@ -55,14 +55,14 @@ extension Device {
             for id in largestFirst(in: .suspended) { end(id, .memoryPressure, notified: false) }
             if let largest = largestFirst(in: .background).first { terminateRunning(largest, .memoryPressure) }
         }
-        for id in appOrder where apps[id]!.state.isRunning {
+        for id in appOrder where apps[existing: id].state.isRunning {
             invoke(id, Selector.didReceiveMemoryWarning)
         }
     }
 
     /// Makes room for `id` to launch: purges suspended apps, then terminates background ones, largest first.
     mutating func ensureMemory(for id: String) throws(Rejection) {
-        let needed = apps[id]!.configuration.memoryMB
+        let needed = apps[existing: id].configuration.memoryMB
         func fits(_ device: Device) -> Bool { device.memoryInUseMB + needed <= device.configuration.memoryMB }
         if fits(self) { return }
         for other in largestFirst(in: .suspended) where other != id && !fits(self) {
@@ -75,7 +75,7 @@ extension Device {
             throw .transition(
                 "not enough memory: the app needs \(needed) MB, \(configuration.memoryMB - memoryInUseMB) MB are free "
                     + "after purging every background app (device memoryMB \(configuration.memoryMB))",
-                state: apps[id]!.state)
+                state: apps[existing: id].state)
         }
     }
 
@@ -84,7 +84,7 @@ extension Device {
         appOrder.filter { apps[$0]!.state == state }
             .enumerated()
             .sorted { lhs, rhs in
-                let (l, r) = (apps[lhs.element]!.configuration.memoryMB, apps[rhs.element]!.configuration.memoryMB)
+                let (l, r) = (apps[existing: lhs.element].configuration.memoryMB, apps[existing: rhs.element].configuration.memoryMB)
                 return l != r ? l > r : lhs.offset < rhs.offset
             }
             .map(\.element)

@@ -5,7 +5,7 @@ extension Device {
     public var nextDeadline: Double? {
         var earliest = Double.infinity
         for id in apps.clocked {
-            let app = apps[id]!
+            let app = apps[existing: id]
             if let watchdog = app.windowWatchdog { earliest = min(earliest, watchdog) }
             if let end = app.windowEnd { earliest = min(earliest, end) }
             for task in app.backgroundTasks {
@@ -43,26 +43,26 @@ extension Device {
     /// Fires everything due by now, app by app in the order they were added.
     private mutating func fireDue() {
         for id in apps.clockedInOrder {
-            if let watchdog = apps[id]!.windowWatchdog, watchdog <= time {
+            if let watchdog = apps[existing: id].windowWatchdog, watchdog <= time {
                 end(id, .watchdog, notified: false, code: Watchdog.code)
                 continue
             }
-            if let end = apps[id]!.windowEnd, end <= time {
-                apps[id]!.windowEnd = nil
+            if let end = apps[existing: id].windowEnd, end <= time {
+                apps[existing: id].windowEnd = nil
             }
-            for task in apps[id]!.backgroundTasks {
+            for task in apps[existing: id].backgroundTasks {
                 if let endsAt = task.endsAt, endsAt <= time {
-                    apps[id]!.backgroundTasks.removeAll { $0.id == task.id }
+                    apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
                     record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
                 }
             }
-            if let expiry = budgetExpiry(of: apps[id]!), expiry <= time {
+            if let expiry = budgetExpiry(of: apps[existing: id]), expiry <= time {
                 expireBackgroundTasks(id)
             }
             settleOne(id)
-            if let suspension = suspensionTime(of: apps[id]!), suspension <= time {
+            if let suspension = suspensionTime(of: apps[existing: id]), suspension <= time {
                 setState(id, .suspended)
-                apps[id]!.idleSince = nil
+                apps[existing: id].idleSince = nil
             }
         }
     }
@@ -73,11 +73,11 @@ extension Device {
     }
 
     private mutating func settleOne(_ id: String) {
-        let app = apps[id]!
+        let app = apps[existing: id]
         if app.state == .background, app.isIdle {
-            if app.idleSince == nil { apps[id]!.idleSince = time }
+            if app.idleSince == nil { apps[existing: id].idleSince = time }
         } else if app.idleSince != nil {
-            apps[id]!.idleSince = nil
+            apps[existing: id].idleSince = nil
         }
     }
 }

@@ -52,7 +52,7 @@ public struct Device: Equatable, Sendable, Codable {
     /// without holding on to (and so later copying) the whole table.
     public func changes(of ids: Set<String>) -> Device {
         var subset = AppTable()
-        for id in ids { subset[id] = apps[id] }
+        for id in ids { subset.share(id, from: apps) }
         var copy = self
         copy.apps = subset
         return copy
@@ -66,7 +66,7 @@ public struct Device: Equatable, Sendable, Codable {
         self = other
         // The reader's own table comes back, uniquely held, so updating it copies nothing else.
         swap(&table, &apps)
-        for id in changed { apps[id] = other.apps[id] }
+        for id in changed { apps.share(id, from: other.apps) }
         _ = apps.takeChanged()
     }
 
@@ -86,7 +86,7 @@ public struct Device: Equatable, Sendable, Codable {
             version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info)
     }
 
-    func capabilities(of id: String) -> Capabilities { capabilities(of: apps[id]!) }
+    func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }
 }
 
 /// What applying an input produced.

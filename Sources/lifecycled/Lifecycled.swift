@@ -44,7 +44,7 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Entries kept per app timeline; older cursors answer 410.")
     var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? 10_000
 
-    @Option(help: "Journal records of a device between two snapshots of it (bounds start-up replay).")
+    @Option(help: "Timeline entries a device produces between two snapshots of it (bounds start-up replay).")
     var snapshotEvery = Environment.int("LIFECYCLED_SNAPSHOT_EVERY") ?? 10_000
 
     @Option(help: "Largest request body in bytes; larger ones answer 413.")

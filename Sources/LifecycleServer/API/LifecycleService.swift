@@ -10,7 +10,8 @@ import Synchronization
 public struct ServiceOptions: Sendable {
     /// Entries kept per app timeline (and per device timeline); older ones answer 410.
     public var historyLimit = 10_000
-    /// Journal records of a device between two snapshots of it: bounds replay at start-up.
+    /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
+    /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }

@@ -23,7 +23,7 @@ final class DeviceHost: @unchecked Sendable {
     private var device: Device
     private var idempotency = IdempotencyCache()
     private var appendsIssued: UInt64 = 0
-    private var appendsSinceSnapshot = 0
+    private var entriesSinceSnapshot = 0
     private var timer: (any DispatchSourceTimer)?
 
     init(device: Device, anchorWall: Double, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
@@ -207,11 +207,15 @@ final class DeviceHost: @unchecked Sendable {
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         appendsIssued += 1
-        appendsSinceSnapshot += 1
-        // Every `snapshotEvery` records the state after this one is saved, so start-up replays at most that many.
+        // Replaying a record costs about what it produced. Once a device has produced `snapshotEvery` entries
+        // since its last snapshot, and at least as many as a snapshot would hold, the state after this
+        // record is saved: start-up work stays proportional to the state, not to the journal's length.
+        entriesSinceSnapshot += stored.count + 1
         var answers: [(key: String, answer: IdempotencyCache.Answer)]?
-        if appendsSinceSnapshot >= hooks.snapshotEvery && journal.keepsRecords {
-            appendsSinceSnapshot = 0
+        if entriesSinceSnapshot >= hooks.snapshotEvery, journal.keepsRecords,
+            entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained })
+        {
+            entriesSinceSnapshot = 0
             answers = idempotency.ordered
         }
         // A journal that keeps nothing is not worth encoding a record for.
@@ -374,6 +378,6 @@ struct HostHooks: Sendable {
     var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
     var entriesEvicted: @Sendable (Int) -> Void = { _ in }
     var storeFailed: @Sendable (StoreError) -> Void = { _ in }
-    /// Journal records of a device between two snapshots.
+    /// Timeline entries a device produces between two snapshots (at least).
     var snapshotEvery = 10_000
 }

@@ -7,6 +7,8 @@ struct Published: Sendable {
     var deviceTimeline: EntryRing
     var appTimelines: [String: EntryRing] = [:]
     var waiters: [Waiter] = []
+    /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
+    var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
     var gone = false
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
@@ -31,14 +33,16 @@ struct Published: Sendable {
         for (entry, app) in zip(entries, apps) {
             evicted += deviceTimeline.append(entry)
             if let app {
-                evicted += appTimelines[app, default: EntryRing(limit: historyLimit)].append(entry)
+                let dropped = appTimelines[app, default: EntryRing(limit: historyLimit)].append(entry)
+                appEntriesRetained += 1 - dropped
+                evicted += dropped
             }
         }
         return evicted
     }
 
     mutating func removeTimeline(of app: String) {
-        appTimelines[app] = nil
+        appEntriesRetained -= appTimelines.removeValue(forKey: app)?.count ?? 0
     }
 
     /// The device as a reader should see it now. A realtime clock moves between events: its time,
