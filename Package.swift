@@ -70,12 +70,14 @@ let package = Package(
         ),
 
         .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        // A small blocking HTTP client shared by the live tests.
+        .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
         .testTarget(name: "LifecycleStoreTests", dependencies: ["LifecycleStore"]),
         .testTarget(
             name: "LifecycleServerTests",
             dependencies: [
-                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore",
+                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "HTTPTestClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

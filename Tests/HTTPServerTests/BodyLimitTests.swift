@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTestClient
 import Testing
 
 @Suite struct BodyLimitTests {

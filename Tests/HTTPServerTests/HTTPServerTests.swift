@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import HTTPTestClient
 import Testing
 
 @Suite struct HTTPServerTests {

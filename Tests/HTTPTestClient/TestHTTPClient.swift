@@ -4,30 +4,31 @@ import Glibc
 import Darwin
 #endif
 
-struct TestClientError: Error, CustomStringConvertible {
-    let description: String
+public struct TestClientError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// A parsed response as the test client read it off the wire.
-struct TestHTTPResponse {
-    let status: Int
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
+public struct TestHTTPResponse: Sendable {
+    public let status: Int
+    public let headers: [(name: String, value: String)]
+    public let body: [UInt8]
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }
 
 /// A small blocking HTTP/1.1 client over one TCP connection, with a read timeout so a broken server
-/// fails a test instead of hanging it. Speaks just enough HTTP for these tests: Content-Length bodies.
-final class TestHTTPClient {
+/// fails a test instead of hanging it. Speaks just enough HTTP for the tests: bodies with a
+/// Content-Length, or up to the end of the stream without one. Shared by every live test target.
+public final class TestHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    public init(port: Int, timeoutSeconds: Int = 5) throws {
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -47,8 +48,9 @@ final class TestHTTPClient {
             }
         }
         guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
             close(fd)
-            throw TestClientError(description: "connect failed: \(String(cString: strerror(errno)))")
+            throw TestClientError(description: "connect to port \(port) failed: \(reason)")
         }
     }
 
@@ -56,16 +58,18 @@ final class TestHTTPClient {
         close(fd)
     }
 
-    /// Sends one request; adds Host and, when there is a body, Content-Length.
-    func sendRequest(method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
+    /// Sends one request; adds Host and, when there is a body or the method is POST, Content-Length.
+    public func sendRequest(
+        method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         try sendBytes(Array(head.utf8) + body)
     }
 
-    func sendBytes(_ bytes: [UInt8]) throws {
+    public func sendBytes(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -74,14 +78,14 @@ final class TestHTTPClient {
         }
     }
 
-    func request(
+    public func request(
         method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> TestHTTPResponse {
         try sendRequest(method: method, path: path, headers: headers, body: body)
         return try readResponse()
     }
 
-    func readResponse() throws -> TestHTTPResponse {
+    public func readResponse() throws -> TestHTTPResponse {
         let headEnd = try readUntilHeadEnd()
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -95,15 +99,22 @@ final class TestHTTPClient {
             let value = line[line.index(after: colon)...].drop { $0 == " " }
             return (name: String(line[..<colon]), value: String(value))
         }
-        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
-        while buffer.count < length { try fill() }
+        guard let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) })
+        else {
+            while try fill() {}
+            defer { buffer = [] }
+            return TestHTTPResponse(status: status, headers: headers, body: buffer)
+        }
+        while buffer.count < length {
+            guard try fill() else { throw TestClientError(description: "the body ended early") }
+        }
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return TestHTTPResponse(status: status, headers: headers, body: body)
     }
 
     /// True when the server closed the connection (reads end of stream) within the read timeout.
-    func serverClosed() -> Bool {
+    public func serverClosed() -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }
@@ -118,15 +129,16 @@ final class TestHTTPClient {
                 }
                 searchFrom = buffer.count - 3
             }
-            try fill()
+            guard try fill() else { throw TestClientError(description: "the server closed before answering") }
         }
     }
 
-    private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 16384)
+    /// Appends what arrives; false at the end of the stream.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count == 0 { throw TestClientError(description: "server closed the connection") }
         if count < 0 { throw TestClientError(description: "recv failed: \(String(cString: strerror(errno)))") }
         buffer.append(contentsOf: chunk[..<count])
+        return count > 0
     }
 }
