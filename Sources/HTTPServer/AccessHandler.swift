@@ -6,7 +6,8 @@ import CMicroHTTPD
 enum AccessHandler {
     /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
     /// chunk, then with no data (answer then), and once more after every resume.
-    static let callback: MHD_AccessHandlerCallback = { core, connection, url, method, _, uploadData, uploadSize, requestSlot in
+    static let callback: MHD_AccessHandlerCallback = {
+        core, connection, url, method, _, uploadData, uploadSize, requestSlot in
         guard let core, let connection, let uploadSize, let requestSlot else { return .NO }
         let server = Unmanaged<ServerCore>.fromOpaque(core).takeUnretainedValue()
 

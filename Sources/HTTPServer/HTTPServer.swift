@@ -2,11 +2,11 @@ import CMicroHTTPD
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A JSON-over-HTTP/1.1 server on libmicrohttpd: an epoll thread pool answering through an `HTTPResponder`.
@@ -36,7 +36,8 @@ public final class HTTPServer: Sendable {
         defer { daemon.lock.unlock() }
         guard case .idle = daemon.phase else { throw HTTPServerError.alreadyStarted }
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         switch configuration.pollingMode {
         case .epoll: flags |= MHD_USE_EPOLL.rawValue
         case .poll: flags |= MHD_USE_POLL.rawValue

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The socket address the daemon binds, built from the configured host and port.
@@ -48,9 +48,9 @@ struct ListenAddress {
     /// (libmicrohttpd itself only reports failure); nil when the probe binds fine.
     func bindFailureReason() -> String? {
         #if canImport(Darwin)
-        let streamType = SOCK_STREAM
+            let streamType = SOCK_STREAM
         #else
-        let streamType = Int32(SOCK_STREAM.rawValue)
+            let streamType = Int32(SOCK_STREAM.rawValue)
         #endif
         let probe = socket(isIPv6 ? AF_INET6 : AF_INET, streamType, 0)
         guard probe >= 0 else { return String(cString: strerror(errno)) }

@@ -5,7 +5,8 @@ enum ResponseQueue {
     static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         // MUST_COPY: the Swift array's storage is not ours to hand over, and the copy is small.
         let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let mhdResponse = created else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }

@@ -64,7 +64,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
         }
         for (selector, seconds) in delegate.durations where !(seconds >= 0 && seconds <= 86_400) {
-            return .invalidField("delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
+            return .invalidField(
+                "delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
         }
         for mode in info.backgroundModes where !BackgroundMode.declarable.contains(mode) {
             return .invalidField(

@@ -33,7 +33,8 @@ struct AppTable: Sendable, Codable, Equatable {
 
     static func == (lhs: AppTable, rhs: AppTable) -> Bool {
         lhs.storage.count == rhs.storage.count
-            && lhs.storage.allSatisfy { id, box in rhs.storage[id].map { $0 === box || $0.value == box.value } ?? false }
+            && lhs.storage.allSatisfy { id, box in rhs.storage[id].map { $0 === box || $0.value == box.value } ?? false
+            }
     }
 
     subscript(id: String) -> AppInstance? {

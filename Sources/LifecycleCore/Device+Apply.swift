@@ -160,13 +160,15 @@ extension Device {
             unlock()
         case .interruptionBegan(let kind):
             if let current = interruption {
-                throw .transition("an interruption (\(current.rawValue)) is already in progress", allowed: ["interruptionEnded"])
+                throw .transition(
+                    "an interruption (\(current.rawValue)) is already in progress", allowed: ["interruptionEnded"])
             }
             recordDevice(event, ["kind": .string(kind.rawValue)])
             beginInterruption(kind)
         case .interruptionEnded(let accepted):
             guard interruption != nil else {
-                throw .transition("no interruption is in progress", allowed: ["interruptionBegan", "bannerNotification"])
+                throw .transition(
+                    "no interruption is in progress", allowed: ["interruptionBegan", "bannerNotification"])
             }
             recordDevice(event, ["accepted": .bool(accepted)])
             endInterruption(accepted: accepted)

@@ -7,14 +7,16 @@ extension Device {
             throw .transition("background tasks exist from iOS 4.0; the app runs \(app.iosVersion)", state: app.state)
         }
         guard app.state.isRunning else {
-            throw .transition("only a running app can begin a background task", state: app.state,
+            throw .transition(
+                "only a running app can begin a background task", state: app.state,
                 allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
         }
         if let duration, !(duration >= 0 && duration.isFinite) {
             throw .invalidField("duration", "duration must be a number of seconds, 0 or more")
         }
         if app.state == .background, app.budgetExhausted {
-            throw .transition("the background time is used up: the system refuses new tasks until the app is in front",
+            throw .transition(
+                "the background time is used up: the system refuses new tasks until the app is in front",
                 state: app.state)
         }
         let task = BackgroundTask(id: nextTaskID, name: name, began: time, endsAt: duration.map { time + $0 })
@@ -56,7 +58,8 @@ extension Device {
 
     private func checkContinuous(_ mode: String) throws(Rejection) {
         guard BackgroundMode.continuous.contains(mode) else {
-            throw .invalidField("mode", "\(mode) is not a continuous background mode",
+            throw .invalidField(
+                "mode", "\(mode) is not a continuous background mode",
                 allowed: BackgroundMode.continuous.sorted())
         }
     }
@@ -71,7 +74,8 @@ extension Device {
             throw .transition("the app does not declare fetch in UIBackgroundModes", state: app.state)
         }
         guard !app.state.isForeground else {
-            throw .transition("the system fetches only for apps in the background", state: app.state,
+            throw .transition(
+                "the system fetches only for apps in the background", state: app.state,
                 allowed: ["background", "suspended", "notRunning"])
         }
         try runInBackgroundWindow(id, selector: Selector.performFetch, args: [:], launchOptions: [:])
@@ -135,7 +139,9 @@ extension Device {
             var args: [String: JSONValue] = ["task": .number(Double(task.id))]
             if let name = task.name { args["name"] = .string(name) }
             record(
-                id, .callback(selector: Selector.backgroundTaskExpirationHandler, state: .background, args: args, duration: 0))
+                id,
+                .callback(
+                    selector: Selector.backgroundTaskExpirationHandler, state: .background, args: args, duration: 0))
         }
         if apps[existing: id].delegate.endsTasksOnExpiration {
             apps[existing: id].backgroundTasks = []

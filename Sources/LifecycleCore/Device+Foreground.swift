@@ -85,7 +85,8 @@ extension Device {
         // An app that declares no schemes takes any URL, so scripts need no Info.plist to try URLs.
         if !schemes.isEmpty, !schemes.contains(where: { $0.lowercased() == scheme }) {
             throw .transition(
-                "the app does not declare the URL scheme \(scheme) in CFBundleURLSchemes", state: apps[existing: id].state,
+                "the app does not declare the URL scheme \(scheme) in CFBundleURLSchemes",
+                state: apps[existing: id].state,
                 allowed: schemes)
         }
     }
@@ -111,7 +112,8 @@ extension Device {
         for selector in caps.launchSelectors {
             guard let spent = invoke(id, selector, args: launchOptions, limit: remaining) else { return false }
             remaining -= spent
-            if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector) {
+            if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector)
+            {
                 proceed = false
             }
         }
@@ -190,7 +192,9 @@ extension Device {
         if notificationCenterOpen {
             // Home first closes Notification Center, as on a phone.
             notificationCenterOpen = false
-            if let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil { becomeActive(front) }
+            if let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil {
+                becomeActive(front)
+            }
             return
         }
         if let front = foregroundApp { leaveForeground(front) }

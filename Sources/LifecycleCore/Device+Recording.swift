@@ -79,7 +79,8 @@ extension Device {
         for item in queue {
             record(
                 id,
-                .notification(name: item.name, userInfo: item.userInfo, queuedAt: item.queuedAt, coalesced: item.coalesced))
+                .notification(
+                    name: item.name, userInfo: item.userInfo, queuedAt: item.queuedAt, coalesced: item.coalesced))
         }
     }
 

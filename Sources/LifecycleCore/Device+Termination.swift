@@ -44,7 +44,8 @@ extension Device {
     mutating func memoryWarning(_ id: String) throws(Rejection) {
         let state = apps[existing: id].state
         guard state.isRunning else {
-            throw .transition("only a running app gets a memory warning", state: state,
+            throw .transition(
+                "only a running app gets a memory warning", state: state,
                 allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
         }
         invoke(id, Selector.didReceiveMemoryWarning)
@@ -84,7 +85,10 @@ extension Device {
         appOrder.filter { apps[$0]!.state == state }
             .enumerated()
             .sorted { lhs, rhs in
-                let (l, r) = (apps[existing: lhs.element].configuration.memoryMB, apps[existing: rhs.element].configuration.memoryMB)
+                let (l, r) = (
+                    apps[existing: lhs.element].configuration.memoryMB,
+                    apps[existing: rhs.element].configuration.memoryMB
+                )
                 return l != r ? l > r : lhs.offset < rhs.offset
             }
             .map(\.element)

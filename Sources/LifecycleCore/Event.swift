@@ -75,11 +75,12 @@ public enum Event: Equatable, Sendable, Codable {
     /// Whether the event targets a device rather than one app.
     public var isDeviceEvent: Bool { Event.deviceTypes.contains(type) }
 
-    public static let appTypes: [String] = [
-        "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
-        "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
-        "backgroundFetch", "memoryWarning",
-    ] + RunLoopEvent.allCases.map(\.rawValue)
+    public static let appTypes: [String] =
+        [
+            "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
+            "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
+            "backgroundFetch", "memoryWarning",
+        ] + RunLoopEvent.allCases.map(\.rawValue)
 
     public static let deviceTypes: [String] = [
         "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",

@@ -5,10 +5,13 @@ import Testing
 @Suite struct BodyLimitTests {
     @Test func aDeclaredBodyOverTheCapIsAnswered413BeforeItIsSent() throws {
         let called = Box(false)
-        try withServer(maxBodyBytes: 1024, { _, completion in
-            called.set(true)
-            completion(textResponse("ok"))
-        }) { server in
+        try withServer(
+            maxBodyBytes: 1024,
+            { _, completion in
+                called.set(true)
+                completion(textResponse("ok"))
+            }
+        ) { server in
             let client = try TestHTTPClient(port: server.port)
             try client.sendBytes(Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Length: 1025\r\n\r\n".utf8))
             let response = try client.readResponse()
@@ -23,9 +26,12 @@ import Testing
     }
 
     @Test func aBodyAtTheCapIsAccepted() throws {
-        try withServer(maxBodyBytes: 1024, { request, completion in
-            completion(textResponse("\(request.body.count)"))
-        }) { server in
+        try withServer(
+            maxBodyBytes: 1024,
+            { request, completion in
+                completion(textResponse("\(request.body.count)"))
+            }
+        ) { server in
             let client = try TestHTTPClient(port: server.port)
             let response = try client.request(method: "POST", path: "/", body: [UInt8](repeating: 1, count: 1024))
             #expect(response.status == 200)
@@ -35,10 +41,13 @@ import Testing
 
     @Test func aChunkedBodyOverTheCapIsCountedAndAnswered413() throws {
         let called = Box(false)
-        try withServer(maxBodyBytes: 1024, { _, completion in
-            called.set(true)
-            completion(textResponse("ok"))
-        }) { server in
+        try withServer(
+            maxBodyBytes: 1024,
+            { _, completion in
+                called.set(true)
+                completion(textResponse("ok"))
+            }
+        ) { server in
             let client = try TestHTTPClient(port: server.port)
             let chunk = String(repeating: "a", count: 600)
             let raw =

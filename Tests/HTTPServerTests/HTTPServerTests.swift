@@ -13,7 +13,9 @@ import Testing
 
     @Test func aSynchronousAnswerIsSentWithContentLength() throws {
         try withServer({ request, completion in
-            completion(HTTPResponse(status: 201, headers: [("Content-Type", "application/json")], body: Array(#"{"id":"a1"}"#.utf8)))
+            completion(
+                HTTPResponse(
+                    status: 201, headers: [("Content-Type", "application/json")], body: Array(#"{"id":"a1"}"#.utf8)))
         }) { server in
             let client = try TestHTTPClient(port: server.port)
             let response = try client.request(path: "/v1/apps")
@@ -107,13 +109,16 @@ import Testing
 
     @Test(arguments: [HTTPServerConfiguration.PollingMode.epoll, .poll])
     func manyConcurrentClientsAreAllAnswered(pollingMode: HTTPServerConfiguration.PollingMode) throws {
-        try withServer(pollingMode: pollingMode, { request, completion in
-            if request.query["defer"] != nil {
-                DispatchQueue.global().async { completion(textResponse(request.path)) }
-            } else {
-                completion(textResponse(request.path))
+        try withServer(
+            pollingMode: pollingMode,
+            { request, completion in
+                if request.query["defer"] != nil {
+                    DispatchQueue.global().async { completion(textResponse(request.path)) }
+                } else {
+                    completion(textResponse(request.path))
+                }
             }
-        }) { server in
+        ) { server in
             // 128 on purpose: the connection count at which a single epoll thread can stall.
             let clients = try (0..<128).map { _ in try TestHTTPClient(port: server.port) }
             for round in 0..<5 {
@@ -139,7 +144,10 @@ import Testing
                 responder: ClosureResponder { _, completion in completion(textResponse("ok")) },
                 logger: testLogger
             )
-            #expect(throws: HTTPServerError.cannotListen(host: "127.0.0.1", port: server.port, reason: "Address already in use")) {
+            #expect(
+                throws: HTTPServerError.cannotListen(
+                    host: "127.0.0.1", port: server.port, reason: "Address already in use")
+            ) {
                 try second.start()
             }
         }

@@ -57,7 +57,9 @@ import Testing
             #expect(try open.request(path: "/").status == 200)
             server.quiesce()
             #expect(try open.request(path: "/").status == 200)
-            #expect(throws: (any Error).self) { try TestHTTPClient(port: server.port, timeoutSeconds: 1).request(path: "/") }
+            #expect(throws: (any Error).self) {
+                try TestHTTPClient(port: server.port, timeoutSeconds: 1).request(path: "/")
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 import HTTPServer
@@ -49,7 +49,8 @@ func withServer<T>(
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
     configuration.pollingMode = pollingMode
-    let server = HTTPServer(configuration: configuration, responder: ClosureResponder(handler: handler), logger: testLogger)
+    let server = HTTPServer(
+        configuration: configuration, responder: ClosureResponder(handler: handler), logger: testLogger)
     try server.start()
     defer { server.stop() }
     return try body(server)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 public struct TestClientError: Error, CustomStringConvertible {
@@ -30,9 +30,9 @@ public final class TestHTTPClient {
 
     public init(port: Int, timeoutSeconds: Int = 5) throws {
         #if canImport(Darwin)
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+            fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw TestClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -73,7 +73,9 @@ public final class TestHTTPClient {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw TestClientError(description: "send failed: \(String(cString: strerror(errno)))") }
+            guard sent > 0 else {
+                throw TestClientError(description: "send failed: \(String(cString: strerror(errno)))")
+            }
             offset += sent
         }
     }

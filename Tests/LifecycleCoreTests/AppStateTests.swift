@@ -39,11 +39,12 @@ struct AppStateTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
-        #expect(sim.last.entries.trace(of: "a").suffix(3) == [
-            "call applicationDidEnterBackground: [background]",
-            "post UIApplicationDidEnterBackgroundNotification",
-            "state background→suspended",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a").suffix(3) == [
+                "call applicationDidEnterBackground: [background]",
+                "post UIApplicationDidEnterBackgroundNotification",
+                "state background→suspended",
+            ])
     }
 
     @Test("§1 the system purges a suspended app without telling it")

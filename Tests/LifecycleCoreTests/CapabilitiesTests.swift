@@ -49,7 +49,8 @@ struct CapabilitiesTests {
         #expect(sim.selectors("a") == [Selector.didFinishLaunching, Selector.didBecomeActive])
     }
 
-    @Test("§2 launch callback from 3.0 is application:didFinishLaunchingWithOptions:", arguments: ["3.0", "4.2", "5.1.1"])
+    @Test(
+        "§2 launch callback from 3.0 is application:didFinishLaunchingWithOptions:", arguments: ["3.0", "4.2", "5.1.1"])
     func launchFrom3(ios: String) throws {
         var sim = Sim(ios: ios)
         sim.add("a")
@@ -106,7 +107,8 @@ struct CapabilitiesTests {
     @Test("§2 a delegate with no URL method gets no URL callback; the app still comes in front")
     func noURLMethod() throws {
         var sim = Sim(ios: "9.0")
-        sim.add("a", notImplemented: [Selector.openURLOptions, Selector.openURLSourceApplication, Selector.handleOpenURL])
+        sim.add(
+            "a", notImplemented: [Selector.openURLOptions, Selector.openURLSourceApplication, Selector.handleOpenURL])
         try sim.on("a", .urlLaunch("a://x"))
         #expect(sim.selectors("a") == Launch.ios6 + [Selector.didBecomeActive])
         #expect(sim.state("a") == .active)

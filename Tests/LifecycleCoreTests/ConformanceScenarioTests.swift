@@ -50,9 +50,10 @@ struct ConformanceScenarioTests {
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
         #expect(sim.state("a") == .suspended)
-        #expect(sim.selectors("a") == Launch.ios3 + [
-            Selector.didBecomeActive, Selector.willResignActive, Selector.didEnterBackground,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios3 + [
+                Selector.didBecomeActive, Selector.willResignActive, Selector.didEnterBackground,
+            ])
         #expect(Self.isSubsequence([Note.willResignActive, Note.didEnterBackground], of: sim.notifications("a")))
     }
 
@@ -103,9 +104,10 @@ struct ConformanceScenarioTests {
         try sim.onDevice(.interruptionBegan(kind: .call))
         try sim.onDevice(.interruptionEnded(accepted: true))
         #expect(sim.state("a") == .suspended)
-        #expect(sim.selectors("a") == Launch.ios3 + [
-            Selector.didBecomeActive, Selector.willResignActive, Selector.didEnterBackground,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios3 + [
+                Selector.didBecomeActive, Selector.willResignActive, Selector.didEnterBackground,
+            ])
     }
 
     @Test("09_banner_changes_nothing_ios5")
@@ -136,9 +138,10 @@ struct ConformanceScenarioTests {
         #expect(sim.state("a") == .inactive)
         try sim.onDevice(.unlock)
         #expect(sim.state("a") == .active)
-        #expect(sim.selectors("a") == Launch.ios3 + [
-            Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios3 + [
+                Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
+            ])
     }
 
     @Test("12_url_launch_ios4_2")
@@ -147,7 +150,10 @@ struct ConformanceScenarioTests {
         try sim.on("a", .urlLaunch("mail://inbox", from: "com.apple.mobilesafari"))
         #expect(sim.state("a") == .active)
         #expect(sim.selectors("a") == Launch.ios3 + [Selector.openURLSourceApplication, Selector.didBecomeActive])
-        #expect(sim.entries.callbackArgs(of: "a").contains(["url": "mail://inbox", "sourceApplication": "com.apple.mobilesafari"]))
+        #expect(
+            sim.entries.callbackArgs(of: "a").contains([
+                "url": "mail://inbox", "sourceApplication": "com.apple.mobilesafari",
+            ]))
     }
 
     @Test("13_url_wakes_suspended_ios9")
@@ -157,9 +163,10 @@ struct ConformanceScenarioTests {
         try sim.onDevice(.homeButton)
         try sim.on("a", .open("a://x"))
         #expect(sim.state("a") == .active)
-        #expect(sim.selectors("a") == Self.wentHomeOn7 + [
-            Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.selectors("a") == Self.wentHomeOn7 + [
+                Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
+            ])
     }
 
     @Test("14_optional_methods")
@@ -250,8 +257,9 @@ struct ConformanceScenarioTests {
         #expect(queued.contains(Note.locale))
         try sim.on("a", .activate)
         #expect(sim.app("a").queuedNotifications.isEmpty)
-        #expect(Self.isSubsequence(
-            [Note.willEnterForeground, Note.orientation, Note.didBecomeActive], of: sim.notifications("a")))
+        #expect(
+            Self.isSubsequence(
+                [Note.willEnterForeground, Note.orientation, Note.didBecomeActive], of: sim.notifications("a")))
     }
 
     @Test("21_net_zero_change_is_dropped")

@@ -62,7 +62,9 @@ struct DeviceApplyTests {
         app.info.backgroundModes = ["teleport"]
         #expect(throws: Rejection.self) { try sim.device.addApp(id: "x", configuration: app) }
         sim.add("a")
-        #expect(throws: Rejection.self) { try sim.device.addApp(id: "a", configuration: AppConfiguration(bundleId: "b")) }
+        #expect(throws: Rejection.self) {
+            try sim.device.addApp(id: "a", configuration: AppConfiguration(bundleId: "b"))
+        }
     }
 
     @Test("an app takes its device's iosVersion unless it has its own")

@@ -71,14 +71,15 @@ struct DeviceBackgroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .task("one"), .homeButton, .wait(20), .task("two"))
         let outcome = try sim.onDevice(.wait(10))
-        #expect(outcome.entries.map(\.line) == [
-            "device advanceTime",
-            "call backgroundTaskExpirationHandler [background]",
-            "call backgroundTaskExpirationHandler [background]",
-            "task expired 1",
-            "task expired 2",
-            "state background→suspended",
-        ])
+        #expect(
+            outcome.entries.map(\.line) == [
+                "device advanceTime",
+                "call backgroundTaskExpirationHandler [background]",
+                "call backgroundTaskExpirationHandler [background]",
+                "task expired 1",
+                "task expired 2",
+                "state background→suspended",
+            ])
         #expect(outcome.entries.callbackArgs(of: "a") == [["task": 1, "name": "one"], ["task": 2, "name": "two"]])
         #expect(outcome.entries.dropFirst().allSatisfy { $0.time == 30 })
     }
@@ -100,12 +101,15 @@ struct DeviceBackgroundTests {
         sim.add("a", endsTasksOnExpiration: false)
         try sim.on("a", .foregroundLaunch, .task("long"), .homeButton)
         let outcome = try sim.onDevice(.wait(200))
-        #expect(outcome.entries.trace(of: "a") == [
-            "call backgroundTaskExpirationHandler [background]",
-            "state background→notRunning",
-            "end backgroundTaskExpired notified:false 0x2182bad2",
-        ])
-        #expect(sim.app("a").termination == Termination(reason: .backgroundTaskExpired, time: 180, notified: false, code: "0x2182bad2"))
+        #expect(
+            outcome.entries.trace(of: "a") == [
+                "call backgroundTaskExpirationHandler [background]",
+                "state background→notRunning",
+                "end backgroundTaskExpired notified:false 0x2182bad2",
+            ])
+        #expect(
+            sim.app("a").termination
+                == Termination(reason: .backgroundTaskExpired, time: 180, notified: false, code: "0x2182bad2"))
         #expect(sim.app("a").backgroundTasks.isEmpty)
     }
 
@@ -144,11 +148,12 @@ struct DeviceBackgroundTests {
         sim.add("a", backgroundModes: ["fetch"], durations: [Selector.performFetch: 12])
         try sim.on("a", .foregroundLaunch, .homeButton, .change(kind: .locale, value: "fr_FR"))
         try sim.on("a", .backgroundFetch)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "state suspended→background",
-            "queued NSCurrentLocaleDidChangeNotification",
-            "call application:performFetchWithCompletionHandler: [background]",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "state suspended→background",
+                "queued NSCurrentLocaleDidChangeNotification",
+                "call application:performFetchWithCompletionHandler: [background]",
+            ])
         #expect(sim.device.nextDeadline == 12)
         #expect(sim.time == 0)
         let outcome = try sim.onDevice(.wait(20))
@@ -170,7 +175,8 @@ struct DeviceBackgroundTests {
     func contentAvailable() throws {
         var sim = Sim(ios: "7.0")
         sim.add("plain")
-        sim.add("a", backgroundModes: ["remote-notification"], durations: [Selector.didReceiveRemoteNotificationFetch: 5])
+        sim.add(
+            "a", backgroundModes: ["remote-notification"], durations: [Selector.didReceiveRemoteNotificationFetch: 5])
         #expect(sim.rejection("plain", .contentAvailablePush)?.code == .invalidTransition)
         try sim.on("a", .remoteNotification(payload: ["k": 1], contentAvailable: true))
         #expect(sim.selectors("a") == Launch.ios6 + [Selector.didReceiveRemoteNotificationFetch])

@@ -48,9 +48,11 @@ struct DeviceChangesTests {
     func significantTime() throws {
         var sim = try Self.threeApps()
         try sim.onDevice(.change(kind: .significantTime, value: nil))
-        #expect(sim.last.entries.trace(of: "run") == [
-            "call applicationSignificantTimeChange: [active]", "post UIApplicationSignificantTimeChangeNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "run") == [
+                "call applicationSignificantTimeChange: [active]",
+                "post UIApplicationSignificantTimeChangeNotification",
+            ])
         #expect(sim.app("sleep").queuedNotifications.map(\.name) == [Note.significantTime])
     }
 
@@ -96,7 +98,8 @@ struct DeviceChangesTests {
     @Test("§7 no net change, no notification: connected then disconnected leaves nothing")
     func netZero() throws {
         var sim = try Self.threeApps()
-        try sim.onDevice(.change(kind: .accessory, value: "connected"), .change(kind: .accessory, value: "disconnected"))
+        try sim.onDevice(
+            .change(kind: .accessory, value: "connected"), .change(kind: .accessory, value: "disconnected"))
         #expect(sim.app("sleep").queuedNotifications.isEmpty)
         try sim.onDevice(
             .change(kind: .orientation, value: "faceUp"), .change(kind: .orientation, value: "faceDown"),
@@ -118,11 +121,16 @@ struct DeviceChangesTests {
         try sim.onDevice(.change(kind: .batteryState, value: "charging"))
         try sim.on("sleep", .activate, .touch)
         let lines = sim.last.entries.trace(of: "sleep")
-        #expect(lines.firstIndex(of: "queued UIDeviceBatteryStateDidChangeNotification")! < lines.firstIndex(of: "runloop touch true")!)
+        #expect(
+            lines.firstIndex(of: "queued UIDeviceBatteryStateDidChangeNotification")! < lines.firstIndex(
+                of: "runloop touch true")!)
         #expect(sim.app("sleep").queuedNotifications.isEmpty)
         let delivered = sim.last.entries.of("sleep").first { $0.line.hasPrefix("queued") }
-        #expect(delivered?.body == .notification(
-            name: "UIDeviceBatteryStateDidChangeNotification", userInfo: ["value": "charging"], queuedAt: 0, coalesced: 1))
+        #expect(
+            delivered?.body
+                == .notification(
+                    name: "UIDeviceBatteryStateDidChangeNotification", userInfo: ["value": "charging"], queuedAt: 0,
+                    coalesced: 1))
     }
 
     @Test("§7 a suspended app that is purged loses its queue")
@@ -137,12 +145,13 @@ struct DeviceChangesTests {
     func statusBarFrame() throws {
         var sim = try Self.threeApps()
         try sim.onDevice(.change(kind: .statusBarFrame, value: ["height": 40]))
-        #expect(sim.last.entries.trace(of: "run") == [
-            "call application:willChangeStatusBarFrame: [active]",
-            "post UIApplicationWillChangeStatusBarFrameNotification",
-            "call application:didChangeStatusBarFrame: [active]",
-            "post UIApplicationDidChangeStatusBarFrameNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "run") == [
+                "call application:willChangeStatusBarFrame: [active]",
+                "post UIApplicationWillChangeStatusBarFrameNotification",
+                "call application:didChangeStatusBarFrame: [active]",
+                "post UIApplicationDidChangeStatusBarFrameNotification",
+            ])
         #expect(sim.app("sleep").queuedNotifications.isEmpty)
     }
 

@@ -9,15 +9,16 @@ struct DeviceForegroundTests {
         var sim = Sim(ios: "17.0")
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
-        #expect(sim.trace("a") == [
-            "state notRunning→inactive",
-            "call application:willFinishLaunchingWithOptions: [inactive]",
-            "call application:didFinishLaunchingWithOptions: [inactive]",
-            "post UIApplicationDidFinishLaunchingNotification",
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.trace("a") == [
+                "state notRunning→inactive",
+                "call application:willFinishLaunchingWithOptions: [inactive]",
+                "call application:didFinishLaunchingWithOptions: [inactive]",
+                "post UIApplicationDidFinishLaunchingNotification",
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
         #expect(sim.device.foregroundApp == "a")
     }
 
@@ -26,10 +27,14 @@ struct DeviceForegroundTests {
         var sim = Sim(ios: "4.2")
         sim.add("a", urlSchemes: ["mail"])
         try sim.on("a", .urlLaunch("mail://inbox", from: "com.apple.mobilesafari"))
-        #expect(sim.selectors("a") == [
-            Selector.didFinishLaunchingWithOptions, Selector.openURLSourceApplication, Selector.didBecomeActive,
-        ])
-        #expect(sim.entries.callbackArgs(of: "a")[1] == ["url": "mail://inbox", "sourceApplication": "com.apple.mobilesafari"])
+        #expect(
+            sim.selectors("a") == [
+                Selector.didFinishLaunchingWithOptions, Selector.openURLSourceApplication, Selector.didBecomeActive,
+            ])
+        #expect(
+            sim.entries.callbackArgs(of: "a")[1] == [
+                "url": "mail://inbox", "sourceApplication": "com.apple.mobilesafari",
+            ])
         #expect(sim.entries.callbackArgs(of: "a")[0]["url"] == "mail://inbox")
     }
 
@@ -51,9 +56,10 @@ struct DeviceForegroundTests {
             "a", notImplemented: [Selector.willFinishLaunchingWithOptions],
             returns: [Selector.willFinishLaunchingWithOptions: false, Selector.didFinishLaunchingWithOptions: true])
         try sim.on("a", .urlLaunch("a://x"))
-        #expect(sim.selectors("a") == [
-            Selector.didFinishLaunchingWithOptions, Selector.openURLOptions, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.selectors("a") == [
+                Selector.didFinishLaunchingWithOptions, Selector.openURLOptions, Selector.didBecomeActive,
+            ])
     }
 
     @Test("§4 a URL with a scheme the app does not declare is refused and changes nothing")
@@ -74,14 +80,15 @@ struct DeviceForegroundTests {
         try sim.on("a", .foregroundLaunch)
         try sim.on("b", .foregroundLaunch)
         let lines = sim.last.entries.map { "\($0.app ?? "-") \($0.line)" }
-        #expect(lines.prefix(6) == [
-            "a call applicationWillResignActive: [active]",
-            "a post UIApplicationWillResignActiveNotification",
-            "a state active→inactive",
-            "a state inactive→background",
-            "a call applicationDidEnterBackground: [background]",
-            "a post UIApplicationDidEnterBackgroundNotification",
-        ])
+        #expect(
+            lines.prefix(6) == [
+                "a call applicationWillResignActive: [active]",
+                "a post UIApplicationWillResignActiveNotification",
+                "a state active→inactive",
+                "a state inactive→background",
+                "a call applicationDidEnterBackground: [background]",
+                "a post UIApplicationDidEnterBackgroundNotification",
+            ])
         #expect(lines.dropFirst(6).first == "b state notRunning→inactive")
         #expect(sim.state("a") == .suspended)
     }
@@ -91,13 +98,14 @@ struct DeviceForegroundTests {
         var sim = Sim(ios: "7.0")
         sim.add("a")
         try sim.on("a", .backgroundLaunch)
-        #expect(sim.trace("a") == [
-            "state notRunning→background",
-            "call application:willFinishLaunchingWithOptions: [background]",
-            "call application:didFinishLaunchingWithOptions: [background]",
-            "post UIApplicationDidFinishLaunchingNotification",
-            "state background→suspended",
-        ])
+        #expect(
+            sim.trace("a") == [
+                "state notRunning→background",
+                "call application:willFinishLaunchingWithOptions: [background]",
+                "call application:didFinishLaunchingWithOptions: [background]",
+                "post UIApplicationDidFinishLaunchingNotification",
+                "state background→suspended",
+            ])
         #expect(sim.device.foregroundApp == nil)
     }
 
@@ -114,16 +122,17 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
-        #expect(sim.last.entries.map(\.line) == [
-            "device homeButton",
-            "call applicationWillResignActive: [active]",
-            "post UIApplicationWillResignActiveNotification",
-            "state active→inactive",
-            "state inactive→background",
-            "call applicationDidEnterBackground: [background]",
-            "post UIApplicationDidEnterBackgroundNotification",
-            "state background→suspended",
-        ])
+        #expect(
+            sim.last.entries.map(\.line) == [
+                "device homeButton",
+                "call applicationWillResignActive: [active]",
+                "post UIApplicationWillResignActiveNotification",
+                "state active→inactive",
+                "state inactive→background",
+                "call applicationDidEnterBackground: [background]",
+                "post UIApplicationDidEnterBackgroundNotification",
+                "state background→suspended",
+            ])
         #expect(sim.device.foregroundApp == nil)
     }
 
@@ -133,12 +142,13 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillTerminate: [active]",
-            "post UIApplicationWillTerminateNotification",
-            "state active→notRunning",
-            "end exited notified:true",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillTerminate: [active]",
+                "post UIApplicationWillTerminateNotification",
+                "state active→notRunning",
+                "end exited notified:true",
+            ])
         #expect(sim.app("a").termination == Termination(reason: .exited, time: 0, notified: true, code: nil))
     }
 
@@ -150,15 +160,16 @@ struct DeviceForegroundTests {
         sim.add("a", exitsOnSuspend: exitsOnSuspend)
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillResignActive: [active]",
-            "post UIApplicationWillResignActiveNotification",
-            "state active→inactive",
-            "call applicationWillTerminate: [inactive]",
-            "post UIApplicationWillTerminateNotification",
-            "state inactive→notRunning",
-            "end exited notified:true",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillResignActive: [active]",
+                "post UIApplicationWillResignActiveNotification",
+                "state active→inactive",
+                "call applicationWillTerminate: [inactive]",
+                "post UIApplicationWillTerminateNotification",
+                "state inactive→notRunning",
+                "end exited notified:true",
+            ])
     }
 
     @Test("§4 back to the foreground from suspended: willEnterForeground, queue, inactive, active")
@@ -167,16 +178,17 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .homeButton, .change(kind: .orientation, value: "landscapeLeft"))
         try sim.on("a", .activate)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "state suspended→background",
-            "call applicationWillEnterForeground: [background]",
-            "post UIApplicationWillEnterForegroundNotification",
-            "queued UIDeviceOrientationDidChangeNotification",
-            "state background→inactive",
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "state suspended→background",
+                "call applicationWillEnterForeground: [background]",
+                "post UIApplicationWillEnterForegroundNotification",
+                "queued UIDeviceOrientationDidChangeNotification",
+                "state background→inactive",
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
         #expect(sim.device.foregroundApp == "a")
     }
 
@@ -187,14 +199,15 @@ struct DeviceForegroundTests {
         try sim.on("a", .foregroundLaunch, .task(), .homeButton)
         #expect(sim.state("a") == .background)
         try sim.on("a", .activate)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillEnterForeground: [background]",
-            "post UIApplicationWillEnterForegroundNotification",
-            "state background→inactive",
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillEnterForeground: [background]",
+                "post UIApplicationWillEnterForegroundNotification",
+                "state background→inactive",
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
         #expect(sim.device.backgroundTimeRemaining(of: sim.app("a")) == nil)
     }
 
@@ -204,9 +217,10 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .homeButton)
         try sim.on("a", .open("a://x"))
-        #expect(sim.last.entries.selectors(of: "a") == [
-            Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.last.entries.selectors(of: "a") == [
+                Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
+            ])
         #expect(sim.last.entries.callbackStates(of: "a") == [.background, .inactive, .active])
     }
 

@@ -4,18 +4,21 @@ import Testing
 
 @Suite("§5 Interruptions")
 struct DeviceInterruptionsTests {
-    @Test("§5 an alert-style interruption makes the active app resign and stay inactive", arguments: InterruptionKind.allCases)
+    @Test(
+        "§5 an alert-style interruption makes the active app resign and stay inactive",
+        arguments: InterruptionKind.allCases)
     func alertResigns(kind: InterruptionKind) throws {
         var sim = Sim(ios: "7.0")
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.interruptionBegan(kind: kind))
-        #expect(sim.last.entries.map(\.line) == [
-            "device interruptionBegan",
-            "call applicationWillResignActive: [active]",
-            "post UIApplicationWillResignActiveNotification",
-            "state active→inactive",
-        ])
+        #expect(
+            sim.last.entries.map(\.line) == [
+                "device interruptionBegan",
+                "call applicationWillResignActive: [active]",
+                "post UIApplicationWillResignActiveNotification",
+                "state active→inactive",
+            ])
         #expect(sim.device.interruption == kind)
         try sim.onDevice(.wait(60))
         #expect(sim.state("a") == .inactive)
@@ -27,11 +30,12 @@ struct DeviceInterruptionsTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .interruptionBegan(kind: .call))
         try sim.onDevice(.interruptionEnded(accepted: false))
-        #expect(sim.last.entries.trace(of: "a") == [
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
         #expect(sim.device.interruption == nil)
     }
 
@@ -41,12 +45,13 @@ struct DeviceInterruptionsTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .interruptionBegan(kind: .call))
         try sim.onDevice(.interruptionEnded(accepted: true))
-        #expect(sim.last.entries.trace(of: "a") == [
-            "state inactive→background",
-            "call applicationDidEnterBackground: [background]",
-            "post UIApplicationDidEnterBackgroundNotification",
-            "state background→suspended",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "state inactive→background",
+                "call applicationDidEnterBackground: [background]",
+                "post UIApplicationDidEnterBackgroundNotification",
+                "state background→suspended",
+            ])
         #expect(sim.device.foregroundApp == nil)
     }
 
@@ -56,12 +61,13 @@ struct DeviceInterruptionsTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .interruptionBegan(kind: .call))
         try sim.onDevice(.interruptionEnded(accepted: true))
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillTerminate: [inactive]",
-            "post UIApplicationWillTerminateNotification",
-            "state inactive→notRunning",
-            "end exited notified:true",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillTerminate: [inactive]",
+                "post UIApplicationWillTerminateNotification",
+                "state inactive→notRunning",
+                "end exited notified:true",
+            ])
     }
 
     @Test("§5 a second interruption while one is up, or an end without one, is refused")
@@ -100,9 +106,10 @@ struct DeviceInterruptionsTests {
         var sim = Sim(ios: "4.3")
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .bannerNotification(title: nil), .interruptionEnded(accepted: false))
-        #expect(sim.selectors("a") == Launch.ios3 + [
-            Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios3 + [
+                Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
+            ])
     }
 
     @Test("§5 Notification Center: opened resigns active, closed becomes active")
@@ -130,15 +137,16 @@ struct DeviceInterruptionsTests {
         #expect(sim.device.protectedDataAvailable)
         #expect(sim.state("a") == .suspended)
         try sim.onDevice(.unlock)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "state suspended→background",
-            "call applicationWillEnterForeground: [background]",
-            "post UIApplicationWillEnterForegroundNotification",
-            "state background→inactive",
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "state suspended→background",
+                "call applicationWillEnterForeground: [background]",
+                "post UIApplicationWillEnterForegroundNotification",
+                "state background→inactive",
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
         #expect(sim.device.foregroundApp == "a")
     }
 
@@ -178,9 +186,10 @@ struct DeviceInterruptionsTests {
         try sim.on("front", .foregroundLaunch)
         try sim.onDevice(.lock)
         #expect(!sim.device.protectedDataAvailable)
-        #expect(sim.last.entries.selectors(of: "front") == [
-            Selector.willResignActive, Selector.didEnterBackground, Selector.protectedDataWillBecomeUnavailable,
-        ])
+        #expect(
+            sim.last.entries.selectors(of: "front") == [
+                Selector.willResignActive, Selector.didEnterBackground, Selector.protectedDataWillBecomeUnavailable,
+            ])
         #expect(sim.last.entries.notificationNames(of: "front").last == Note.protectedDataWillBecomeUnavailable)
         #expect(sim.app("sleeping").queuedNotifications.map(\.name) == [Note.protectedDataWillBecomeUnavailable])
         #expect(sim.last.entries.of("sleeping").isEmpty)
@@ -198,12 +207,13 @@ struct DeviceInterruptionsTests {
         try sim.onDevice(.unlock)
         #expect(sim.device.protectedDataAvailable)
         #expect(sim.last.entries.selectors(of: "b") == [Selector.protectedDataDidBecomeAvailable])
-        #expect(sim.last.entries.trace(of: "a").prefix(4) == [
-            "state suspended→background",
-            "call applicationWillEnterForeground: [background]",
-            "post UIApplicationWillEnterForegroundNotification",
-            "queued UIApplicationProtectedDataDidBecomeAvailable",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a").prefix(4) == [
+                "state suspended→background",
+                "call applicationWillEnterForeground: [background]",
+                "post UIApplicationWillEnterForegroundNotification",
+                "queued UIApplicationProtectedDataDidBecomeAvailable",
+            ])
         #expect(sim.state("a") == .active)
     }
 
@@ -225,21 +235,23 @@ struct DeviceInterruptionsTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.lock)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillResignActive: [active]",
-            "post UIApplicationWillResignActiveNotification",
-            "state active→inactive",
-            "call applicationProtectedDataWillBecomeUnavailable: [inactive]",
-            "post UIApplicationProtectedDataWillBecomeUnavailable",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillResignActive: [active]",
+                "post UIApplicationWillResignActiveNotification",
+                "state active→inactive",
+                "call applicationProtectedDataWillBecomeUnavailable: [inactive]",
+                "post UIApplicationProtectedDataWillBecomeUnavailable",
+            ])
         try sim.onDevice(.unlock)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationProtectedDataDidBecomeAvailable: [inactive]",
-            "post UIApplicationProtectedDataDidBecomeAvailable",
-            "state inactive→active",
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationProtectedDataDidBecomeAvailable: [inactive]",
+                "post UIApplicationProtectedDataDidBecomeAvailable",
+                "state inactive→active",
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+            ])
     }
 
     @Test("§5 protected data callbacks exist from 4.0")
@@ -247,9 +259,10 @@ struct DeviceInterruptionsTests {
         var sim = Sim(ios: "3.1", passcode: true)
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .lock, .unlock)
-        #expect(sim.selectors("a") == Launch.ios3 + [
-            Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios3 + [
+                Selector.didBecomeActive, Selector.willResignActive, Selector.didBecomeActive,
+            ])
     }
 
     @Test("§5 unlock on an unlocked device is refused; a second lock changes nothing")

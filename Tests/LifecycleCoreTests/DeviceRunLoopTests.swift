@@ -72,11 +72,12 @@ struct DeviceRunLoopTests {
         try sim.on("a", .foregroundLaunch, .homeButton, .runLoop(.redraw), .runLoop(.redraw), .runLoop(.redraw))
         #expect(sim.entries.runLoop(of: "a") == [false, false, false])
         try sim.on("a", .activate)
-        #expect(sim.last.entries.trace(of: "a").suffix(3) == [
-            "call applicationDidBecomeActive: [active]",
-            "post UIApplicationDidBecomeActiveNotification",
-            "runloop redraw true ×3",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a").suffix(3) == [
+                "call applicationDidBecomeActive: [active]",
+                "post UIApplicationDidBecomeActiveNotification",
+                "runloop redraw true ×3",
+            ])
         try sim.onDevice(.homeButton)
         try sim.on("a", .activate)
         #expect(!sim.last.entries.trace(of: "a").contains { $0.hasPrefix("runloop") })
@@ -88,10 +89,11 @@ struct DeviceRunLoopTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         let outcome = try sim.on("a", .touch, .runLoop(.shake), .runLoop(.motion))
-        #expect(outcome.entries.map(\.body) == [
-            .runLoop(event: .touch, delivered: true, coalesced: nil),
-            .runLoop(event: .shake, delivered: true, coalesced: nil),
-            .runLoop(event: .motion, delivered: true, coalesced: nil),
-        ])
+        #expect(
+            outcome.entries.map(\.body) == [
+                .runLoop(event: .touch, delivered: true, coalesced: nil),
+                .runLoop(event: .shake, delivered: true, coalesced: nil),
+                .runLoop(event: .motion, delivered: true, coalesced: nil),
+            ])
     }
 }

@@ -12,12 +12,13 @@ struct DeviceTerminationTests {
         if state == .background { try sim.onDevice(.homeButton) }
         try sim.onDevice(.wait(2))
         try sim.on("a", .terminate)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationWillTerminate: [\(state)]",
-            "post UIApplicationWillTerminateNotification",
-            "state \(state)→notRunning",
-            "end terminated notified:true",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationWillTerminate: [\(state)]",
+                "post UIApplicationWillTerminateNotification",
+                "state \(state)→notRunning",
+                "end terminated notified:true",
+            ])
         #expect(sim.app("a").termination == Termination(reason: .terminated, time: 2, notified: true, code: nil))
         #expect(sim.app("a").backgroundTasks.isEmpty)
         #expect(sim.device.foregroundApp == nil)
@@ -34,7 +35,8 @@ struct DeviceTerminationTests {
         #expect(try sim.on("b", .terminate) == Outcome(entries: [], changed: false))
     }
 
-    @Test("§9 forceQuit: no callback whatever the state; an active app first resigns active",
+    @Test(
+        "§9 forceQuit: no callback whatever the state; an active app first resigns active",
         arguments: [AppState.active, .inactive, .background, .suspended])
     func forceQuit(state: AppState) throws {
         var sim = Sim(ios: "7.0")
@@ -50,7 +52,10 @@ struct DeviceTerminationTests {
         try sim.on("a", .forceQuit)
         let expected = (state == .active ? [Selector.willResignActive] : [])
         #expect(sim.last.entries.selectors(of: "a") == expected)
-        #expect(sim.last.entries.trace(of: "a").suffix(2) == ["state \(state == .active ? AppState.inactive : state)→notRunning", "end forceQuit notified:false"])
+        #expect(
+            sim.last.entries.trace(of: "a").suffix(2) == [
+                "state \(state == .active ? AppState.inactive : state)→notRunning", "end forceQuit notified:false",
+            ])
         #expect(sim.app("a").termination?.notified == false)
     }
 
@@ -84,23 +89,27 @@ struct DeviceTerminationTests {
     @Test("§9 watchdog: launch callbacks together get 20 s; past it the app is killed at the limit, 0x8badf00d")
     func launchWatchdog() throws {
         var sim = Sim(ios: "7.0")
-        sim.add("a", durations: [Selector.willFinishLaunchingWithOptions: 12, Selector.didFinishLaunchingWithOptions: 9])
+        sim.add(
+            "a", durations: [Selector.willFinishLaunchingWithOptions: 12, Selector.didFinishLaunchingWithOptions: 9])
         try sim.on("a", .foregroundLaunch)
-        #expect(sim.trace("a") == [
-            "state notRunning→inactive",
-            "call application:willFinishLaunchingWithOptions: [inactive]",
-            "call application:didFinishLaunchingWithOptions: [inactive]",
-            "state inactive→notRunning",
-            "end watchdog notified:false 0x8badf00d",
-        ])
-        #expect(sim.app("a").termination == Termination(reason: .watchdog, time: 20, notified: false, code: "0x8badf00d"))
+        #expect(
+            sim.trace("a") == [
+                "state notRunning→inactive",
+                "call application:willFinishLaunchingWithOptions: [inactive]",
+                "call application:didFinishLaunchingWithOptions: [inactive]",
+                "state inactive→notRunning",
+                "end watchdog notified:false 0x8badf00d",
+            ])
+        #expect(
+            sim.app("a").termination == Termination(reason: .watchdog, time: 20, notified: false, code: "0x8badf00d"))
         #expect(sim.device.foregroundApp == nil)
     }
 
     @Test("§9 watchdog: launch callbacks taking exactly 20 s together are fine, and take their time")
     func launchAtLimit() throws {
         var sim = Sim(ios: "7.0")
-        sim.add("a", durations: [Selector.willFinishLaunchingWithOptions: 10, Selector.didFinishLaunchingWithOptions: 10])
+        sim.add(
+            "a", durations: [Selector.willFinishLaunchingWithOptions: 10, Selector.didFinishLaunchingWithOptions: 10])
         try sim.on("a", .foregroundLaunch)
         #expect(sim.state("a") == .active)
         #expect(sim.time == 20)
@@ -113,7 +122,8 @@ struct DeviceTerminationTests {
         sim.add("a", durations: [Selector.didEnterBackground: 7])
         sim.add("b", durations: [Selector.didEnterBackground: 5])
         try sim.on("a", .foregroundLaunch, .homeButton)
-        #expect(sim.app("a").termination == Termination(reason: .watchdog, time: 5, notified: false, code: "0x8badf00d"))
+        #expect(
+            sim.app("a").termination == Termination(reason: .watchdog, time: 5, notified: false, code: "0x8badf00d"))
         #expect(sim.last.entries.notificationNames(of: "a").last == Note.willResignActive)
         try sim.on("b", .foregroundLaunch, .homeButton)
         #expect(sim.state("b") == .suspended)
@@ -124,16 +134,21 @@ struct DeviceTerminationTests {
         var sim = Sim(ios: "7.0")
         sim.add("a", durations: [Selector.willTerminate: 6])
         try sim.on("a", .foregroundLaunch, .terminate)
-        #expect(sim.last.entries.trace(of: "a").suffix(3) == [
-            "call applicationWillTerminate: [active]",
-            "state active→notRunning",
-            "end watchdog notified:true 0x8badf00d",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a").suffix(3) == [
+                "call applicationWillTerminate: [active]",
+                "state active→notRunning",
+                "end watchdog notified:true 0x8badf00d",
+            ])
         #expect(sim.app("a").termination?.time == 5)
     }
 
-    @Test("§9 watchdog: a fetch window past 30 s is killed at 30 s; exactly 30 s is fine",
-        arguments: [(Event.backgroundFetch, Selector.performFetch), (.contentAvailablePush, Selector.didReceiveRemoteNotificationFetch)])
+    @Test(
+        "§9 watchdog: a fetch window past 30 s is killed at 30 s; exactly 30 s is fine",
+        arguments: [
+            (Event.backgroundFetch, Selector.performFetch),
+            (.contentAvailablePush, Selector.didReceiveRemoteNotificationFetch),
+        ])
     func windowWatchdog(event: Event, selector: String) throws {
         var sim = Sim(ios: "7.0")
         sim.add("slow", backgroundModes: ["fetch", "remote-notification"], durations: [selector: 31])
@@ -143,7 +158,9 @@ struct DeviceTerminationTests {
         #expect(sim.time == 0)
         #expect(sim.device.nextDeadline == 30)
         try sim.onDevice(.wait(40))
-        #expect(sim.app("slow").termination == Termination(reason: .watchdog, time: 30, notified: false, code: "0x8badf00d"))
+        #expect(
+            sim.app("slow").termination == Termination(reason: .watchdog, time: 30, notified: false, code: "0x8badf00d")
+        )
         #expect(sim.state("ok") == .suspended)
         #expect(sim.app("ok").termination == nil)
     }
@@ -176,18 +193,19 @@ struct DeviceTerminationTests {
         try sim.on("front", .foregroundLaunch)
         try sim.onDevice(.memoryPressure(level: .critical))
         let lines = sim.last.entries.dropFirst().map { "\($0.app!) \($0.line)" }
-        #expect(lines == [
-            "sleep state suspended→notRunning",
-            "sleep end memoryPressure notified:false",
-            "large call applicationWillTerminate: [background]",
-            "large post UIApplicationWillTerminateNotification",
-            "large state background→notRunning",
-            "large end memoryPressure notified:true",
-            "small call applicationDidReceiveMemoryWarning: [background]",
-            "small post UIApplicationDidReceiveMemoryWarningNotification",
-            "front call applicationDidReceiveMemoryWarning: [active]",
-            "front post UIApplicationDidReceiveMemoryWarningNotification",
-        ])
+        #expect(
+            lines == [
+                "sleep state suspended→notRunning",
+                "sleep end memoryPressure notified:false",
+                "large call applicationWillTerminate: [background]",
+                "large post UIApplicationWillTerminateNotification",
+                "large state background→notRunning",
+                "large end memoryPressure notified:true",
+                "small call applicationDidReceiveMemoryWarning: [background]",
+                "small post UIApplicationDidReceiveMemoryWarningNotification",
+                "front call applicationDidReceiveMemoryWarning: [active]",
+                "front post UIApplicationDidReceiveMemoryWarningNotification",
+            ])
     }
 
     @Test("§9 a launch that does not fit purges suspended apps largest first, no callback")
@@ -247,8 +265,10 @@ struct DeviceTerminationTests {
         #expect(sim.rejection("a", .memoryWarning)?.state == .notRunning)
         try sim.on("a", .foregroundLaunch)
         try sim.on("a", .memoryWarning)
-        #expect(sim.last.entries.trace(of: "a") == [
-            "call applicationDidReceiveMemoryWarning: [active]", "post UIApplicationDidReceiveMemoryWarningNotification",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a") == [
+                "call applicationDidReceiveMemoryWarning: [active]",
+                "post UIApplicationDidReceiveMemoryWarningNotification",
+            ])
     }
 }

@@ -87,10 +87,11 @@ struct DeviceTimeTests {
         try sim.onDevice(.homeButton, now: 0)
         #expect(sim.device.nextDeadline == 3)
         let outcome = sim.advance(to: 10)
-        #expect(outcome.entries.map { "\($0.app!) \($0.line) @\($0.time)" } == [
-            "b task ended 1 @3.0", "b state background→suspended @3.0",
-            "a task ended 2 @7.0", "a state background→suspended @7.0",
-        ])
+        #expect(
+            outcome.entries.map { "\($0.app!) \($0.line) @\($0.time)" } == [
+                "b task ended 1 @3.0", "b state background→suspended @3.0",
+                "a task ended 2 @7.0", "a state background→suspended @7.0",
+            ])
         #expect(sim.time == 10)
         #expect(sim.device.nextDeadline == nil)
         #expect(sim.advance(to: 5) == Outcome(entries: [], changed: false))

@@ -21,7 +21,9 @@ struct SplitMix64: RandomNumberGenerator {
 /// A seeded walk over random app and device events on several devices, checking the core's invariants
 /// after every step.
 struct RandomWalk {
-    static let versions = ["2.2", "3.1", "4.0", "4.2", "4.3", "5.0", "6.0", "7.0", "8.4", "9.0", "12.4", "13.0", "17.0"]
+    static let versions = [
+        "2.2", "3.1", "4.0", "4.2", "4.3", "5.0", "6.0", "7.0", "8.4", "9.0", "12.4", "13.0", "17.0",
+    ]
     static let modes = ["audio", "location", "voip", "fetch", "remote-notification"]
     static let optionalSelectors = [
         Selector.willFinishLaunchingWithOptions, Selector.didFinishLaunchingWithOptions, Selector.didBecomeActive,
@@ -98,7 +100,8 @@ struct RandomWalk {
             return .endBackgroundTask(task: tasks.isEmpty || random.chance(10) ? 999 : random.pick(tasks))
         case 12: return .startBackgroundActivity(mode: random.pick(modes))
         case 13: return .stopBackgroundActivity(mode: random.pick(modes))
-        case 14: return .remoteNotification(payload: random.chance(50) ? ["k": 1] : nil, contentAvailable: random.chance(60))
+        case 14:
+            return .remoteNotification(payload: random.chance(50) ? ["k": 1] : nil, contentAvailable: random.chance(60))
         case 15: return .backgroundFetch
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
@@ -182,7 +185,9 @@ struct RandomWalk {
                 if from != known { issues.append("step \(step): \(app) left \(from) but was \(known)") }
                 tracked[index][app] = to
             case .callback(let selector, let state, _, _):
-                if !known.isRunning { issues.append("step \(step): \(selector) to \(app) while \(known) after \(events)") }
+                if !known.isRunning {
+                    issues.append("step \(step): \(selector) to \(app) while \(known) after \(events)")
+                }
                 if state != known { issues.append("step \(step): \(selector) reports \(state), \(app) is \(known)") }
             default:
                 break

@@ -53,21 +53,24 @@ struct SelectorTests {
         var sim = Sim(ios: "7.0")
         sim.add(
             "a",
-            notImplemented: [Selector.didFinishLaunchingWithOptions, Selector.willResignActive, Selector.didBecomeActive])
+            notImplemented: [
+                Selector.didFinishLaunchingWithOptions, Selector.willResignActive, Selector.didBecomeActive,
+            ])
         try sim.on("a", .foregroundLaunch, .homeButton)
-        #expect(sim.trace("a") == [
-            "state notRunning→inactive",
-            "call application:willFinishLaunchingWithOptions: [inactive]",
-            "post UIApplicationDidFinishLaunchingNotification",
-            "state inactive→active",
-            "post UIApplicationDidBecomeActiveNotification",
-            "post UIApplicationWillResignActiveNotification",
-            "state active→inactive",
-            "state inactive→background",
-            "call applicationDidEnterBackground: [background]",
-            "post UIApplicationDidEnterBackgroundNotification",
-            "state background→suspended",
-        ])
+        #expect(
+            sim.trace("a") == [
+                "state notRunning→inactive",
+                "call application:willFinishLaunchingWithOptions: [inactive]",
+                "post UIApplicationDidFinishLaunchingNotification",
+                "state inactive→active",
+                "post UIApplicationDidBecomeActiveNotification",
+                "post UIApplicationWillResignActiveNotification",
+                "state active→inactive",
+                "state inactive→background",
+                "call applicationDidEnterBackground: [background]",
+                "post UIApplicationDidEnterBackgroundNotification",
+                "state background→suspended",
+            ])
     }
 
     @Test("§3 a callback's state is applicationState during the call")
@@ -76,13 +79,16 @@ struct SelectorTests {
         sim.add("a")
         try sim.on("a", .urlLaunch("a://launch"), .homeButton)
         try sim.on("a", .open("a://again"))
-        #expect(sim.selectors("a") == Launch.ios6 + [
-            Selector.openURLOptions, Selector.didBecomeActive, Selector.willResignActive, Selector.didEnterBackground,
-            Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
-        ])
-        #expect(sim.callbackStates("a") == [
-            .inactive, .inactive, .inactive, .active, .active, .background, .background, .inactive, .active,
-        ])
+        #expect(
+            sim.selectors("a") == Launch.ios6 + [
+                Selector.openURLOptions, Selector.didBecomeActive, Selector.willResignActive,
+                Selector.didEnterBackground,
+                Selector.willEnterForeground, Selector.openURLOptions, Selector.didBecomeActive,
+            ])
+        #expect(
+            sim.callbackStates("a") == [
+                .inactive, .inactive, .inactive, .active, .active, .background, .background, .inactive, .active,
+            ])
     }
 
     @Test("§3 launch callbacks of a background launch report background")

@@ -86,7 +86,9 @@ struct Sim {
     func notifications(_ id: String) -> [String] { entries.notificationNames(of: id) }
     func states(_ id: String) -> [AppState] { entries.statesEntered(by: id) }
     func trace(_ id: String) -> [String] { entries.trace(of: id) }
-    func deviceEvents() -> [String] { entries.compactMap { if case .device(let event, _) = $0.body { event } else { nil } } }
+    func deviceEvents() -> [String] {
+        entries.compactMap { if case .device(let event, _) = $0.body { event } else { nil } }
+    }
 }
 
 extension [TimelineEntry] {

@@ -20,7 +20,8 @@ import Testing
             }
             #expect(state == "suspended")
             let entries = try server.allEntries("/v1/apps/sync/timeline")
-            let ended = try #require(entries.first { $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended" })
+            let ended = try #require(
+                entries.first { $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended" })
             // The task began at about 0 and ended by itself at its deadline, 10 simulated seconds later.
             let endedAt = try #require(ended["time"] as? Double)
             #expect(endedAt >= 10 && endedAt < 60)
@@ -43,7 +44,8 @@ import Testing
             do {
                 let server = try LiveServer(store: .sqlite(directory: directory))
                 defer { server.stop() }
-                try server.createDevice(#"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 10}}"#)
+                try server.createDevice(
+                    #"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 10}}"#)
                 try server.createApp(#"{"id": "a", "device": "rt", "bundleId": "com.example.a"}"#)
                 try server.createApp(#"{"id": "b", "device": "rt", "bundleId": "com.example.b"}"#)
                 // a's task ends 20 simulated s (2 s of wall time) from now, b's 30 s: both after the stop.
@@ -65,7 +67,9 @@ import Testing
             #expect(try server.get("/v1/apps/a").string("state") == "suspended")
             #expect(try server.get("/v1/apps/b").string("state") == "suspended")
             let timeline = try server.allEntries("/v1/devices/rt/timeline")
-            let ends = timeline.filter { $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended" }
+            let ends = timeline.filter {
+                $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended"
+            }
             #expect(ends.map { $0["app"] as? String } == ["a", "b"])
             #expect(ends.compactMap { $0["time"] as? Double }.map { $0.rounded() } == [20, 30])
             let seqs = seqs(timeline)

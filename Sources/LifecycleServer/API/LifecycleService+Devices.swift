@@ -17,7 +17,8 @@ extension LifecycleService {
 
     func makeHost(_ device: Device, anchorWall: Double) -> DeviceHost {
         DeviceHost(
-            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
+            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit,
+            hooks: hostHooks)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs.

@@ -64,7 +64,8 @@ extension LifecycleService {
         let query = try request.pageQuery()
         let after = query.after ?? 0
         let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
-        try pageOrPark(request, host: host, app: app, after: after, explicitCursor: query.after != nil,
+        try pageOrPark(
+            request, host: host, app: app, after: after, explicitCursor: query.after != nil,
             limit: query.limit, deadline: deadline, filter: filter, done)
     }
 

@@ -25,7 +25,8 @@ final class ServiceMetrics: Sendable {
             }
         }
         otherStatus = Route.allCases.map { route in
-            Counter(label: "lifecycled_http_requests_total", dimensions: [("route", route.rawValue), ("status", "other")])
+            Counter(
+                label: "lifecycled_http_requests_total", dimensions: [("route", route.rawValue), ("status", "other")])
         }
         latency = Route.allCases.map { route in
             Metrics.Timer(label: "lifecycled_http_request_duration_seconds", dimensions: [("route", route.rawValue)])

@@ -5,7 +5,9 @@ struct DeviceRequest {
     var id: String?
     var configuration: DeviceConfiguration
 
-    static let fields = ["id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings"]
+    static let fields = [
+        "id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings",
+    ]
 
     init(_ body: JSONValue) throws(APIError) {
         let reader = try FieldReader(body)

@@ -72,7 +72,9 @@ enum EventDecoder {
                 ["name", "duration"]
             )
         case "endBackgroundTask":
-            guard let task = try r.integer("task") else { throw .invalidField("task", "task (the task id) is required") }
+            guard let task = try r.integer("task") else {
+                throw .invalidField("task", "task (the task id) is required")
+            }
             return (.endBackgroundTask(task: task), ["task"])
         case "startBackgroundActivity":
             return (.startBackgroundActivity(mode: try r.requiredString("mode")), ["mode"])
@@ -80,7 +82,8 @@ enum EventDecoder {
             return (.stopBackgroundActivity(mode: try r.requiredString("mode")), ["mode"])
         case "remoteNotification":
             return (
-                .remoteNotification(payload: r.value("payload"), contentAvailable: try r.bool("contentAvailable") ?? false),
+                .remoteNotification(
+                    payload: r.value("payload"), contentAvailable: try r.bool("contentAvailable") ?? false),
                 ["payload", "contentAvailable"]
             )
         case "backgroundFetch": return (.backgroundFetch, [])

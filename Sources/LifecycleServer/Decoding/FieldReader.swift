@@ -97,7 +97,8 @@ struct FieldReader {
     func version(_ key: String) throws(APIError) -> Version? {
         guard let text = try string(key) else { return nil }
         guard let version = Version(text) else {
-            throw .invalidField(path(key), "\(path(key)) must be an iOS version like \"7.0\" or \"4.2\", from 2.0 up, not \"\(text)\"")
+            throw .invalidField(
+                path(key), "\(path(key)) must be an iOS version like \"7.0\" or \"4.2\", from 2.0 up, not \"\(text)\"")
         }
         return version
     }
@@ -106,7 +107,8 @@ struct FieldReader {
     where E.RawValue == String {
         guard let text = try string(key) else { return nil }
         guard let value = E(rawValue: text) else {
-            throw .invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"",
+            throw .invalidField(
+                path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"",
                 allowed: E.allCases.map(\.rawValue))
         }
         return value

@@ -294,7 +294,8 @@ final class DeviceHost: @unchecked Sendable {
         let now = clockNow()
         let outcome = device.advance(to: now)
         if !outcome.entries.isEmpty {
-            commit(.advance(now: now), stored: outcome.entries.map(StoredEntry.init), apps: outcome.entries.map(\.app)) {
+            commit(.advance(now: now), stored: outcome.entries.map(StoredEntry.init), apps: outcome.entries.map(\.app))
+            {
                 _ in
             }
         }

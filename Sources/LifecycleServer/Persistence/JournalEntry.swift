@@ -21,7 +21,9 @@ enum JournalEntry {
         case .deleteApp(let id):
             members = ["op": "deleteApp", "id": .string(id)]
         case .events(let app, let now, let events, let key, let fingerprint):
-            members = ["op": "events", "app": app.map(JSONValue.string) ?? .null, "now": .number(now), "events": events]
+            members = [
+                "op": "events", "app": app.map(JSONValue.string) ?? .null, "now": .number(now), "events": events,
+            ]
             if let key { members["key"] = .string(key) }
             // A 64-bit fingerprint does not fit a JSON number exactly: it travels as text.
             if let fingerprint { members["fp"] = .string(String(fingerprint)) }

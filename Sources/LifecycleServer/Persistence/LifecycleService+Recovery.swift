@@ -31,10 +31,12 @@ extension LifecycleService {
                 } else {
                     guard let first = records.popFirst() else { continue }
                     guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
-                        throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
+                        throw RecoveryError(
+                            description: "device \(stream.stream): the first record is not its creation")
                     }
                     let request = try DeviceRequest(config)
-                    host = makeHost(try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
+                    host = makeHost(
+                        try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
                 }
                 for record in records {
                     try host.replay(JournalEntry(bytes: record.bytes))

@@ -14,9 +14,10 @@ import Testing
         #expect(value == .object(["a": [1, 2], "b": .object([:]), "c": .array([])]))
     }
 
-    @Test(arguments: [
-        ("null", .null), ("true", true), ("false", false), ("\"\"", ""), ("7", 7), ("[]", []), ("{}", [:]),
-    ] as [(String, JSONValue)])
+    @Test(
+        arguments: [
+            ("null", .null), ("true", true), ("false", false), ("\"\"", ""), ("7", 7), ("[]", []), ("{}", [:]),
+        ] as [(String, JSONValue)])
     func parsesAnyValueAtTheTopLevel(text: String, expected: JSONValue) throws {
         #expect(try JSONParser.parse(text) == expected)
     }

@@ -71,7 +71,9 @@ import Testing
                 let value = Double(bitPattern: random.next())
                 if value.isFinite { return value }
             }
-        default: return [0, -0.0, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0x1p53 + 2, 0.1][Int(random.next() % 7)]
+        default:
+            return [0, -0.0, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0x1p53 + 2, 0.1][
+                Int(random.next() % 7)]
         }
     }
 

@@ -12,7 +12,8 @@ import Testing
 
     @Test(arguments: [
         (12.0, "12"), (12.5, "12.5"), (-3, "-3"), (0, "0"), (-0.0, "-0"), (0.1, "0.1"), (1.0 / 3, "0.3333333333333333"),
-        (1e18, "1000000000000000000"), (Double(9_007_199_254_740_993 as Int), "9007199254740992"), (1e20, "1e+20"), (1e-7, "1e-07"),
+        (1e18, "1000000000000000000"), (Double(9_007_199_254_740_993 as Int), "9007199254740992"), (1e20, "1e+20"),
+        (1e-7, "1e-07"),
         (123456.789, "123456.789"), (1712345678.125, "1712345678.125"), (-2.5e-300, "-2.5e-300"),
         (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"), (Double.leastNonzeroMagnitude, "5e-324"),
         (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
@@ -21,8 +22,10 @@ import Testing
         #expect(text { $0.number(value) } == expected)
     }
 
-    @Test(arguments: [(0, "0"), (7, "7"), (-7, "-7"), (10, "10"), (1234567890, "1234567890"),
-        (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808")])
+    @Test(arguments: [
+        (0, "0"), (7, "7"), (-7, "-7"), (10, "10"), (1234567890, "1234567890"),
+        (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808"),
+    ])
     func formatsInts(value: Int, expected: String) {
         #expect(text { $0.int(value) } == expected)
     }
@@ -45,7 +48,10 @@ import Testing
     }
 
     @Test func escapesKeys() {
-        #expect(text { $0.beginObject(); $0.key("a\"b\n"); $0.int(1); $0.endObject() } == #"{"a\"b\n":1}"#)
+        #expect(
+            text {
+                $0.beginObject(); $0.key("a\"b\n"); $0.int(1); $0.endObject()
+            } == #"{"a\"b\n":1}"#)
     }
 
     @Test func writesScalars() {
