@@ -188,6 +188,7 @@ def main():
     # Errors: every one must be a problem document the spec lists for that operation.
     c.call("GET", "/v1/apps/nope")
     c.call("GET", "/v1/devices/nope")
+    c.call("GET", "/v1/apps?device=nope")
     c.call("GET", "/nowhere")
     c.call("POST", "/v1/apps/a1/events", raw=b"{not json")
     c.call("POST", "/v1/apps/a1/events", {"type": "teleport"})
