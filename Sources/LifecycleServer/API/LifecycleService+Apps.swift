@@ -94,15 +94,23 @@ extension LifecycleService {
             }
             state = value
         }
-        var candidates: [(id: String, host: DeviceHost)]
+        var candidates: ArraySlice<(id: String, host: DeviceHost)>
         if let deviceID = request.query["device"] {
             guard let host = registry.device(deviceID) else { throw .notFound("no device \(deviceID)") }
-            candidates = host.shared.withLock { $0.device.appOrder }.map { ($0, host) }
+            candidates = host.shared.withLock { $0.device.appOrder }.map { ($0, host) }.sorted { $0.id < $1.id }[...]
         } else {
-            candidates = registry.allApps()
+            candidates = registry.appsSortedByID()[...]
         }
-        if let after { candidates.removeAll { $0.id <= after } }
-        candidates.sort { $0.id < $1.id }
+        if let after {
+            // The first id past the cursor, by binary search: pages cost the same wherever they start.
+            var low = candidates.startIndex
+            var high = candidates.endIndex
+            while low < high {
+                let middle = (low + high) / 2
+                if candidates[middle].id <= after { low = middle + 1 } else { high = middle }
+            }
+            candidates = candidates[low...]
+        }
         var w = JSONWriter(reservingCapacity: 256 + min(candidates.count, limit) * 700)
         w.beginObject()
         w.field("items")

@@ -14,6 +14,9 @@ final class Registry: Sendable {
     private let shards: [Shard]
     private let deviceCount = Atomic<Int>(0)
     private let appCount = Atomic<Int>(0)
+    /// Bumped whenever an app id comes or goes: the version of `sortedApps`.
+    private let appsVersion = Atomic<UInt64>(0)
+    private let sortedApps = Mutex<(version: UInt64, apps: [(id: String, host: DeviceHost)])?>(nil)
 
     init(shardCount: Int = 64) {
         shards = (0..<shardCount).map { _ in Shard() }
@@ -49,7 +52,10 @@ final class Registry: Sendable {
             maps.apps[id] = host
             return true
         }
-        if inserted { appCount.add(1, ordering: .relaxed) }
+        if inserted {
+            appCount.add(1, ordering: .relaxed)
+            appsVersion.add(1, ordering: .releasing)
+        }
         return inserted
     }
 
@@ -60,7 +66,10 @@ final class Registry: Sendable {
             maps.apps[id] = nil
             return true
         }
-        if removed { appCount.subtract(1, ordering: .relaxed) }
+        if removed {
+            appCount.subtract(1, ordering: .relaxed)
+            appsVersion.add(1, ordering: .releasing)
+        }
     }
 
     /// Removes a device and the given apps of it.
@@ -81,6 +90,7 @@ final class Registry: Sendable {
             guard index < shards.count else {
                 deviceCount.store(0, ordering: .relaxed)
                 appCount.store(0, ordering: .relaxed)
+                appsVersion.add(1, ordering: .releasing)
                 return
             }
             shards[index].maps.withLock { maps in
@@ -96,6 +106,17 @@ final class Registry: Sendable {
     /// Every device host, in no particular order.
     func allDevices() -> [DeviceHost] {
         shards.flatMap { shard in shard.maps.withLock { Array($0.devices.values) } }
+    }
+
+    /// Every app id with its host, sorted by id. Sorting a million ids takes a while, so the sorted list
+    /// is kept until an app is added or removed: a dashboard paging through every app sorts once.
+    func appsSortedByID() -> [(id: String, host: DeviceHost)] {
+        let version = appsVersion.load(ordering: .acquiring)
+        if let cached = sortedApps.withLock({ $0 }), cached.version == version { return cached.apps }
+        var apps = allApps()
+        apps.sort { $0.id < $1.id }
+        sortedApps.withLock { $0 = (version, apps) }
+        return apps
     }
 
     /// Every app id with its host, in no particular order.
