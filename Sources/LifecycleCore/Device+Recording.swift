@@ -73,15 +73,35 @@ extension Device {
     }
 
     /// Notifications that waited while the app was suspended, delivered when it next runs code (LIFECYCLE §7).
+    /// A notification that has a delegate method (protected data, significant time) comes with that method,
+    /// as it would for a running app (§3, §5: unlock brings `applicationProtectedDataDidBecomeAvailable:`).
     mutating func deliverQueue(_ id: String) {
         let queue = apps[existing: id].queuedNotifications
         apps[existing: id].queuedNotifications = []
         for item in queue {
+            if let selector = Self.delegateMethod(forQueued: item.name),
+                apps[existing: id].delegate.implements(selector)
+            {
+                let app = apps[existing: id]
+                let duration = app.delegate.duration(of: selector)
+                record(id, .callback(selector: selector, state: app.state, args: [:], duration: duration))
+                time += duration
+            }
             record(
                 id,
                 .notification(
                     name: item.name, userInfo: item.userInfo, queuedAt: item.queuedAt, coalesced: item.coalesced))
         }
+    }
+
+    private static func delegateMethod(forQueued name: String) -> String? {
+        for selector in [
+            Selector.protectedDataWillBecomeUnavailable, Selector.protectedDataDidBecomeAvailable,
+            Selector.significantTimeChange,
+        ] where Selector.notification(after: selector) == name {
+            return selector
+        }
+        return nil
     }
 
     /// A suspended app runs code again, in the background; its queue arrives first.

@@ -56,6 +56,21 @@ struct DeviceChangesTests {
         #expect(sim.app("sleep").queuedNotifications.map(\.name) == [Note.significantTime])
     }
 
+    @Test("§7 a queued significant time change arrives with its delegate method when the app runs again")
+    func queuedSignificantTimeComesWithItsDelegateMethod() throws {
+        var sim = try Self.threeApps()
+        try sim.onDevice(.change(kind: .significantTime, value: nil), .change(kind: .significantTime, value: nil))
+        #expect(sim.app("sleep").queuedNotifications.map(\.coalesced) == [2])
+        try sim.on("sleep", .activate)
+        #expect(
+            Array(sim.last.entries.trace(of: "sleep").dropFirst().prefix(4)) == [
+                "call applicationWillEnterForeground: [background]",
+                "post UIApplicationWillEnterForegroundNotification",
+                "call applicationSignificantTimeChange: [background]",
+                "queued UIApplicationSignificantTimeChangeNotification",
+            ])
+    }
+
     @Test("§7 a running app in the background gets changes at once")
     func backgroundRunningGetsThem() throws {
         var sim = Sim(ios: "7.0")

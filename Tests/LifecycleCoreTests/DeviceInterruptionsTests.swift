@@ -208,10 +208,11 @@ struct DeviceInterruptionsTests {
         #expect(sim.device.protectedDataAvailable)
         #expect(sim.last.entries.selectors(of: "b") == [Selector.protectedDataDidBecomeAvailable])
         #expect(
-            sim.last.entries.trace(of: "a").prefix(4) == [
+            sim.last.entries.trace(of: "a").prefix(5) == [
                 "state suspended→background",
                 "call applicationWillEnterForeground: [background]",
                 "post UIApplicationWillEnterForegroundNotification",
+                "call applicationProtectedDataDidBecomeAvailable: [background]",
                 "queued UIApplicationProtectedDataDidBecomeAvailable",
             ])
         #expect(sim.state("a") == .active)
