@@ -4,6 +4,12 @@ import LifecycleCore
 
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
 /// the retained timelines and the remembered idempotent answers.
+///
+/// The bytes: `LCSN` and a version byte; a small JSON header (`anchorWall`, the apps whose timelines
+/// are saved with their `evictedThrough` and oldest `seq`, the device's own, and the idempotency keys);
+/// the core's Codable JSON; then every retained entry once, oldest first, as `seq`, flags, the index of
+/// its app in the header and its JSON exactly as served; then each remembered answer's body. Entries
+/// and bodies are length-prefixed bytes, never re-escaped, so saving and loading cost little beyond a copy.
 struct DeviceSnapshot {
     var anchorWall: Double
     var device: Device
@@ -11,52 +17,8 @@ struct DeviceSnapshot {
     var appTimelines: [String: EntryRing]
     var idempotency: [(key: String, answer: IdempotencyCache.Answer)]
 
-    /// `{"anchorWall", "device" (the core's Codable form), "entries" (every retained entry once, by seq),
-    /// "timelines" ({"": device ring, app id: ring} → evictedThrough and the oldest seq held), "idempotency"}`.
-    /// Entries, answers and the core travel as JSON text inside strings, so they come back byte for byte.
-    func encoded() throws -> [UInt8] {
-        var entries: [UInt64: [UInt8]] = [:]
-        var timelines: [String: JSONValue] = [:]
-        func describe(_ ring: EntryRing) -> JSONValue {
-            for entry in ring.retained { entries[entry.seq] = entry.json }
-            return [
-                "evictedThrough": .string(String(ring.evictedThrough)),
-                "oldest": ring.oldestSeq.map { .string(String($0)) } ?? .null,
-            ]
-        }
-        timelines[""] = describe(deviceTimeline)
-        for (app, ring) in appTimelines { timelines[app] = describe(ring) }
-        let core = try JSONEncoder().encode(device)
-        var w = JSONWriter(reservingCapacity: core.count + entries.count * 200 + 1024)
-        w.beginObject()
-        w.field("anchorWall")
-        w.number(anchorWall)
-        w.field("device")
-        w.string(String(decoding: core, as: UTF8.self))
-        w.field("timelines")
-        w.value(.object(timelines))
-        w.field("entries")
-        w.beginArray()
-        for seq in entries.keys.sorted() { w.string(String(decoding: entries[seq]!, as: UTF8.self)) }
-        w.endArray()
-        w.field("idempotency")
-        w.beginArray()
-        for (key, answer) in idempotency {
-            w.beginObject()
-            w.field("key")
-            w.string(key)
-            w.field("fp")
-            w.string(String(answer.fingerprint))
-            w.field("status")
-            w.int(answer.response.status)
-            w.field("body")
-            w.string(String(decoding: answer.response.body, as: UTF8.self))
-            w.endObject()
-        }
-        w.endArray()
-        w.endObject()
-        return w.bytes
-    }
+    private static let magic: [UInt8] = Array("LCSN".utf8) + [1]
+    private static let noApp = UInt32.max
 
     init(
         anchorWall: Double, device: Device, deviceTimeline: EntryRing, appTimelines: [String: EntryRing],
@@ -69,44 +31,141 @@ struct DeviceSnapshot {
         self.idempotency = idempotency
     }
 
+    func encoded() throws -> [UInt8] {
+        let apps = appTimelines.keys.sorted()
+        let appIndex = Dictionary(uniqueKeysWithValues: apps.enumerated().map { ($1, UInt32($0)) })
+        func describe(_ ring: EntryRing) -> JSONValue {
+            [
+                "evictedThrough": .string(String(ring.evictedThrough)),
+                "oldest": ring.oldestSeq.map { .string(String($0)) } ?? .null,
+            ]
+        }
+        let header: JSONValue = [
+            "anchorWall": .number(anchorWall),
+            "device": describe(deviceTimeline),
+            "apps": .array(
+                apps.map { app in .object(["id": .string(app), "timeline": describe(appTimelines[app]!)]) }),
+            "idempotency": .array(
+                idempotency.map { key, answer in
+                    [
+                        "key": .string(key), "fp": .string(String(answer.fingerprint)),
+                        "status": .number(Double(answer.response.status)),
+                    ]
+                }),
+        ]
+        // Every retained entry once: the device's ring holds most, an app's ring may hold older ones.
+        var entries: [(seq: UInt64, app: UInt32, entry: StoredEntry)] = []
+        for entry in deviceTimeline.retained { entries.append((entry.seq, Self.noApp, entry)) }
+        for (app, ring) in appTimelines {
+            for entry in ring.retained { entries.append((entry.seq, appIndex[app]!, entry)) }
+        }
+        entries.sort { $0.seq != $1.seq ? $0.seq < $1.seq : $0.app < $1.app }
+
+        var out = ByteWriter()
+        out.bytes += Self.magic
+        out.blob(JSONWriter.encode(header))
+        out.blob(Array(try JSONEncoder().encode(device)))
+        var previous: UInt64?
+        var written: [(UInt64, UInt32, StoredEntry)] = []
+        // An app's entry may be in its app's ring and in the device's; sorted, the app's copy comes first.
+        for item in entries where item.seq != previous {
+            written.append((item.seq, item.app, item.entry))
+            previous = item.seq
+        }
+        out.u32(UInt32(written.count))
+        for (seq, app, entry) in written {
+            out.u64(seq)
+            out.bytes.append((entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0))
+            out.u32(app)
+            out.blob(entry.json)
+        }
+        for (_, answer) in idempotency { out.blob(answer.response.body) }
+        return out.bytes
+    }
+
     init(bytes: [UInt8], historyLimit: Int) throws {
-        let value = try JSONParser.parse(bytes)
-        guard let anchor = value["anchorWall"]?.numberValue, let core = value["device"]?.stringValue,
-            case .object(let timelines)? = value["timelines"], case .array(let entries)? = value["entries"],
-            case .array(let answers)? = value["idempotency"]
+        var input = ByteReader(bytes)
+        guard try input.take(Self.magic.count) == Self.magic[...] else { throw JournalEntry.CorruptRecord() }
+        let header = try JSONParser.parse(try input.blob())
+        device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
+        guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
+            case .array(let answers)? = header["idempotency"]
         else { throw JournalEntry.CorruptRecord() }
         anchorWall = anchor
-        device = try JSONDecoder().decode(Device.self, from: Data(core.utf8))
-        func ring(_ key: String) -> (EntryRing, UInt64) {
-            let evicted = timelines[key]?["evictedThrough"]?.stringValue.flatMap { UInt64($0) } ?? 0
-            let oldest = timelines[key]?["oldest"]?.stringValue.flatMap { UInt64($0) } ?? .max
+        func ring(_ description: JSONValue?) -> (EntryRing, UInt64) {
+            let evicted = description?["evictedThrough"]?.stringValue.flatMap { UInt64($0) } ?? 0
+            let oldest = description?["oldest"]?.stringValue.flatMap { UInt64($0) } ?? .max
             return (EntryRing(limit: historyLimit, evictedThrough: evicted), oldest)
         }
-        var (deviceRing, deviceOldest) = ring("")
-        var apps: [String: (EntryRing, UInt64)] = [:]
-        for key in timelines.keys where !key.isEmpty { apps[key] = ring(key) }
-        for text in entries {
-            guard let json = text.stringValue.map({ Array($0.utf8) }) else { throw JournalEntry.CorruptRecord() }
-            let entry = try JSONParser.parse(json)
-            guard let seq = entry["seq"]?.numberValue.map({ UInt64($0) }), let kind = entry["kind"]?.stringValue else {
-                throw JournalEntry.CorruptRecord()
-            }
+        var (deviceRing, deviceOldest) = ring(header["device"])
+        var appIDs: [String] = []
+        var rings: [(ring: EntryRing, oldest: UInt64)] = []
+        for app in apps {
+            guard let id = app["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
+            appIDs.append(id)
+            rings.append(ring(app["timeline"]))
+        }
+        let count = try input.u32()
+        for _ in 0..<count {
+            let seq = try input.u64()
+            let flags = try input.byte()
+            let app = try input.u32()
             let stored = StoredEntry(
-                seq: seq, isCallback: kind == "callback", isNotification: kind == "notification", json: json)
+                seq: seq, isCallback: flags & 1 != 0, isNotification: flags & 2 != 0, json: Array(try input.blob()))
             if seq >= deviceOldest { _ = deviceRing.append(stored) }
-            if let app = entry["app"]?.stringValue, let (_, oldest) = apps[app], seq >= oldest {
-                _ = apps[app]!.0.append(stored)
+            if app != Self.noApp {
+                guard Int(app) < rings.count else { throw JournalEntry.CorruptRecord() }
+                if seq >= rings[Int(app)].oldest { _ = rings[Int(app)].ring.append(stored) }
             }
         }
         deviceTimeline = deviceRing
-        appTimelines = apps.mapValues(\.0)
+        appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
             guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                let status = item["status"]?.numberValue, let body = item["body"]?.stringValue
+                let status = item["status"]?.numberValue
             else { throw JournalEntry.CorruptRecord() }
             let response = HTTPResponse(
-                status: Int(status), headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                status: Int(status), headers: [("Content-Type", "application/json")], body: Array(try input.blob()))
             return (key, IdempotencyCache.Answer(fingerprint: print, response: response))
         }
     }
+}
+
+/// Little-endian integers and length-prefixed blobs, appended.
+private struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+
+    mutating func blob(_ data: [UInt8]) {
+        u32(UInt32(data.count))
+        bytes += data
+    }
+}
+
+/// Reads what `ByteWriter` wrote; throws on anything cut short.
+private struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, offset + count <= bytes.count else { throw JournalEntry.CorruptRecord() }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func byte() throws -> UInt8 { try take(1).first! }
+
+    mutating func u32() throws -> UInt32 {
+        try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func u64() throws -> UInt64 {
+        try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }
 }
