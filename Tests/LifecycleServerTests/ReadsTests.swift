@@ -150,3 +150,28 @@ import Testing
         }
     }
 }
+
+/// Reads of an app serve the snapshot encoded last time while nothing it shows has changed.
+@Suite struct AppSnapshotReuseTests {
+    @Test func aChangeWithoutEntriesAndTheMovingClockBothShowInTheNextRead() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
+            try server.createApp(
+                #"{"id": "music", "device": "d", "bundleId": "com.example.music", "info": {"backgroundModes": ["audio"]}}"#
+            )
+            try server.postEvents("/v1/apps/music/events", #"[{"type": "launch"}, {"type": "beginBackgroundTask"}]"#)
+            let first = try server.get("/v1/apps/music")
+            #expect(try server.get("/v1/apps/music").body == first.body)
+            // Starting audio records no entry, yet the snapshot must show it.
+            try server.postEvents("/v1/apps/music/events", #"{"type": "startBackgroundActivity", "mode": "audio"}"#)
+            let playing = try server.get("/v1/apps/music")
+            #expect(playing.object["backgroundActivities"] as? [String] == ["audio"])
+            #expect(playing.header("ETag") != first.header("ETag"))
+            try server.postEvents("/v1/apps/music/events", #"{"type": "homeButton"}"#)
+            #expect((try server.get("/v1/apps/music").object["backgroundTimeRemaining"] as? Double) == 180)
+            // Time moving on the device changes what the app shows, though the app itself did not change.
+            try server.postEvents("/v1/devices/d/events", #"{"type": "advanceTime", "seconds": 30}"#)
+            #expect((try server.get("/v1/apps/music").object["backgroundTimeRemaining"] as? Double) == 150)
+        }
+    }
+}

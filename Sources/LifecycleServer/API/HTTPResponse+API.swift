@@ -12,7 +12,17 @@ extension HTTPResponse {
 
     /// A read's answer with its `ETag`, or `304` when the client already has it.
     static func read(_ body: [UInt8], request: HTTPRequest, contentType: String = "application/json") -> HTTPResponse {
-        let tag = "\"" + String(ContentHash.hash(body), radix: 16) + "\""
+        read(body, etag: etag(of: body), request: request, contentType: contentType)
+    }
+
+    /// A strong validator from the bytes themselves: equal answers have equal tags, across restarts too.
+    static func etag(of body: [UInt8]) -> String {
+        "\"" + String(ContentHash.hash(body), radix: 16) + "\""
+    }
+
+    static func read(
+        _ body: [UInt8], etag tag: String, request: HTTPRequest, contentType: String = "application/json"
+    ) -> HTTPResponse {
         if let match = request.header("If-None-Match"), ETag.matches(match, tag) {
             return HTTPResponse(status: 304, headers: [("ETag", tag)])
         }

@@ -60,14 +60,24 @@ extension LifecycleService {
 
     func getApp(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let host = try appHost(id)
-        let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
+        let snapshot = try host.shared.withLock { shared throws(APIError) -> CachedSnapshot in
             let device = shared.current
             guard !shared.gone, let app = device.app(id) else { throw .notFound("no app \(id)") }
+            if let cached = shared.snapshots[id], cached.time == device.time,
+                cached.protectedDataAvailable == device.protectedDataAvailable
+            {
+                return cached
+            }
             var w = JSONWriter(reservingCapacity: 768)
             SnapshotEncoder.app(app, on: device, into: &w)
-            return w.bytes
+            let fresh = CachedSnapshot(
+                json: w.bytes, etag: HTTPResponse.etag(of: w.bytes), time: device.time,
+                protectedDataAvailable: device.protectedDataAvailable)
+            // A realtime clock moves on every read: nothing to keep.
+            if device.configuration.clockMode == .manual { shared.snapshots[id] = fresh }
+            return fresh
         }
-        return .read(json, request: request)
+        return .read(snapshot.json, etag: snapshot.etag, request: request)
     }
 
     func deleteApp(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {

@@ -14,6 +14,9 @@ struct Published: Sendable {
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
     var durableAppends: UInt64 = 0
     var barriers: [(target: UInt64, action: @Sendable () -> Void)] = []
+    /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
+    /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
+    var snapshots: [String: CachedSnapshot] = [:]
     let historyLimit: Int
     /// Wall-clock seconds at which a realtime clock read 0.
     let anchorWall: Double
@@ -29,6 +32,7 @@ struct Published: Sendable {
     /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
     mutating func install(_ device: Device, changedApps: Set<String>, entries: [StoredEntry], apps: [String?]) -> Int {
         self.device.catchUp(with: device, apps: changedApps)
+        for app in changedApps { snapshots[app] = nil }
         var evicted = 0
         for (entry, app) in zip(entries, apps) {
             evicted += deviceTimeline.append(entry)
@@ -58,4 +62,12 @@ struct Published: Sendable {
         defer { waiters = [] }
         return waiters
     }
+}
+
+/// One app's snapshot as encoded for a read, and what it depended on besides the app itself.
+struct CachedSnapshot: Sendable {
+    let json: [UInt8]
+    let etag: String
+    let time: Double
+    let protectedDataAvailable: Bool
 }
