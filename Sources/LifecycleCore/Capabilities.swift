@@ -31,11 +31,6 @@ struct Capabilities {
     /// From 5.0 a locked app goes on to the background; before, it only resigns active.
     var lockBackgrounds: Bool { version >= Version(5, 0) }
 
-    /// From 5.0 a banner changes nothing; before, every notification is an alert.
-    var hasBanners: Bool { version >= Version(5, 0) }
-
-    var hasNotificationCenter: Bool { version >= Version(5, 0) }
-
     /// `applicationProtectedData...` callbacks exist from 4.0.
     var hasProtectedData: Bool { version >= Version(4, 0) }
 
@@ -51,6 +46,15 @@ struct Capabilities {
         if version >= Version(7, 0) { return 180 }
         return 600
     }
+}
+
+/// Gates of device-wide UI, which depend on a version alone: there may be no app to ask.
+extension Version {
+    /// From 5.0 a banner changes nothing; before, every notification is an alert.
+    var hasBanners: Bool { self >= Version(5, 0) }
+
+    /// Notification Center exists from 5.0.
+    var hasNotificationCenter: Bool { self >= Version(5, 0) }
 }
 
 /// Watchdog limits in simulated seconds (LIFECYCLE §9).

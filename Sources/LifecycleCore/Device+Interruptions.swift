@@ -37,14 +37,11 @@ extension Device {
 
     mutating func banner() {
         // Before iOS 5 every notification is an alert (LIFECYCLE §2); an alert already up stays the only one.
-        guard Capabilities(version: frontVersion, deviceMultitasking: true, info: InfoPlist()).hasBanners else {
-            if interruption == nil { beginInterruption(.alert) }
-            return
-        }
+        if !frontVersion.hasBanners, interruption == nil { beginInterruption(.alert) }
     }
 
     mutating func openNotificationCenter() throws(Rejection) {
-        guard configuration.iosVersion >= Version(5, 0) else {
+        guard configuration.iosVersion.hasNotificationCenter else {
             throw .transition("Notification Center exists from iOS 5.0; this device runs \(configuration.iosVersion)")
         }
         recordDevice(.notificationCenterOpened, [:])

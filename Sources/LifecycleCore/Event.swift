@@ -73,7 +73,17 @@ public enum Event: Equatable, Sendable, Codable {
     }
 
     /// Whether the event targets a device rather than one app.
-    public var isDeviceEvent: Bool { Event.deviceTypes.contains(type) }
+    public var isDeviceEvent: Bool {
+        switch self {
+        case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
+            .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            true
+        case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
+            .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
+            .runLoop:
+            false
+        }
+    }
 
     public static let appTypes: [String] =
         [

@@ -62,8 +62,6 @@ extension JSONValue {
         return nil
     }
 
-    public var isNull: Bool { self == .null }
-
     /// The name of this value's JSON type, for error messages.
     public var typeName: String {
         switch self {
