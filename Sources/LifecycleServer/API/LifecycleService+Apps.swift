@@ -95,7 +95,7 @@ extension LifecycleService {
     }
 
     func listApps(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let (limit, after) = try listQuery(request)
+        let (limit, after) = try request.listQuery()
         var state: AppState?
         if let text = request.query["state"] {
             guard let value = AppState(rawValue: text) else {

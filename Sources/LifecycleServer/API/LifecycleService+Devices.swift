@@ -80,7 +80,7 @@ extension LifecycleService {
     }
 
     func listDevices(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let (limit, after) = try listQuery(request)
+        let (limit, after) = try request.listQuery()
         var hosts = registry.allDevices().filter { after == nil || $0.id > after! }
         hosts.sort { $0.id < $1.id }
         let page = hosts.prefix(limit)
@@ -99,17 +99,6 @@ extension LifecycleService {
     func device(_ id: String) throws(APIError) -> DeviceHost {
         guard let host = registry.device(id) else { throw .notFound("no device \(id)") }
         return host
-    }
-
-    func listQuery(_ request: HTTPRequest) throws(APIError) -> (limit: Int, after: String?) {
-        var limit = 100
-        if let text = request.query["limit"] {
-            guard let value = Int(text), (1...1000).contains(value) else {
-                throw .invalidField("limit", "limit must be a whole number from 1 to 1000, not \"\(text)\"")
-            }
-            limit = value
-        }
-        return (limit, request.query["after"])
     }
 
     static func deviceJSON(_ device: Device) -> [UInt8] {

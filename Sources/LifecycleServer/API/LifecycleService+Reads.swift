@@ -35,23 +35,7 @@ extension LifecycleService {
         let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
             guard !shared.gone, let app = shared.device.app(id) else { throw .notFound("no app \(id)") }
             var w = JSONWriter(reservingCapacity: 256)
-            w.beginObject()
-            w.field("items")
-            w.beginArray()
-            for item in app.queuedNotifications {
-                w.beginObject()
-                w.field("name")
-                w.string(item.name)
-                w.field("userInfo")
-                w.value(.object(item.userInfo))
-                w.field("queuedAt")
-                w.number(item.queuedAt)
-                w.field("coalesced")
-                w.int(item.coalesced)
-                w.endObject()
-            }
-            w.endArray()
-            w.endObject()
+            SnapshotEncoder.queue(app.queuedNotifications, into: &w)
             return w.bytes
         }
         done(.read(json, request: request))

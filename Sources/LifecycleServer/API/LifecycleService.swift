@@ -98,7 +98,7 @@ public final class LifecycleService: HTTPResponder {
         if request.path.hasPrefix("/v1/") {
             switch currentPhase {
             case .recovering: throw .notReady("the daemon is recovering its data; try again shortly")
-            case .draining where route.isWrite(request.method):
+            case .draining where Route.isWrite(request.method):
                 throw .notReady("the daemon is shutting down and takes no more changes")
             case .ready, .draining: break
             }

@@ -58,8 +58,8 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the route changes state (refused while recovering or draining).
-    func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" }
+    /// Whether a request with `method` changes state (refused while draining).
+    static func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" }
 }
 
 /// Up to four non-empty segments of a path, found without allocating (this runs for every request).

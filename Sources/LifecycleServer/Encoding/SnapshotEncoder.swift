@@ -97,6 +97,27 @@ enum SnapshotEncoder {
         w.endObject()
     }
 
+    /// A suspended app's queue: `{"items": [{"name", "userInfo", "queuedAt", "coalesced"}]}`.
+    static func queue(_ items: [QueuedNotification], into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("items")
+        w.beginArray()
+        for item in items {
+            w.beginObject()
+            w.field("name")
+            w.string(item.name)
+            w.field("userInfo")
+            w.value(.object(item.userInfo))
+            w.field("queuedAt")
+            w.number(item.queuedAt)
+            w.field("coalesced")
+            w.int(item.coalesced)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
     private static func strings(_ items: [String], into w: inout JSONWriter) {
         w.beginArray()
         for item in items { w.string(item) }

@@ -74,13 +74,8 @@ final class DeviceHost: @unchecked Sendable {
     // MARK: Changes (on `queue`)
 
     /// Journals the device's creation.
-    func create(config: JSONValue, completion: @escaping @Sendable (Result<Device, APIError>) -> Void) {
-        onQueue {
-            let created = device
-            commit(.device(config: config, wall: anchorWall)) { result in
-                completion(result.map { created })
-            }
-        }
+    func create(config: JSONValue, completion: @escaping @Sendable (Result<Void, APIError>) -> Void) {
+        onQueue { commit(.device(config: config, wall: anchorWall), completion: completion) }
     }
 
     func addApp(
