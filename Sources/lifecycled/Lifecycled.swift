@@ -14,11 +14,17 @@ struct Lifecycled: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifecycled",
         abstract: "Simulates iOS apps' lifecycles behind a JSON REST API.",
+        usage: """
+            lifecycled [<options>]
+              lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
+            """,
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
-            """)
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, LIFECYCLED_TOKENS_FILE, \
+            LIFECYCLED_ALLOW_UNAUTHENTICATED. A flag on the command line wins.
+            """,
+        subcommands: [TokenCommand.self])
 
     @Option(help: "Address to listen on.")
     var host = Environment.string("LIFECYCLED_HOST") ?? "127.0.0.1"
@@ -50,6 +56,17 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
     var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
 
+    @Option(
+        name: .customLong("tokens"),
+        help: "Access tokens file (JSON, tokens by their SHA-256); re-read on SIGHUP. Without it, no token is needed.")
+    var tokensOption: String?
+
+    @Flag(help: "Listen on a non-loopback --host without --tokens: anyone who reaches the port may do anything.")
+    var allowUnauthenticated = Environment.bool("LIFECYCLED_ALLOW_UNAUTHENTICATED") ?? false
+
+    /// The tokens file: the flag, else the environment; nil, tokens are off.
+    var tokens: String? { tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE") }
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -66,6 +83,11 @@ struct Lifecycled: ParsableCommand {
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
+        if tokens == nil && !allowUnauthenticated && !Self.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
+                    + "--allow-unauthenticated to let anyone who reaches the port do anything")
+        }
     }
 
     func run() throws {
@@ -86,8 +108,16 @@ struct Lifecycled: ParsableCommand {
         ]
         MetricsSystem.bootstrap(factory)
 
-        // Signals are blocked before any thread starts, then waited for on one Dispatch source.
-        let signals = Signals.block([SIGTERM, SIGINT])
+        // Signals are blocked before any thread starts, then waited for with sigwait on the main thread.
+        let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
+        let tokenTable: TokenTable?
+        do {
+            tokenTable = try tokens.map(Self.loadTokens)
+        } catch {
+            logger.critical(
+                "cannot read the tokens file", metadata: ["tokens": "\(tokens ?? "")", "error": "\(error)"])
+            throw ExitCode(2)
+        }
 
         let journal: any Journal
         if inMemory {
@@ -104,6 +134,7 @@ struct Lifecycled: ParsableCommand {
         var options = ServiceOptions()
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
+        options.tokens = tokenTable
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)
@@ -142,7 +173,11 @@ struct Lifecycled: ParsableCommand {
             throw ExitCode(2)
         }
 
-        let signal = signals.wait()
+        var signal = signals.wait()
+        while signal == SIGHUP {
+            reloadTokens(into: service, logger: logger)
+            signal = signals.wait()
+        }
         logger.info("draining", metadata: ["signal": "\(signal)"])
         service.beginDraining()
         server.quiesce()
@@ -150,5 +185,34 @@ struct Lifecycled: ParsableCommand {
         server.stop()
         journal.close()
         logger.info("stopped")
+    }
+
+    /// Re-reads the tokens file on SIGHUP; a file that does not parse keeps the tokens in force.
+    private func reloadTokens(into service: LifecycleService, logger: Logger) {
+        guard let tokens else {
+            logger.info("SIGHUP without --tokens: nothing to reload")
+            return
+        }
+        do {
+            let table = try Self.loadTokens(tokens)
+            service.setTokens(table)
+            logger.info("tokens reloaded", metadata: ["tokens": "\(tokens)", "count": "\(table.tokens.count)"])
+        } catch {
+            logger.error(
+                "tokens file not reloaded; the previous tokens stay in force",
+                metadata: ["tokens": "\(tokens)", "error": "\(error)"])
+        }
+    }
+
+    static func loadTokens(_ path: String) throws -> TokenTable {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TokenFile.Error(description: "cannot read \(path)")
+        }
+        return TokenTable(try TokenFile.parse(Array(data)))
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

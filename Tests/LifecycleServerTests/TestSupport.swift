@@ -22,7 +22,9 @@ final class LiveServer: Sendable {
 
     var port: Int { server.port }
 
-    init(store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20) throws {
+    init(
+        store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, tokens: TokenTable? = nil
+    ) throws {
         var logger = Logger(label: "LifecycleServerTests")
         logger.logLevel = .error
         switch store {
@@ -31,6 +33,7 @@ final class LiveServer: Sendable {
         }
         var options = ServiceOptions()
         options.historyLimit = historyLimit
+        options.tokens = tokens
         options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
         service = LifecycleService(journal: journal, options: options, logger: logger)
         try service.recover()
@@ -136,10 +139,10 @@ final class LiveServer: Sendable {
 
 /// Starts a live server, runs `body`, and always stops the server.
 func withLiveServer<T>(
-    store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20,
+    store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, tokens: TokenTable? = nil,
     _ body: (LiveServer) throws -> T
 ) throws -> T {
-    let server = try LiveServer(store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes)
+    let server = try LiveServer(store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, tokens: tokens)
     defer { server.stop() }
     return try body(server)
 }

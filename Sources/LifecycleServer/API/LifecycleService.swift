@@ -15,6 +15,8 @@ public struct ServiceOptions: Sendable {
     public var snapshotEvery = 10_000
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
+    /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).
+    public var tokens: TokenTable?
 
     public init() {}
 }
@@ -33,11 +35,13 @@ public final class LifecycleService: HTTPResponder {
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
     let openAPIDocument: [UInt8]
+    let access: Mutex<AccessPolicy>
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
         self.options = options
         self.logger = logger
+        access = Mutex(AccessPolicy(table: options.tokens))
         let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
         openAPIDocument = url.flatMap { try? Data(contentsOf: $0) }.map { Array($0) } ?? []
     }
@@ -91,6 +95,7 @@ public final class LifecycleService: HTTPResponder {
     private func dispatch(
         _ route: Route, id: String?, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
+        if let refusal = accessRefusal(request, route: route) { throw refusal }
         guard route != .unknown else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
         guard route.methods.contains(request.method) else {
             throw .methodNotAllowed(request.method, allowed: route.methods)
