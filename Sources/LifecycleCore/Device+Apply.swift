@@ -186,8 +186,12 @@ extension Device {
             recordDevice(event, [:])
             reboot()
         case .advanceTime(let seconds):
-            guard seconds >= 0, seconds.isFinite else {
-                throw .invalidField("seconds", "advanceTime takes a number of seconds, 0 or more")
+            let room = Self.maximumTime - time
+            guard seconds >= 0, seconds <= room else {
+                throw .invalidField(
+                    "seconds",
+                    "seconds must be from 0 to \(room.plainText) here: the device clock reads \(time.plainText) and "
+                        + "stops at \(Self.maximumTime.plainText)")
             }
             recordDevice(event, ["seconds": .number(seconds)])
             advanceInPlace(to: time + seconds)

@@ -155,12 +155,12 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         while completed < target && !finished { state.wait() }
     }
 
+    public var keepsRecords: Bool { true }
+
     /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
     ///
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
     /// writer has finished, since that completion runs on the writer.
-    public var keepsRecords: Bool { true }
-
     public func close() {
         state.lock()
         defer { state.unlock() }

@@ -86,7 +86,8 @@ struct Lifecycled: ParsableCommand {
         ]
         MetricsSystem.bootstrap(factory)
 
-        // Signals are blocked before any thread starts, then waited for on one Dispatch source.
+        // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
+        // then this thread waits for one with sigwait.
         let signals = Signals.block([SIGTERM, SIGINT])
 
         let journal: any Journal

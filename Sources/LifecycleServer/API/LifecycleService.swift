@@ -19,7 +19,7 @@ public struct ServiceOptions: Sendable {
     public init() {}
 }
 
-/// The REST API of API.md over hosted devices: an `HTTPResponder` for `HTTPServer`.
+/// The REST API (`api/openapi.yaml`) over hosted devices: an `HTTPResponder` for `HTTPServer`.
 public final class LifecycleService: HTTPResponder {
     enum Phase: Int {
         case recovering, ready, draining
