@@ -7,6 +7,7 @@ import LifecycleStore
 import Logging
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The daemon: simulated iOS devices and apps behind a JSON REST API.
 @main
@@ -103,6 +104,13 @@ struct Lifecycled: ParsableCommand {
             }
         }
         var options = ServiceOptions()
+        // A store that failed takes no more changes; the daemon drains and exits for its supervisor to restart
+        // it, and the restart replays exactly what was durable.
+        let storeFailed = Atomic<Bool>(false)
+        options.storeFailed = {
+            storeFailed.store(true, ordering: .relaxed)
+            kill(getpid(), SIGTERM)
+        }
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
         options.metricsText = {
@@ -150,6 +158,10 @@ struct Lifecycled: ParsableCommand {
         service.finishDraining()
         server.stop()
         journal.close()
+        if storeFailed.load(ordering: .relaxed) {
+            logger.critical("stopped: the store failed; restart the daemon once the fault is cleared")
+            throw ExitCode(75)
+        }
         logger.info("stopped")
     }
 }

@@ -32,7 +32,7 @@ extension LifecycleService {
                     } catch {
                         // Another request took the id meanwhile: the device made for this app goes again.
                         registry.removeDevice(host, apps: [])
-                        host.delete { _ in done(error.response) }
+                        deleteHost(host) { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
@@ -53,7 +53,7 @@ extension LifecycleService {
                 done(.json(201, json, headers: [("Location", "/v1/apps/\(id)")]))
             case .failure(let error):
                 registry.releaseApp(id, from: host)
-                done(error.response)
+                done(APIError(error).response)
             }
         }
     }
@@ -89,7 +89,7 @@ extension LifecycleService {
                 metrics.apps.record(registry.apps)
                 done(HTTPResponse(status: 204))
             case .failure(let error):
-                done(error.response)
+                done(APIError(error).response)
             }
         }
     }

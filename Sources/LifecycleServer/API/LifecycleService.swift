@@ -15,6 +15,9 @@ public struct ServiceOptions: Sendable {
     public var snapshotEvery = 10_000
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
+    /// Called once, the first time the store fails to make a change durable. From then on every change
+    /// answers 503 and `/readyz` says why; reads go on. The daemon exits for its supervisor to restart it.
+    public var storeFailed: @Sendable () -> Void = {}
 
     public init() {}
 }
@@ -32,6 +35,10 @@ public final class LifecycleService: HTTPResponder {
     let metrics = ServiceMetrics()
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
+    /// Device creations wait while a reset is under way, so that none lands in the middle of one.
+    let resetGate = Mutex(ResetGate())
+    /// Why changes are refused, once the store has failed: what clients see (the log has the details).
+    let storeFailure = Mutex<String?>(nil)
     let openAPIDocument: [UInt8]
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
@@ -102,6 +109,7 @@ public final class LifecycleService: HTTPResponder {
                 throw .notReady("the daemon is shutting down and takes no more changes")
             case .ready, .draining: break
             }
+            if Route.isWrite(request.method), storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
         }
         switch (route, request.method) {
         case (.livez, _): done(.json(200, ["status": "ok"]))

@@ -1,10 +1,9 @@
-import HTTPServer
-
 /// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
 struct IdempotencyCache {
+    /// A first answer: the body of a `200` to applied events, and the fingerprint of the request's body.
     struct Answer {
         var fingerprint: UInt64
-        var response: HTTPResponse
+        var body: [UInt8]
     }
 
     private var answers: [String: Answer] = [:]
@@ -22,6 +21,11 @@ struct IdempotencyCache {
     /// Every remembered answer, oldest first.
     var ordered: [(key: String, answer: Answer)] {
         order[start...].compactMap { key in answers[key].map { (key, $0) } }
+    }
+
+    /// Drops an answer whose record never became durable, so a retry applies the request afresh.
+    mutating func forget(_ key: String) {
+        answers[key] = nil
     }
 
     mutating func remember(_ key: String, _ answer: Answer) {

@@ -13,7 +13,9 @@ struct Published: Sendable {
     var gone = false
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
     var durableAppends: UInt64 = 0
-    var barriers: [(target: UInt64, action: @Sendable () -> Void)] = []
+    var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
+    /// Set once an append failed: no later append of this process becomes durable.
+    var storeFailed = false
     /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
     /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
     var snapshots: [String: CachedSnapshot] = [:]

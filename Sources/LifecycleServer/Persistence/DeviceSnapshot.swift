@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import LifecycleCore
 
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
@@ -49,7 +48,7 @@ struct DeviceSnapshot {
                 idempotency.map { key, answer in
                     [
                         "key": .string(key), "fp": .string(String(answer.fingerprint)),
-                        "status": .number(Double(answer.response.status)),
+                        "status": 200,
                     ]
                 }),
         ]
@@ -79,7 +78,7 @@ struct DeviceSnapshot {
             out.u32(app)
             out.blob(entry.json)
         }
-        for (_, answer) in idempotency { out.blob(answer.response.body) }
+        for (_, answer) in idempotency { out.blob(answer.body) }
         return out.bytes
     }
 
@@ -121,12 +120,11 @@ struct DeviceSnapshot {
         deviceTimeline = deviceRing
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
+            // Only successful answers are remembered: `status` is always 200.
             guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                let status = item["status"]?.numberValue
+                item["status"]?.numberValue == 200
             else { throw JournalEntry.CorruptRecord() }
-            let response = HTTPResponse(
-                status: Int(status), headers: [("Content-Type", "application/json")], body: Array(try input.blob()))
-            return (key, IdempotencyCache.Answer(fingerprint: print, response: response))
+            return (key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob())))
         }
     }
 }

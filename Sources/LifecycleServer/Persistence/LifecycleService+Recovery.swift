@@ -36,7 +36,8 @@ extension LifecycleService {
                     }
                     let request = try DeviceRequest(config)
                     host = makeHost(
-                        try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
+                        try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall,
+                        journaled: true)
                 }
                 for record in records {
                     try host.replay(JournalEntry(bytes: record.bytes))
