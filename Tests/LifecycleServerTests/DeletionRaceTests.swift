@@ -126,7 +126,7 @@ import Testing
                         events: [.launch(background: false, url: nil, sourceApplication: nil)],
                         json: ["type": "launch"], app: "a", path: "/v1/apps/a/events")
                 ) { note($0) }
-                host.addApp(id: "b", configuration: AppConfiguration(bundleId: "b"), config: [:]) { note($0) }
+                host.addApp(id: "b", configuration: AppConfiguration(bundleId: "b")) { note($0) }
                 host.removeApp(id: "a") { note($0) }
                 host.delete(releaseApps: { _ in }) { note($0) }
                 #expect(eventually { outcomes.get().count == 4 })

@@ -21,7 +21,7 @@ extension LifecycleService {
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
     /// the creation waits for the reset to hand its deletion to the journal.
     func createDevice(
-        id: String?, request: DeviceRequest, config: JSONValue,
+        id: String?, request: DeviceRequest,
         completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
     ) throws(APIError) {
         let id = id ?? "d-" + Self.newID()
@@ -37,7 +37,7 @@ extension LifecycleService {
                 return completion(.failure(.alreadyExists("device \(id) already exists")))
             }
             metrics.devices.record(registry.devices)
-            host.create(config: config) { [registry] result in
+            host.create { [registry] result in
                 if case .failure = result { registry.removeDevice(host, apps: []) }
                 completion(result.map { _ in host }.mapError(APIError.init))
             }
@@ -47,7 +47,7 @@ extension LifecycleService {
     func createDevice(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let body = try request.jsonBody() ?? .object([:])
         let parsed = try DeviceRequest(body)
-        try createDevice(id: parsed.id, request: parsed, config: Self.withoutID(body)) { result in
+        try createDevice(id: parsed.id, request: parsed) { result in
             switch result {
             case .success(let host):
                 let json = host.shared.withLock { Self.deviceJSON($0.device) }
@@ -115,13 +115,6 @@ extension LifecycleService {
         var w = JSONWriter(reservingCapacity: 512)
         SnapshotEncoder.device(device, into: &w)
         return w.bytes
-    }
-
-    /// The body as journaled: the id travels in the record itself.
-    static func withoutID(_ body: JSONValue) -> JSONValue {
-        guard case .object(var members) = body else { return body }
-        members["id"] = nil
-        return .object(members)
     }
 
     static func newID() -> String {

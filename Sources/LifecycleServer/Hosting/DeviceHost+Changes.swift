@@ -3,16 +3,18 @@ import LifecycleCore
 /// Changes, handed to the device's queue; each completes once durable or with why not.
 extension DeviceHost {
     /// Journals the device's creation as the first record of its stream.
-    func create(config: JSONValue, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+    func create(completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
         queue.async { [self] in
             guard life == .unborn else { return completion(.failure(.deviceGone(id))) }
             life = .live
-            commit(.device(config: config, wall: anchorWall), startsStream: true, completion: completion)
+            commit(
+                .device(configuration: device.configuration, wall: anchorWall), startsStream: true,
+                completion: completion)
         }
     }
 
     func addApp(
-        id appID: String, configuration: AppConfiguration, config: JSONValue,
+        id appID: String, configuration: AppConfiguration,
         completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void
     ) {
         queue.async { [self] in
@@ -23,7 +25,7 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             let body = appJSON(appID)
-            commit(.app(id: appID, config: config)) { result in completion(result.map { body }) }
+            commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { body }) }
         }
     }
 
@@ -43,6 +45,7 @@ extension DeviceHost {
     /// A request to apply events, as it arrived.
     struct EventsRequest: Sendable {
         var events: [Event]
+        /// The body as posted: its fingerprint tells a retry from another request with the same key.
         var json: JSONValue
         var app: String?
         var idempotencyKey: String?
@@ -89,7 +92,7 @@ extension DeviceHost {
                 idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
             }
             let entry = JournalEntry.events(
-                app: request.app, now: now, events: request.json, key: scopedKey, fingerprint: fingerprint)
+                app: request.app, now: now, events: request.events, key: scopedKey, fingerprint: fingerprint)
             commit(entry, stored: stored, apps: outcome.entries.map(\.app)) { [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })

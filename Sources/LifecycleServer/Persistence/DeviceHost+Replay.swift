@@ -9,14 +9,12 @@ extension DeviceHost {
         switch entry {
         case .device:
             break
-        case .app(let appID, let config):
-            let request = try AppRequest(config)
-            try device.addApp(id: appID, configuration: request.configuration)
+        case .app(let appID, let configuration):
+            try device.addApp(id: appID, configuration: configuration)
         case .deleteApp(let appID):
             try device.removeApp(id: appID)
             removed = appID
-        case .events(let app, let now, let json, let key, let fingerprint):
-            let events = try EventDecoder.decode(json, deviceOnly: app == nil)
+        case .events(let app, let now, let events, let key, let fingerprint):
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {

@@ -16,7 +16,9 @@ struct DeviceSnapshot {
     var appTimelines: [String: EntryRing]
     var idempotency: [(key: String, answer: IdempotencyCache.Answer)]
 
-    private static let magic: [UInt8] = Array("LCSN".utf8) + [1]
+    /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
+    static let version: UInt8 = 1
+    private static let magic: [UInt8] = Array("LCSN".utf8) + [version]
     private static let noApp = UInt32.max
 
     init(
@@ -84,7 +86,9 @@ struct DeviceSnapshot {
 
     init(bytes: [UInt8], historyLimit: Int) throws {
         var input = ByteReader(bytes)
-        guard try input.take(Self.magic.count) == Self.magic[...] else { throw JournalEntry.CorruptRecord() }
+        guard try input.take(4) == Self.magic[..<4] else { throw JournalEntry.CorruptRecord() }
+        let version = try input.byte()
+        guard version == 1 else { throw UnknownVersion(version: version) }
         let header = try JSONParser.parse(try input.blob())
         device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
         guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
@@ -126,6 +130,14 @@ struct DeviceSnapshot {
             else { throw JournalEntry.CorruptRecord() }
             return (key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob())))
         }
+    }
+}
+
+extension DeviceSnapshot {
+    /// A snapshot in a format newer than this build reads.
+    struct UnknownVersion: Error, CustomStringConvertible {
+        var version: UInt8
+        var description: String { "a snapshot has format version \(version), newer than this build reads" }
     }
 }
 
