@@ -35,6 +35,8 @@ public final class LifecycleService: HTTPResponder {
     let metrics = ServiceMetrics()
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
+    /// Timers of parked polls now armed: one per poll, however often it looks again.
+    let pollTimers = Atomic<Int>(0)
     /// Device creations wait while a reset is under way, so that none lands in the middle of one.
     let resetGate = Mutex(ResetGate())
     /// Why changes are refused, once the store has failed: what clients see (the log has the details).
@@ -60,8 +62,7 @@ public final class LifecycleService: HTTPResponder {
     public func beginDraining() {
         setPhase(.draining)
         for host in registry.allDevices() {
-            let waiters = host.shared.withLock { $0.takeWaiters() }
-            waiters.forEach { $0.fire() }
+            host.shared.withLock { $0.takeAllPolls() }.wakeElsewhere()
         }
     }
 

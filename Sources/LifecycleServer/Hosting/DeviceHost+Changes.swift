@@ -134,13 +134,13 @@ extension DeviceHost {
         }
     }
 
-    /// Tells readers and waiters that the device is gone.
+    /// Tells readers and parked polls that the device is gone.
     func markGone() {
-        let waiters = shared.withLock { shared -> [Waiter] in
+        let polls = shared.withLock { shared -> [Poll] in
             shared.gone = true
-            return shared.takeWaiters()
+            return shared.takeAllPolls()
         }
-        waiters.forEach { $0.fire() }
+        polls.wakeElsewhere()
     }
 
     private func stopLiving() {

@@ -30,21 +30,22 @@ extension DeviceHost {
         journal.append(stream: id, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):
-                let (waiters, barriers, evicted, published) = shared.withLock { shared in
+                let (polls, barriers, evicted, published) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
                     let reached = shared.durableAppends
                     let due = shared.barriers.filter { $0.target <= reached }.map(\.action)
                     shared.barriers.removeAll { $0.target <= reached }
-                    // A removed app's long polls wake to answer 404; the others look again and park anew.
-                    let wake = !stored.isEmpty || removedApp != nil
-                    return (wake ? shared.takeWaiters() : [], due, evicted, answers == nil ? nil : shared)
+                    // Polls on the apps that got entries look again (and park again if their filter found
+                    // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
+                    let polls = shared.takePolls(for: apps + [removedApp], entries: !stored.isEmpty)
+                    return (polls, due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
                 completion(.success(()))
-                waiters.forEach { $0.fire() }
+                polls.wakeElsewhere()
                 barriers.forEach { $0(.success(())) }
             case .failure(.streamDeleted):
                 completion(.failure(.deviceGone(id)))
