@@ -38,9 +38,9 @@ public final class LifecycleService: HTTPResponder {
     /// Timers of parked polls now armed: one per poll, however often it looks again.
     let pollTimers = Atomic<Int>(0)
     /// Device creations wait while a reset is under way, so that none lands in the middle of one.
-    let resetGate = Mutex(ResetGate())
+    let resetGate = Protected(ResetGate())
     /// Why changes are refused, once the store has failed: what clients see (the log has the details).
-    let storeFailure = Mutex<String?>(nil)
+    let storeFailure = Protected<String?>(nil)
     let openAPIDocument: [UInt8]
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
@@ -62,7 +62,8 @@ public final class LifecycleService: HTTPResponder {
     public func beginDraining() {
         setPhase(.draining)
         for host in registry.allDevices() {
-            host.shared.withLock { $0.takeAllPolls() }.wakeElsewhere()
+            // Answered before this returns, so that they answer 200 before the server stops taking answers.
+            for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
         }
     }
 

@@ -97,10 +97,10 @@ extension DeviceHost {
 
 /// An action that runs the first time it is fired only.
 final class OneShot<Value>: Sendable {
-    private let action: Mutex<(@Sendable (Value) -> Void)?>
+    private let action: Protected<(@Sendable (Value) -> Void)?>
 
     init(_ action: @escaping @Sendable (Value) -> Void) {
-        self.action = Mutex(action)
+        self.action = Protected(action)
     }
 
     func fire(_ value: Value) {

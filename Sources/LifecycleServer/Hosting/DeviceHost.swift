@@ -24,7 +24,7 @@ final class DeviceHost: @unchecked Sendable {
     let queue: DispatchQueue
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
     let anchorWall: Double
-    let shared: Mutex<Published>
+    let shared: Protected<Published>
     let journal: any Journal
     let hooks: HostHooks
 
@@ -48,7 +48,7 @@ final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device")
-        shared = Mutex(Published(device: device, historyLimit: historyLimit, anchorWall: anchorWall))
+        shared = Protected(Published(device: device, historyLimit: historyLimit, anchorWall: anchorWall))
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
@@ -63,7 +63,7 @@ final class DeviceHost: @unchecked Sendable {
         var published = Published(device: snapshot.device, historyLimit: historyLimit, anchorWall: snapshot.anchorWall)
         published.deviceTimeline = snapshot.deviceTimeline
         published.appTimelines = snapshot.appTimelines
-        shared = Mutex(published)
+        shared = Protected(published)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
     }
 

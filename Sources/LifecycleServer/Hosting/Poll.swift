@@ -10,7 +10,7 @@ final class Poll: Sendable {
         var timer: (any DispatchSourceTimer)?
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     /// Looks at the timeline again: answers through `answer`, or parks this poll again.
     private let look: @Sendable (Poll) -> Void
     /// Tells the service how many poll timers are armed (+1, -1) and that a poll answered.
