@@ -76,6 +76,57 @@ import Testing
         }
     }
 
+    /// JSON strings at the edges: empty, escapes, NUL, a lone surrogate, astral characters, long.
+    static let strings = [
+        #""""#, #""é\\\"\/""#, #""\u0000\u001f""#, #""\ud800""#, #""\ud83d\ude00 😀""#,
+        "\"" + String(repeating: "x", count: 20_000) + "\"",
+    ]
+
+    /// Every string-valued (or free JSON) field of every event, with `S` where the value goes.
+    static let stringTemplates: [(path: String, body: String)] = [
+        ("/v1/apps/a/events", #"{"type": "launch", "url": S, "sourceApplication": S}"#),
+        ("/v1/apps/a/events", #"{"type": "openURL", "url": S, "sourceApplication": S, "annotation": {"k": S}}"#),
+        ("/v1/apps/a/events", #"{"type": "beginBackgroundTask", "name": S}"#),
+        ("/v1/apps/a/events", #"{"type": "startBackgroundActivity", "mode": S}"#),
+        ("/v1/apps/a/events", #"{"type": "remoteNotification", "payload": {"aps": {"alert": S}}}"#),
+        ("/v1/devices/d/events", #"{"type": "bannerNotification", "title": S}"#),
+        ("/v1/devices/d/events", #"{"type": "switchApp", "to": S}"#),
+        ("/v1/devices/d/events", #"{"type": "change", "kind": "locale", "value": S}"#),
+        ("/v1/apps", #"{"device": "d", "bundleId": S, "info": {"urlSchemes": [S]}}"#),
+    ]
+
+    @Test func everyStringFieldAnswersEveryEdgeStringAndARestartReplaysWhatWasAccepted() throws {
+        try withTemporaryDirectory { directory in
+            var before: [String: String] = [:]
+            do {
+                let server = try LiveServer(store: .sqlite(directory: directory))
+                defer { server.stop() }
+                try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
+                try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
+                try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
+                for template in Self.stringTemplates {
+                    for value in Self.strings {
+                        let body = template.body.replacingOccurrences(of: "S", with: value)
+                        let reply = try server.post(template.path, body)
+                        #expect([200, 201, 400, 409].contains(reply.status), "\(template.path) \(body.prefix(200))")
+                        if reply.status >= 400 { #expect(reply.header("Content-Type") == "application/problem+json") }
+                    }
+                }
+                for path in Self.reads {
+                    let reply = try server.get(path)
+                    #expect(reply.status == 200, "\(path): \(reply.text.prefix(200))")
+                    #expect(reply.json != nil, "\(path) is not JSON")
+                    before[path] = reply.text
+                }
+            }
+            let server = try LiveServer(store: .sqlite(directory: directory))
+            defer { server.stop() }
+            for path in Self.reads {
+                #expect(try server.get(path).text == before[path], "\(path) changed across the restart")
+            }
+        }
+    }
+
     @Test func theClockStopsAtItsMaximumAndAdvancingPastItAnswers400WithTheRoomLeft() throws {
         try withLiveServer { server in
             try server.createDevice(#"{"id": "d"}"#)
