@@ -133,6 +133,6 @@ extension APIError {
 
     /// The store could not make a change durable.
     static let storeFailed = APIError.notReady(
-        "the store could not make the change durable, so it was not made; the daemon takes no more changes until "
-            + "it is restarted (GET /readyz says why)")
+        "the store could not make the change durable, so it was not made; the daemon takes no more changes and "
+            + "restarts to recover (GET /readyz says why meanwhile); retry then, with the same Idempotency-Key if any")
 }
