@@ -28,7 +28,7 @@ import Testing
             let published = host.shared.withLock { $0 }
             let answers: [(key: String, answer: IdempotencyCache.Answer)] = [
                 ("/v1/apps/a/events\nk1", .init(fingerprint: .max, body: Array(#"{"x":1}"#.utf8))),
-                ("/v1/devices/d/events\nk2", .init(fingerprint: 7, body: [])),
+                ("/v1/devices/d/events\nk2", .init(fingerprint: 7, body: [], status: 201)),
             ]
             let saved = DeviceSnapshot(
                 anchorWall: 1_763_900_000.25, device: published.device, deviceTimeline: published.deviceTimeline,
@@ -48,6 +48,7 @@ import Testing
             #expect(loaded.idempotency.map(\.key) == answers.map(\.key))
             #expect(loaded.idempotency.map(\.answer.fingerprint) == answers.map(\.answer.fingerprint))
             #expect(loaded.idempotency.map(\.answer.body) == answers.map(\.answer.body))
+            #expect(loaded.idempotency.map(\.answer.status) == [200, 201])
         }
     }
 

@@ -33,7 +33,7 @@ extension LifecycleService {
             case .success(let answer):
                 var headers = [("Content-Type", "application/json")]
                 if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
-                done(HTTPResponse(status: 200, headers: headers, body: answer.body))
+                done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))
             case .failure(let error):
                 done(APIError(error).response)
             }

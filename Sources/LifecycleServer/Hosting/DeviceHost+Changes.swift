@@ -52,8 +52,9 @@ extension DeviceHost {
         var path: String
     }
 
-    /// The answer to applied events: the JSON body, and whether it is the first answer replayed.
+    /// The answer to applied events: status, JSON body, and whether it is the first answer replayed.
     struct EventsAnswer: Sendable {
+        var status = 200
         var body: [UInt8]
         var replayed: Bool
     }
@@ -70,7 +71,7 @@ extension DeviceHost {
                 let scoped = IdempotencyCache.scoped(key, path: request.path)
                 if let first = idempotency[scoped] {
                     guard first.fingerprint == print else { return completion(.failure(.idempotencyKeyReused)) }
-                    let replay = EventsAnswer(body: first.body, replayed: true)
+                    let replay = EventsAnswer(status: first.status, body: first.body, replayed: true)
                     afterDurable { result in completion(result.map { replay }) }
                     return
                 }

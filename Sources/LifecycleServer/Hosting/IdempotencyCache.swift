@@ -1,9 +1,11 @@
 /// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
 struct IdempotencyCache {
-    /// A first answer: the body of a `200` to applied events, and the fingerprint of the request's body.
+    /// A first answer (its status and body) and the fingerprint of the request's body. Only answers to
+    /// applied events are remembered, so far always `200`.
     struct Answer {
         var fingerprint: UInt64
         var body: [UInt8]
+        var status = 200
     }
 
     private var answers: [String: Answer] = [:]

@@ -50,7 +50,7 @@ struct DeviceSnapshot {
                 idempotency.map { key, answer in
                     [
                         "key": .string(key), "fp": .string(String(answer.fingerprint)),
-                        "status": 200,
+                        "status": .number(Double(answer.status)),
                     ]
                 }),
         ]
@@ -124,11 +124,12 @@ struct DeviceSnapshot {
         deviceTimeline = deviceRing
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
-            // Only successful answers are remembered: `status` is always 200.
             guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                item["status"]?.numberValue == 200
+                let status = item["status"]?.numberValue, (200...299).contains(status)
             else { throw JournalEntry.CorruptRecord() }
-            return (key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob())))
+            return (
+                key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob()), status: Int(status))
+            )
         }
     }
 }
