@@ -37,6 +37,8 @@ public final class LifecycleService: HTTPResponder {
     let parked = Atomic<Int>(0)
     /// Timers of parked polls now armed: one per poll, however often it looks again.
     let pollTimers = Atomic<Int>(0)
+    /// Requests taken and not yet answered (parked ones included).
+    let inFlight = Atomic<Int>(0)
     /// Device creations wait while a reset is under way, so that none lands in the middle of one.
     let resetGate = Protected(ResetGate())
     /// Why changes are refused, once the store has failed: what clients see (the log has the details).
@@ -77,7 +79,9 @@ public final class LifecycleService: HTTPResponder {
         let started = DispatchTime.now().uptimeNanoseconds
         let (route, id) = Route.match(request.path)
         let logs = logger.logLevel <= .debug
-        let finish: @Sendable (HTTPResponse) -> Void = { [metrics, logger] response in
+        inFlight.add(1, ordering: .relaxed)
+        let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
+            inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             metrics.request(route, status: response.status, nanoseconds: elapsed)
             if logs {
