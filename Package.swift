@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "lifecycled",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Mutex and Atomic need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),

@@ -56,14 +56,17 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     }
 
     /// The first rule this configuration breaks, as the rejection a client sees.
+    /// Simulated seconds a delegate callback may take.
+    public static let durationRange = 0.0...86_400
+
     public func validationFailure() -> Rejection? {
         if bundleId.isEmpty || bundleId.utf8.count > 255 {
             return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 bytes")
         }
-        if !(1...1_048_576).contains(memoryMB) {
+        if !DeviceConfiguration.memoryRange.contains(memoryMB) {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
         }
-        for (selector, seconds) in delegate.durations where !(seconds >= 0 && seconds <= 86_400) {
+        for (selector, seconds) in delegate.durations where !Self.durationRange.contains(seconds) {
             return .invalidField(
                 "delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
         }

@@ -6,9 +6,11 @@ extension Device {
     /// a manual clock ignores `now`. On a rejection nothing changes, not even the time, and the
     /// rejection's `index` names the event that failed.
     public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
-        // Rolling back restores what the batch touched instead of copying the device first, so a batch
-        // costs the same whatever the number of apps on the device.
-        let saved = Scalars(self)
+        // Rolling back restores the device as it was, every field of it, without the app table: that rolls
+        // back only the apps the batch touched, so a batch costs the same whatever the number of apps. (The
+        // saved copy must not share the table, or the batch's first change would copy it.)
+        var saved = self
+        saved.apps = AppTable()
         log = []
         apps.beginBatch()
         let before = observableDeviceFields
@@ -21,7 +23,9 @@ extension Device {
                 rejection.index = index
                 if rejection.state == nil, let app { rejection.state = apps[app]?.state }
                 apps.rollBackBatch()
-                saved.restore(into: &self)
+                let apps = self.apps
+                self = saved
+                self.apps = apps
                 log = []
                 throw rejection
             }
@@ -34,43 +38,6 @@ extension Device {
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
         return Outcome(entries: entries, changed: changed)
-    }
-
-    /// The device's own fields a batch may change; apps are restored by the app table.
-    private struct Scalars {
-        let time: Double
-        let locked: Bool
-        let foregroundApp: String?
-        let interruption: InterruptionKind?
-        let notificationCenterOpen: Bool
-        let settings: [String: JSONValue]
-        let lastSeq: UInt64
-        let nextTaskID: Int
-        let appBeforeLock: String?
-
-        init(_ device: Device) {
-            time = device.time
-            locked = device.locked
-            foregroundApp = device.foregroundApp
-            interruption = device.interruption
-            notificationCenterOpen = device.notificationCenterOpen
-            settings = device.settings
-            lastSeq = device.lastSeq
-            nextTaskID = device.nextTaskID
-            appBeforeLock = device.appBeforeLock
-        }
-
-        func restore(into device: inout Device) {
-            device.time = time
-            device.locked = locked
-            device.foregroundApp = foregroundApp
-            device.interruption = interruption
-            device.notificationCenterOpen = notificationCenterOpen
-            device.settings = settings
-            device.lastSeq = lastSeq
-            device.nextTaskID = nextTaskID
-            device.appBeforeLock = appBeforeLock
-        }
     }
 
     /// Moves the clock to `now` (never back), firing every deadline on the way in order.
@@ -186,8 +153,12 @@ extension Device {
             recordDevice(event, [:])
             reboot()
         case .advanceTime(let seconds):
-            guard seconds >= 0, seconds.isFinite else {
-                throw .invalidField("seconds", "advanceTime takes a number of seconds, 0 or more")
+            let room = Self.maximumTime - time
+            guard seconds >= 0, seconds <= room else {
+                throw .invalidField(
+                    "seconds",
+                    "seconds must be from 0 to \(room.plainText) here: the device clock reads \(time.plainText) and "
+                        + "stops at \(Self.maximumTime.plainText)")
             }
             recordDevice(event, ["seconds": .number(seconds)])
             advanceInPlace(to: time + seconds)

@@ -37,11 +37,11 @@ extension Device {
             let duration = app.delegate.duration(of: selector)
             record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
             if let limit, duration > limit {
-                time += limit
+                time = min(time + limit, Self.maximumTime)
                 end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)
                 return nil
             }
-            time += duration
+            time = min(time + duration, Self.maximumTime)
             spent = duration
         }
         if let name = Selector.notification(after: selector) { post(id, name) }
@@ -85,7 +85,7 @@ extension Device {
                 let app = apps[existing: id]
                 let duration = app.delegate.duration(of: selector)
                 record(id, .callback(selector: selector, state: app.state, args: [:], duration: duration))
-                time += duration
+                time = min(time + duration, Self.maximumTime)
             }
             record(
                 id,

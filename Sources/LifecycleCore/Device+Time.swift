@@ -29,8 +29,10 @@ extension Device {
         return idle + configuration.suspendDelay
     }
 
-    /// Visits every deadline up to `target` in order, then sets the clock to `target` (never back).
-    mutating func advanceInPlace(to target: Double) {
+    /// Visits every deadline up to `target` in order, then sets the clock to `target` (never back, never past
+    /// `maximumTime`; a target that is not a number leaves the clock where it is).
+    mutating func advanceInPlace(to requested: Double) {
+        let target = requested.isNaN ? time : min(requested, Self.maximumTime)
         settle()
         while let deadline = nextDeadline, deadline <= target {
             if deadline > time { time = deadline }

@@ -7,7 +7,7 @@
 public struct Device: Equatable, Sendable, Codable {
     public let id: String
     public internal(set) var configuration: DeviceConfiguration
-    /// Simulated seconds since the device was created.
+    /// Simulated seconds since the device was created; never above `maximumTime`.
     public internal(set) var time = 0.0
     public internal(set) var locked = false
     public internal(set) var foregroundApp: String?
@@ -19,6 +19,10 @@ public struct Device: Equatable, Sendable, Codable {
     public internal(set) var lastSeq: UInt64 = 0
     /// App ids in the order they were added: the order in which apps hear about device-wide events.
     public internal(set) var appOrder: [String] = []
+
+    /// The latest a device's clock can read (10^12 s, about 31,700 years): the clock stops there, so its
+    /// arithmetic (deadlines, durations added to it) stays finite and exact to a millisecond.
+    public static let maximumTime = 1e12
 
     var apps = AppTable()
     var nextTaskID = 1

@@ -21,15 +21,20 @@ public struct DeviceConfiguration: Equatable, Sendable, Codable {
 
     public init() {}
 
+    /// Megabytes a device (or an app) may be given.
+    public static let memoryRange = 1...1_048_576
+    /// Seconds an idle background app may wait before it is suspended.
+    public static let suspendDelayRange = 0.0...86_400
+
     /// The first rule this configuration breaks, as the rejection a client sees.
     public func validationFailure() -> Rejection? {
-        if !(1...1_048_576).contains(memoryMB) {
+        if !Self.memoryRange.contains(memoryMB) {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
         }
         if !(clockSpeed > 0 && clockSpeed <= 1_000_000) {
             return .invalidField("clock.speed", "clock.speed must be a number above 0 and at most 1000000")
         }
-        if !(suspendDelay >= 0 && suspendDelay <= 86_400) {
+        if !Self.suspendDelayRange.contains(suspendDelay) {
             return .invalidField("suspendDelay", "suspendDelay must be from 0 to 86400 seconds")
         }
         for (kind, value) in settings {

@@ -7,6 +7,7 @@ import LifecycleStore
 import Logging
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The daemon: simulated iOS devices and apps behind a JSON REST API.
 @main
@@ -108,7 +109,8 @@ struct Lifecycled: ParsableCommand {
         ]
         MetricsSystem.bootstrap(factory)
 
-        // Signals are blocked before any thread starts, then waited for with sigwait on the main thread.
+        // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
+        // then this thread waits for one with sigwait.
         let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
         let tokenTable: TokenTable?
         do {
@@ -132,6 +134,13 @@ struct Lifecycled: ParsableCommand {
             }
         }
         var options = ServiceOptions()
+        // A store that failed takes no more changes; the daemon drains and exits for its supervisor to restart
+        // it, and the restart replays exactly what was durable.
+        let storeFailed = Atomic<Bool>(false)
+        options.storeFailed = {
+            storeFailed.store(true, ordering: .relaxed)
+            kill(getpid(), SIGTERM)
+        }
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
         options.tokens = tokenTable
@@ -184,6 +193,10 @@ struct Lifecycled: ParsableCommand {
         service.finishDraining()
         server.stop()
         journal.close()
+        if storeFailed.load(ordering: .relaxed) {
+            logger.critical("stopped: the store failed; restart the daemon once the fault is cleared")
+            throw ExitCode(75)
+        }
         logger.info("stopped")
     }
 

@@ -17,6 +17,24 @@ struct DeviceApplyTests {
         #expect(sim.entries.isEmpty)
     }
 
+    @Test("a rejected batch restores every device field it moved: clock, lock, settings, interruption, task ids")
+    func rollbackRestoresTheWholeDevice() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        sim.add("b")
+        try sim.on("a", .foregroundLaunch)
+        let before = sim.device
+        let rejection = sim.rejection(
+            "a", .beginBackgroundTask(name: "t", duration: 5), .advanceTime(seconds: 3),
+            .change(kind: .orientation, value: "landscapeLeft"), .interruptionBegan(kind: .call),
+            .interruptionEnded(accepted: false), .lock, .endBackgroundTask(task: 99))
+        #expect(rejection?.index == 6)
+        #expect(sim.device == before)
+        // The next task id is the one the rejected batch had taken.
+        try sim.on("a", .beginBackgroundTask(name: "t", duration: nil))
+        #expect(sim.app("a").backgroundTasks.map(\.id) == [1])
+    }
+
     @Test("seq increases by one per entry across apps and inputs of a device")
     func seqPerDevice() throws {
         var sim = Sim(ios: "7.0")

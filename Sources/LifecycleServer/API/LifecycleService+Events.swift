@@ -27,7 +27,16 @@ extension LifecycleService {
             }
             key = text
         }
-        host.applyEvents(
-            .init(events: events, json: json, app: app, idempotencyKey: key, path: request.path), completion: done)
+        host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key, path: request.path)) {
+            result in
+            switch result {
+            case .success(let answer):
+                var headers = [("Content-Type", "application/json")]
+                if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
+                done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))
+            case .failure(let error):
+                done(APIError(error).response)
+            }
+        }
     }
 }

@@ -17,7 +17,9 @@ struct AppRequest {
         if let device { try Identifier.validate(device, field: "device") }
         var configuration = AppConfiguration(bundleId: try reader.requiredString("bundleId"))
         configuration.iosVersion = try reader.version("iosVersion")
-        if let memory = try reader.integer("memoryMB") { configuration.memoryMB = memory }
+        if let memory = try reader.integer("memoryMB", in: DeviceConfiguration.memoryRange) {
+            configuration.memoryMB = memory
+        }
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes"])
             if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }
@@ -31,7 +33,8 @@ struct AppRequest {
             }
             if let durations = try delegate.object("durations") {
                 for key in durations.members.keys {
-                    configuration.delegate.durations[key] = try durations.nonNegative(key)
+                    configuration.delegate.durations[key] = try durations.number(
+                        key, in: AppConfiguration.durationRange)
                 }
             }
             if let returns = try delegate.object("returns") {

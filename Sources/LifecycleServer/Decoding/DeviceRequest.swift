@@ -18,8 +18,12 @@ struct DeviceRequest {
         if let version = try reader.version("iosVersion") { configuration.iosVersion = version }
         if let flag = try reader.bool("multitasking") { configuration.multitasking = flag }
         if let flag = try reader.bool("passcode") { configuration.passcode = flag }
-        if let memory = try reader.integer("memoryMB") { configuration.memoryMB = memory }
-        if let delay = try reader.number("suspendDelay") { configuration.suspendDelay = delay }
+        if let memory = try reader.integer("memoryMB", in: DeviceConfiguration.memoryRange) {
+            configuration.memoryMB = memory
+        }
+        if let delay = try reader.number("suspendDelay", in: DeviceConfiguration.suspendDelayRange) {
+            configuration.suspendDelay = delay
+        }
         if let clock = try reader.object("clock") {
             try clock.rejectUnknown(allowed: ["mode", "speed"])
             if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }

@@ -3,6 +3,8 @@ import LifecycleCore
 /// Turns the body of `POST .../events` (one event object or an array of them) into core events.
 enum EventDecoder {
     static let maxBatch = 1000
+    /// Task ids are counted from 1 and stay far below this (2^53 − 1, the largest exactly representable whole number).
+    static let maxTaskID = 9_007_199_254_740_991
 
     /// `deviceOnly`: the device path, which takes device events only.
     static func decode(_ body: JSONValue, deviceOnly: Bool) throws(APIError) -> [Event] {
@@ -68,12 +70,13 @@ enum EventDecoder {
         case "crash": return (.crash, [])
         case "beginBackgroundTask":
             return (
-                .beginBackgroundTask(name: try r.string("name"), duration: try r.nonNegative("duration")),
+                .beginBackgroundTask(
+                    name: try r.string("name"), duration: try r.number("duration", in: 0...Device.maximumTime)),
                 ["name", "duration"]
             )
         case "endBackgroundTask":
-            guard let task = try r.integer("task") else {
-                throw .invalidField("task", "task (the task id) is required")
+            guard let task = try r.integer("task", in: 1...Self.maxTaskID) else {
+                throw .invalidField("task", "task (the task id, from 1 to \(Self.maxTaskID)) is required")
             }
             return (.endBackgroundTask(task: task), ["task"])
         case "startBackgroundActivity":
@@ -115,8 +118,8 @@ enum EventDecoder {
             return (.memoryPressure(level: level), ["level"])
         case "reboot": return (.reboot, [])
         case "advanceTime":
-            guard let seconds = try r.nonNegative("seconds") else {
-                throw .invalidField("seconds", "seconds (0 or more) is required")
+            guard let seconds = try r.number("seconds", in: 0...Device.maximumTime) else {
+                throw .invalidField("seconds", "seconds (from 0 to \(Device.maximumTime.plainText)) is required")
             }
             return (.advanceTime(seconds: seconds), ["seconds"])
         case "change":

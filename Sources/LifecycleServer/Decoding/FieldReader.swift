@@ -58,16 +58,26 @@ struct FieldReader {
         return number
     }
 
-    func nonNegative(_ key: String) throws(APIError) -> Double? {
+    /// A number within `range`; the error names the range.
+    func number(_ key: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
         guard let number = try number(key) else { return nil }
-        guard number >= 0 else { throw .invalidField(path(key), "\(path(key)) must be 0 or more, not \(number)") }
+        guard range.contains(number) else {
+            throw .invalidField(
+                path(key),
+                "\(path(key)) must be a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText), "
+                    + "not \(number.plainText)")
+        }
         return number
     }
 
-    func integer(_ key: String) throws(APIError) -> Int? {
+    /// A whole number within `range`; the error names the range.
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let number = try number(key) else { return nil }
-        guard number == number.rounded(), abs(number) < 1e15 else {
-            throw .invalidField(path(key), "\(path(key)) must be a whole number, not \(number)")
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw .invalidField(
+                path(key),
+                "\(path(key)) must be a whole number from \(range.lowerBound) to \(range.upperBound), "
+                    + "not \(number.plainText)")
         }
         return Int(number)
     }

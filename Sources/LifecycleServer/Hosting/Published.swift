@@ -6,14 +6,18 @@ struct Published: Sendable {
     var device: Device
     var deviceTimeline: EntryRing
     var appTimelines: [String: EntryRing] = [:]
-    var waiters: [Waiter] = []
+    /// Parked long polls by the app timeline they watch; `devicePolls` watch the device's.
+    var appPolls: [String: [Poll]] = [:]
+    var devicePolls: [Poll] = []
     /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
     var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
     var gone = false
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
     var durableAppends: UInt64 = 0
-    var barriers: [(target: UInt64, action: @Sendable () -> Void)] = []
+    var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
+    /// Set once an append failed: no later append of this process becomes durable.
+    var storeFailed = false
     /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
     /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
     var snapshots: [String: CachedSnapshot] = [:]
@@ -58,9 +62,34 @@ struct Published: Sendable {
         return copy
     }
 
-    mutating func takeWaiters() -> [Waiter] {
-        defer { waiters = [] }
-        return waiters
+    /// Every parked poll, to answer them all (a delete, a reset, a drain).
+    mutating func takeAllPolls() -> [Poll] {
+        defer {
+            appPolls = [:]
+            devicePolls = []
+        }
+        return devicePolls + appPolls.values.joined()
+    }
+
+    /// The polls that entries for `apps` (and the device's timeline) concern; a poll on another app sleeps on.
+    mutating func takePolls(for apps: [String?], entries: Bool) -> [Poll] {
+        var polls: [Poll] = []
+        if entries {
+            polls = devicePolls
+            devicePolls = []
+        }
+        for case let app? in apps {
+            if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
+        }
+        return polls
+    }
+
+    mutating func park(_ poll: Poll, app: String?) {
+        if let app {
+            appPolls[app, default: []].append(poll)
+        } else {
+            devicePolls.append(poll)
+        }
     }
 }
 

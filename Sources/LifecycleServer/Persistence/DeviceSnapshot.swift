@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import LifecycleCore
 
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
@@ -17,7 +16,9 @@ struct DeviceSnapshot {
     var appTimelines: [String: EntryRing]
     var idempotency: [(key: String, answer: IdempotencyCache.Answer)]
 
-    private static let magic: [UInt8] = Array("LCSN".utf8) + [1]
+    /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
+    static let version: UInt8 = 1
+    private static let magic: [UInt8] = Array("LCSN".utf8) + [version]
     private static let noApp = UInt32.max
 
     init(
@@ -49,7 +50,7 @@ struct DeviceSnapshot {
                 idempotency.map { key, answer in
                     [
                         "key": .string(key), "fp": .string(String(answer.fingerprint)),
-                        "status": .number(Double(answer.response.status)),
+                        "status": .number(Double(answer.status)),
                     ]
                 }),
         ]
@@ -79,13 +80,15 @@ struct DeviceSnapshot {
             out.u32(app)
             out.blob(entry.json)
         }
-        for (_, answer) in idempotency { out.blob(answer.response.body) }
+        for (_, answer) in idempotency { out.blob(answer.body) }
         return out.bytes
     }
 
     init(bytes: [UInt8], historyLimit: Int) throws {
         var input = ByteReader(bytes)
-        guard try input.take(Self.magic.count) == Self.magic[...] else { throw JournalEntry.CorruptRecord() }
+        guard try input.take(4) == Self.magic[..<4] else { throw JournalEntry.CorruptRecord() }
+        let version = try input.byte()
+        guard version == 1 else { throw UnknownVersion(version: version) }
         let header = try JSONParser.parse(try input.blob())
         device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
         guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
@@ -122,12 +125,20 @@ struct DeviceSnapshot {
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
             guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                let status = item["status"]?.numberValue
+                let status = item["status"]?.numberValue, (200...299).contains(status)
             else { throw JournalEntry.CorruptRecord() }
-            let response = HTTPResponse(
-                status: Int(status), headers: [("Content-Type", "application/json")], body: Array(try input.blob()))
-            return (key, IdempotencyCache.Answer(fingerprint: print, response: response))
+            return (
+                key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob()), status: Int(status))
+            )
         }
+    }
+}
+
+extension DeviceSnapshot {
+    /// A snapshot in a format newer than this build reads.
+    struct UnknownVersion: Error, CustomStringConvertible {
+        var version: UInt8
+        var description: String { "a snapshot has format version \(version), newer than this build reads" }
     }
 }
 

@@ -30,13 +30,12 @@ extension LifecycleService {
                         snapshot: restored, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
                 } else {
                     guard let first = records.popFirst() else { continue }
-                    guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
+                    guard case .device(let configuration, let wall) = try JournalEntry(bytes: first.bytes) else {
                         throw RecoveryError(
                             description: "device \(stream.stream): the first record is not its creation")
                     }
-                    let request = try DeviceRequest(config)
                     host = makeHost(
-                        try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
+                        try Device(id: stream.stream, configuration: configuration), anchorWall: wall, journaled: true)
                 }
                 for record in records {
                     try host.replay(JournalEntry(bytes: record.bytes))
