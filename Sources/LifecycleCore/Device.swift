@@ -27,6 +27,10 @@ public struct Device: Equatable, Sendable, Codable {
     var appBeforeLock: String?
     /// Entries produced by the input being applied.
     var log: [TimelineEntry] = []
+    /// Set when the input being applied changed something that leaves no entry (a session marked for discard).
+    var quietChange = false
+    /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
+    var launchWatchdog: Double?
 
     /// A new device; throws the configuration's first invalid field.
     public init(id: String, configuration: DeviceConfiguration) throws(Rejection) {
@@ -83,7 +87,8 @@ public struct Device: Equatable, Sendable, Codable {
 
     func capabilities(of app: AppInstance) -> Capabilities {
         Capabilities(
-            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info)
+            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info,
+            sdkVersion: app.configuration.sdkVersion, idiom: configuration.idiom)
     }
 
     func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }

@@ -21,6 +21,28 @@ public enum Selector {
     public static let didReceiveRemoteNotificationFetch =
         "application:didReceiveRemoteNotification:fetchCompletionHandler:"
     public static let performFetch = "application:performFetchWithCompletionHandler:"
+    public static let configurationForConnecting = "application:configurationForConnectingSceneSession:options:"
+    public static let didDiscardSceneSessions = "application:didDiscardSceneSessions:"
+    // Scene-delegate methods (LIFECYCLE §11.4).
+    public static let sceneWillConnect = "scene:willConnectToSession:options:"
+    public static let sceneDidDisconnect = "sceneDidDisconnect:"
+    public static let sceneWillEnterForeground = "sceneWillEnterForeground:"
+    public static let sceneDidBecomeActive = "sceneDidBecomeActive:"
+    public static let sceneWillResignActive = "sceneWillResignActive:"
+    public static let sceneDidEnterBackground = "sceneDidEnterBackground:"
+    public static let sceneOpenURLContexts = "scene:openURLContexts:"
+    /// The selectors a client may name in `notImplemented` and `durations` besides the app delegate's.
+    public static let sceneSelectors = [
+        sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,
+        sceneDidEnterBackground, sceneOpenURLContexts, configurationForConnecting, didDiscardSceneSessions,
+    ]
+    /// App-delegate methods UIKit never calls in a scene app (LIFECYCLE §11.1); their notifications follow
+    /// the aggregate state instead.
+    static let replacedByScenes: Set<String> = [
+        willEnterForeground, didBecomeActive, willResignActive, didEnterBackground, handleOpenURL,
+        openURLSourceApplication, openURLOptions,
+    ]
+
     /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
     public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
 
@@ -39,6 +61,12 @@ public enum Selector {
         case protectedDataDidBecomeAvailable: "UIApplicationProtectedDataDidBecomeAvailable"
         case willChangeStatusBarFrame: "UIApplicationWillChangeStatusBarFrameNotification"
         case didChangeStatusBarFrame: "UIApplicationDidChangeStatusBarFrameNotification"
+        case sceneWillConnect: "UISceneWillConnectNotification"
+        case sceneDidDisconnect: "UISceneDidDisconnectNotification"
+        case sceneWillEnterForeground: "UISceneWillEnterForegroundNotification"
+        case sceneDidBecomeActive: "UISceneDidActivateNotification"
+        case sceneWillResignActive: "UISceneWillDeactivateNotification"
+        case sceneDidEnterBackground: "UISceneDidEnterBackgroundNotification"
         default: nil
         }
     }

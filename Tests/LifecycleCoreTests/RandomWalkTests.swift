@@ -89,7 +89,7 @@ struct RandomWalk {
         case 0, 1: return .foregroundLaunch
         case 2: return .backgroundLaunch
         case 3: return .urlLaunch(random.pick(["\(app)://x", "other://y"]), from: "com.apple.mobilesafari")
-        case 4, 5: return .activate
+        case 4, 5: return .activate(session: nil)
         case 6: return .open(random.pick(["\(app)://open", "zzz://no"]))
         case 7: return .terminate
         case 8: return .forceQuit

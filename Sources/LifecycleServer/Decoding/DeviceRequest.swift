@@ -6,7 +6,8 @@ struct DeviceRequest {
     var configuration: DeviceConfiguration
 
     static let fields = [
-        "id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings",
+        "id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings", "idiom",
+        "sceneDisconnectDelay",
     ]
 
     init(_ body: JSONValue) throws(APIError) {
@@ -20,6 +21,8 @@ struct DeviceRequest {
         if let flag = try reader.bool("passcode") { configuration.passcode = flag }
         if let memory = try reader.integer("memoryMB") { configuration.memoryMB = memory }
         if let delay = try reader.number("suspendDelay") { configuration.suspendDelay = delay }
+        if let idiom = try reader.enumeration("idiom", Idiom.self) { configuration.idiom = idiom }
+        configuration.sceneDisconnectDelay = try reader.number("sceneDisconnectDelay")
         if let clock = try reader.object("clock") {
             try clock.rejectUnknown(allowed: ["mode", "speed"])
             if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }

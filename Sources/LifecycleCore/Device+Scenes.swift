@@ -1,0 +1,229 @@
+/// The scene paths of LIFECYCLE §11.5–§11.11, built from the steps in `Device+SceneSteps.swift`.
+extension Device {
+    func usesScenes(_ id: String) -> Bool { capabilities(of: id).usesScenes }
+
+    /// A new session, named by the client or `s1`, `s2`, ... (never reused), with its configuration (§11.1).
+    mutating func createSession(_ id: String, named name: String? = nil) -> String {
+        var book = apps[existing: id].scenes
+        var sessionID = name ?? ""
+        if name == nil {
+            repeat {
+                sessionID = "s\(book.nextNumber)"
+                book.nextNumber += 1
+            } while book.sessions.contains { $0.id == sessionID }
+        }
+        let app = apps[existing: id]
+        let manifest = app.configuration.info.sceneManifest ?? SceneManifest()
+        let fromCode =
+            app.delegate.implements(Selector.configurationForConnecting)
+            ? app.delegate.configurationForConnecting : nil
+        let configuration: String?
+        let hasDelegate: Bool
+        if let fromCode, !manifest.configurations.contains(where: { $0.name == fromCode }) {
+            // A name the manifest does not list is a configuration made in code, with a delegate.
+            configuration = fromCode
+            hasDelegate = true
+        } else {
+            let chosen =
+                manifest.configurations.first { $0.name == fromCode }
+                ?? manifest.configurations.first { $0.role == SceneRole.application }
+            configuration = chosen?.name
+            hasDelegate = chosen?.delegateClass != nil
+        }
+        book.sessions.append(
+            SceneSession(
+                id: sessionID, configuration: configuration, role: SceneRole.application, stateSince: time,
+                hasDelegate: hasDelegate))
+        apps[existing: id].scenes = book
+        return sessionID
+    }
+
+    /// The most recently activated of `candidates` (the newest created when none was ever active).
+    func mostRecent(_ id: String, of candidates: [String]) -> String? {
+        let sessions = apps[existing: id].sessions.filter { candidates.contains($0.id) }
+        return sessions.enumerated().max { lhs, rhs in
+            (lhs.element.activation, lhs.offset) < (rhs.element.activation, rhs.offset)
+        }?.element.id
+    }
+
+    /// The sessions that come forward (§11.8): the last foreground set, else the most recently activated;
+    /// a cold launch only the latter. Empty: a new session is needed.
+    func foregroundTargets(_ id: String, cold: Bool) -> [String] {
+        let app = apps[existing: id]
+        let live = app.sessions.filter { !$0.pendingDiscard }.map(\.id)
+        if !cold {
+            let set = app.scenes.lastForegroundSet.filter { live.contains($0) }
+            if !set.isEmpty { return set }
+        }
+        return mostRecent(id, of: live).map { [$0] } ?? []
+    }
+
+    /// `activate`, `openURL`, `launch`, `switchApp` and `openScene` for a scene app (§11.5, §11.7, §11.8).
+    mutating func bringScenesForward(_ id: String, url: OpenedURL?, session: String?) throws(Rejection) {
+        let app = apps[existing: id]
+        if app.state.isForeground {
+            let front = app.sessions.filter { $0.state.isForeground }.map(\.id)
+            guard let target = session ?? mostRecent(id, of: front) else { return }
+            if front.contains(target) {
+                if let url {
+                    invokeScene(id, target, Selector.sceneOpenURLContexts, args: ["urlContexts": [url.context]])
+                }
+                return
+            }
+            try checkForegroundAllowed(for: id)
+            replaceForeground(id, leaving: front, target: target, url: url)
+            return
+        }
+        try checkForegroundAllowed(for: id)
+        if let current = foregroundApp { leaveForeground(current) }
+        if app.state == .notRunning {
+            try ensureMemory(for: id)
+            coldLaunch(id, session: session, url: url)
+        } else {
+            resumeScenes(id, session: session, url: url)
+        }
+    }
+
+    /// notRunning → background, the launch callbacks, pending discards, then the target scene connects,
+    /// enters the foreground and activates, all under the launch watchdog (§11.5).
+    private mutating func coldLaunch(_ id: String, session: String?, url: OpenedURL?) {
+        launchWatchdog = time + Watchdog.launch
+        defer { launchWatchdog = nil }
+        guard launch(id, background: true, url: nil) else { return }
+        let target = session ?? foregroundTargets(id, cold: true).first ?? createSession(id)
+        guard connectScene(id, target, urls: url.map { [$0] } ?? []) else { return }
+        guard enterForeground(id, scene: target) else { return }
+        _ = activate(id, scene: target)
+    }
+
+    /// A background or suspended scene app comes back: its queue first, then its scenes (§11.7).
+    mutating func resumeScenes(_ id: String, session: String?, url: OpenedURL?) {
+        if apps[existing: id].state == .suspended {
+            setState(id, .background)
+            deliverQueue(id)
+        }
+        var targets = session.map { [$0] } ?? foregroundTargets(id, cold: false)
+        if targets.isEmpty { targets = [createSession(id)] }
+        bringForward(id, targets: targets, urlTarget: url == nil ? nil : (session ?? mostRecent(id, of: targets)), url)
+    }
+
+    /// Connect what is unattached, enter the foreground, hand over the URL, activate: each step for every
+    /// target in session order before the next.
+    private mutating func bringForward(_ id: String, targets: [String], urlTarget: String?, _ url: OpenedURL?) {
+        let connecting = targets.filter { target in
+            apps[existing: id].sessions.first { $0.id == target }?.state == .unattached
+        }
+        for target in connecting {
+            let urls = target == urlTarget ? url.map { [$0] } ?? [] : []
+            guard connectScene(id, target, urls: urls) else { return }
+        }
+        for target in targets {
+            guard enterForeground(id, scene: target) else { return }
+        }
+        if let url, let urlTarget, !connecting.contains(urlTarget) {
+            let args: [String: JSONValue] = ["urlContexts": [url.context]]
+            guard invokeScene(id, urlTarget, Selector.sceneOpenURLContexts, args: args) else { return }
+        }
+        for target in targets {
+            guard activate(id, scene: target) else { return }
+        }
+    }
+
+    /// The app stays in front while another of its scenes takes the place of the front ones (§11.8, chosen).
+    private mutating func replaceForeground(_ id: String, leaving: [String], target: String, url: OpenedURL?) {
+        for scene in leaving where isScene(id, scene, in: .foregroundActive) {
+            guard deactivate(id, scene: scene) else { return }
+        }
+        bringForward(id, targets: [target], urlTarget: url == nil ? nil : target, url)
+        guard apps[existing: id].state.isRunning else { return }
+        for scene in leaving {
+            guard enterBackground(id, scene: scene) else { return }
+        }
+    }
+
+    func isScene(_ id: String, _ session: String, in state: SceneState) -> Bool {
+        apps[existing: id].sessions.first { $0.id == session }?.state == state
+    }
+
+    /// Home, switching, lock, an accepted call: every front scene deactivates, then each enters the background;
+    /// they are the last foreground set (§11.11).
+    mutating func leaveForegroundScenes(_ id: String) {
+        let front = apps[existing: id].sessions.filter { $0.state.isForeground }.map(\.id)
+        apps[existing: id].scenes.lastForegroundSet = front
+        for scene in front where isScene(id, scene, in: .foregroundActive) {
+            guard deactivate(id, scene: scene) else { return }
+        }
+        for scene in front {
+            guard enterBackground(id, scene: scene) else { return }
+        }
+    }
+
+    /// An overlay comes up: every active scene deactivates and stays inactive.
+    mutating func deactivateScenes(_ id: String) {
+        for scene in apps[existing: id].sessions where scene.state == .foregroundActive {
+            guard deactivate(id, scene: scene.id) else { return }
+        }
+    }
+
+    /// The overlay goes: every inactive scene activates again.
+    mutating func reactivateScenes(_ id: String) {
+        for scene in apps[existing: id].sessions where scene.state == .foregroundInactive {
+            guard activate(id, scene: scene.id) else { return }
+        }
+    }
+
+    /// `forceQuit` of a scene app (§11.10): a running one deactivates, disconnects, discards every session and
+    /// gets `applicationWillTerminate:`; a suspended or not-running one only has its sessions marked for discard.
+    mutating func forceQuitScenes(_ id: String) {
+        switch apps[existing: id].state {
+        case .active, .inactive, .background:
+            for scene in apps[existing: id].sessions where scene.state == .foregroundActive {
+                guard deactivate(id, scene: scene.id) else { return }
+            }
+            for scene in apps[existing: id].sessions where scene.state.isConnected {
+                guard disconnect(id, scene: scene.id, recompute: false) else { return }
+            }
+            let all = apps[existing: id].sessions.map(\.id)
+            discard(id, all)
+            let args: [String: JSONValue] = ["sessions": .array(all.map(JSONValue.string))]
+            guard invoke(id, Selector.didDiscardSceneSessions, args: args) != nil else { return }
+            terminateRunning(id, .forceQuit)
+        case .suspended:
+            end(id, .forceQuit, notified: false)
+            markForDiscard(id, apps[existing: id].sessions.map(\.id))
+        case .notRunning:
+            markForDiscard(id, apps[existing: id].sessions.map(\.id))
+        }
+    }
+
+    private mutating func markForDiscard(_ id: String, _ sessions: [String]) {
+        for index in apps[existing: id].sessions.indices
+        where sessions.contains(apps[existing: id].sessions[index].id)
+            && !apps[existing: id].sessions[index].pendingDiscard
+        {
+            apps[existing: id].scenes.sessions[index].pendingDiscard = true
+            quietChange = true
+        }
+    }
+
+    /// A scene that stayed `background` for `sceneDisconnectDelay` in a living process (§11.9).
+    func sceneDisconnectTime(of app: AppInstance) -> Double? {
+        guard let delay = configuration.sceneDisconnectDelay, app.state != .notRunning else { return nil }
+        return app.sessions.compactMap { $0.state == .background ? $0.backgroundSince.map { $0 + delay } : nil }.min()
+    }
+
+    /// Disconnects every scene whose delay ran out; a suspended app first runs again in the background.
+    mutating func disconnectIdleScenes(_ id: String) {
+        guard let delay = configuration.sceneDisconnectDelay else { return }
+        for scene in apps[existing: id].sessions where scene.state == .background {
+            guard let since = scene.backgroundSince, since + delay <= time else { continue }
+            wakeInBackground(id)
+            guard disconnect(id, scene: scene.id) else { return }
+        }
+    }
+}
+
+extension Device {
+    /// Whether `app` uses the scene life cycle on this device (LIFECYCLE §11.1): what the snapshot's `lifecycle` shows.
+    public func usesScenes(_ app: AppInstance) -> Bool { capabilities(of: app).usesScenes }
+}
