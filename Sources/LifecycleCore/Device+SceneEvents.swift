@@ -45,8 +45,11 @@ extension Device {
     ) throws(Rejection) {
         try requireScenes(id, for: "openScene")
         let app = apps[existing: id]
-        if let name, app.sessions.contains(where: { $0.id == name }) {
-            throw Rejection(code: .alreadyExists, detail: "app \(id) already has a session \(name)", field: "session")
+        if let name, app.scenes.isTaken(name) {
+            // A discarded id stays taken, so `?session=` never mixes two sessions (chosen).
+            throw Rejection(
+                code: .alreadyExists, detail: "app \(id) has or had a session \(name); name the new one otherwise",
+                field: "session")
         }
         let caps = capabilities(of: app)
         if !caps.multipleScenes, app.sessions.contains(where: { !$0.pendingDiscard }) {

@@ -160,6 +160,7 @@ extension Device {
     /// Removes sessions for good.
     mutating func discard(_ id: String, _ sessions: [String]) {
         apps[existing: id].scenes.sessions.removeAll { sessions.contains($0.id) }
+        apps[existing: id].scenes.retired += sessions
         apps[existing: id].scenes.lastForegroundSet.removeAll { sessions.contains($0) }
     }
 }

@@ -10,7 +10,7 @@ extension Device {
             repeat {
                 sessionID = "s\(book.nextNumber)"
                 book.nextNumber += 1
-            } while book.sessions.contains { $0.id == sessionID }
+            } while book.isTaken(sessionID)
         }
         let app = apps[existing: id]
         let manifest = app.configuration.info.sceneManifest ?? SceneManifest()
@@ -93,8 +93,12 @@ extension Device {
         let target = session ?? foregroundTargets(id, cold: true).first ?? createSession(id)
         guard connectScene(id, target, urls: url.map { [$0] } ?? []) else { return }
         guard enterForeground(id, scene: target) else { return }
+        guard !screenCovered else { return }
         _ = activate(id, scene: target)
     }
+
+    /// Whether something covers the screen: scenes in front stay inactive until it goes (§11.11).
+    var screenCovered: Bool { locked || interruption != nil || notificationCenterOpen }
 
     /// A background or suspended scene app comes back: its queue first, then its scenes (§11.7).
     mutating func resumeScenes(_ id: String, session: String?, url: OpenedURL?) {
@@ -124,6 +128,8 @@ extension Device {
             let args: [String: JSONValue] = ["urlContexts": [url.context]]
             guard invokeScene(id, urlTarget, Selector.sceneOpenURLContexts, args: args) else { return }
         }
+        // Unlocking under Notification Center brings the scenes back inactive, as reactivateFront does for §4.
+        guard !screenCovered else { return }
         for target in targets {
             guard activate(id, scene: target) else { return }
         }

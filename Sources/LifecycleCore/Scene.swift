@@ -39,6 +39,10 @@ struct SceneBook: Equatable, Sendable, Codable {
     var lastForegroundSet: [String] = []
     /// The last activation number handed out.
     var activations = 0
+    /// Ids of discarded sessions: never used again, so a session id always names one session in a timeline.
+    var retired: [String] = []
+
+    func isTaken(_ id: String) -> Bool { sessions.contains { $0.id == id } || retired.contains(id) }
 }
 
 /// One `UISceneConfiguration` of the Info.plist scene manifest.

@@ -29,6 +29,15 @@ struct SceneEventsTests {
         #expect(sim.sessions() == ["s1", "s3"])
     }
 
+    @Test("(chosen) a discarded session's id is never used again, by the server or a client")
+    func discardedIdsStayTaken() throws {
+        var sim = Sim.scenes(pad: true, manifest: .multiple)
+        try sim.on("a", .foregroundLaunch, .openScene("s2"), .closeScene(session: "s2"))
+        #expect(sim.rejection("a", .openScene("s2"))?.code == .alreadyExists)
+        try sim.on("a", .openScene())
+        #expect(sim.sessions() == ["s1", "s3"])
+    }
+
     @Test("errors in order: no scenes (409), a bad session (400), a session that exists (already-exists), then 409s")
     func errorOrder() throws {
         var sim = Sim.scenes()

@@ -119,6 +119,16 @@ struct SceneForegroundTests {
         #expect(sim.device.foregroundApp == "a")
     }
 
+    @Test("11.11 unlocking under Notification Center brings the scenes back inactive; closing it activates them")
+    func unlockUnderNotificationCenter() throws {
+        var sim = Sim.scenes()
+        try sim.on("a", .foregroundLaunch, .lock, .notificationCenterOpened, .unlock)
+        #expect(sim.sceneStates() == [.foregroundInactive])
+        #expect(sim.app("a").state == .inactive)
+        try sim.on("a", .notificationCenterClosed)
+        #expect(sim.app("a").state == .active)
+    }
+
     @Test("11.11 an alert: the active scenes deactivate and stay inactive; declined, they activate again")
     func alertDeclined() throws {
         var sim = Sim.scenes()
