@@ -190,9 +190,12 @@ extension Device {
                 guard disconnect(id, scene: scene.id, recompute: false) else { return }
             }
             let all = apps[existing: id].sessions.map(\.id)
-            discard(id, all)
-            let args: [String: JSONValue] = ["sessions": .array(all.map(JSONValue.string))]
-            guard invoke(id, Selector.didDiscardSceneSessions, args: args) != nil else { return }
+            if !all.isEmpty {
+                // An app launched in the background may have no session: there is nothing to discard then.
+                discard(id, all)
+                let args: [String: JSONValue] = ["sessions": .array(all.map(JSONValue.string))]
+                guard invoke(id, Selector.didDiscardSceneSessions, args: args) != nil else { return }
+            }
             terminateRunning(id, .forceQuit)
         case .suspended:
             end(id, .forceQuit, notified: false)

@@ -137,6 +137,15 @@ struct SceneDiscardTests {
             ])
     }
 
+    @Test("11.10 forceQuit of a running app without a session discards nothing: only applicationWillTerminate:")
+    func forceQuitWithoutSessions() throws {
+        var sim = Sim(ios: "13.0", suspendDelay: 5)
+        sim.add("a", scenes: .standard)
+        try sim.on("a", .backgroundLaunch)
+        try sim.on("a", .forceQuit)
+        #expect(sim.lastTrace().filter { $0.hasPrefix("call") } == ["call applicationWillTerminate: [background]"])
+    }
+
     @Test("11.10 forceQuit of a suspended app: no callback; its sessions wait to be discarded at the next launch")
     func forceQuitSuspended() throws {
         var sim = Sim.scenes()

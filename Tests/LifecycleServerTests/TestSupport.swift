@@ -22,7 +22,9 @@ final class LiveServer: Sendable {
 
     var port: Int { server.port }
 
-    init(store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20) throws {
+    init(
+        store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000
+    ) throws {
         var logger = Logger(label: "LifecycleServerTests")
         logger.logLevel = .error
         switch store {
@@ -31,6 +33,7 @@ final class LiveServer: Sendable {
         }
         var options = ServiceOptions()
         options.historyLimit = historyLimit
+        options.snapshotEvery = snapshotEvery
         options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
         service = LifecycleService(journal: journal, options: options, logger: logger)
         try service.recover()
