@@ -40,6 +40,18 @@ struct SceneDiscardTests {
         #expect(sim.sceneStates() == [.unattached])
     }
 
+    @Test("11.9 switching to another app disconnects no scene")
+    func switchingKeepsScenesConnected() throws {
+        var sim = Sim.scenes()
+        sim.add("b", scenes: .standard)
+        try sim.on("a", .foregroundLaunch)
+        try sim.on("b", .foregroundLaunch)
+        try sim.onDevice(.switchApp(to: "a"))
+        #expect(sim.sceneStates("a") == [.foregroundActive])
+        #expect(sim.sceneStates("b") == [.background])
+        #expect(!sim.selectors("a").contains("sceneDidDisconnect:"))
+    }
+
     @Test("11.9 (chosen) memory pressure disconnects no scene by itself")
     func memoryPressureKeepsScenes() throws {
         var sim = Sim.scenes()
@@ -120,7 +132,9 @@ struct SceneDiscardTests {
         #expect(sim.lastTrace().contains("call \(Selector.configurationForConnecting) [background]"))
     }
 
-    @Test("11.10 forceQuit of a running scene app: resign, disconnect without background, discard, willTerminate")
+    @Test(
+        "11.10 (chosen) forceQuit of a running scene app: resign, disconnect without background, discard, then willTerminate"
+    )
     func forceQuitRunning() throws {
         var sim = Sim.scenes()
         try sim.on("a", .foregroundLaunch)

@@ -27,7 +27,8 @@ struct SceneForegroundTests {
             ])
     }
 
-    @Test("11.7 a URL for a connected background scene: openURLContexts while foregroundInactive, then Activate")
+    @Test(
+        "11.7 (chosen) a URL for a connected background scene: openURLContexts while foregroundInactive, then Activate")
     func urlToConnectedScene() throws {
         var sim = Sim.scenes()
         try sim.on("a", .foregroundLaunch, .homeButton)
@@ -126,6 +127,17 @@ struct SceneForegroundTests {
         #expect(sim.sceneStates() == [.foregroundInactive])
         #expect(sim.app("a").state == .inactive)
         try sim.on("a", .notificationCenterClosed)
+        #expect(sim.app("a").state == .active)
+    }
+
+    @Test("11.11 protected data stays app-level: a scene app gets the app-delegate methods on lock and unlock")
+    func protectedDataStaysAppLevel() throws {
+        var sim = Sim(ios: "13.0", passcode: true, suspendDelay: 5)
+        sim.add("a", scenes: .standard)
+        try sim.on("a", .foregroundLaunch, .lock)
+        #expect(sim.selectors("a").last == Selector.protectedDataWillBecomeUnavailable)
+        try sim.on("a", .unlock)
+        #expect(sim.lastTrace().first == "call \(Selector.protectedDataDidBecomeAvailable) [background]")
         #expect(sim.app("a").state == .active)
     }
 

@@ -36,6 +36,20 @@ struct SceneLaunchTests {
             sim.entries.callbackStates(of: "a").suffix(5) == [.background, .background, .active, .active, .background])
     }
 
+    @Test("11.4 (chosen) the order: the delegate call, its UIScene notification, then the UIApplication notification")
+    func notificationOrder() throws {
+        var sim = Sim.scenes()
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.homeButton)
+        let trace = sim.lastTrace()
+        let resign = try #require(trace.firstIndex { $0.hasPrefix("call sceneWillResignActive:") })
+        #expect(trace[resign + 1] == "post UISceneWillDeactivateNotification s1")
+        #expect(trace[resign + 2] == "post \(Note.willResignActive)")
+        let background = try #require(trace.firstIndex { $0.hasPrefix("call sceneDidEnterBackground:") })
+        #expect(trace[background + 1] == "post UISceneDidEnterBackgroundNotification s1")
+        #expect(trace[background + 2] == "post \(Note.didEnterBackground)")
+    }
+
     @Test("11.4 a UIScene notification is posted even when the scene delegate lacks the method")
     func notificationWithoutMethod() throws {
         var sim = Sim(ios: "13.0")
@@ -112,7 +126,9 @@ struct SceneLaunchTests {
         #expect(sim.device.foregroundApp == "a")
     }
 
-    @Test("11.6 a background launch connects no scene and posts no will-enter-foreground; activation connects later")
+    @Test(
+        "11.6 (chosen) a background launch connects no scene and posts no will-enter-foreground; activation connects later"
+    )
     func backgroundLaunch() throws {
         var sim = Sim(ios: "13.0")
         sim.add("a", backgroundModes: ["remote-notification"], scenes: .standard)
