@@ -36,12 +36,6 @@ public enum Selector {
         sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,
         sceneDidEnterBackground, sceneOpenURLContexts, configurationForConnecting, didDiscardSceneSessions,
     ]
-    /// App-delegate methods UIKit never calls in a scene app (LIFECYCLE §11.1); their notifications follow
-    /// the aggregate state instead.
-    static let replacedByScenes: Set<String> = [
-        willEnterForeground, didBecomeActive, willResignActive, didEnterBackground, handleOpenURL,
-        openURLSourceApplication, openURLOptions,
-    ]
 
     /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
     public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
