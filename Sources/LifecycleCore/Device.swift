@@ -32,6 +32,13 @@ public struct Device: Equatable, Sendable, Codable {
     /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
     var launchWatchdog: Double?
 
+    /// What a saved device holds: everything but the scratch state of the input being applied, so devices
+    /// saved before that state existed still load.
+    private enum CodingKeys: String, CodingKey {
+        case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, settings, lastSeq
+        case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
+    }
+
     /// A new device; throws the configuration's first invalid field.
     public init(id: String, configuration: DeviceConfiguration) throws(Rejection) {
         if let failure = configuration.validationFailure() { throw failure }

@@ -22,6 +22,12 @@ struct SceneCodableTests {
         try sim.on("a", .foregroundLaunch)
         var json = try #require(
             try JSONSerialization.jsonObject(with: try JSONEncoder().encode(sim.device)) as? [String: Any])
+        // The keys a device was saved with before scenes: nothing new at the top level.
+        let before: Set<String> = [
+            "id", "configuration", "time", "locked", "foregroundApp", "interruption", "notificationCenterOpen",
+            "settings", "lastSeq", "appOrder", "apps", "nextTaskID", "nextOrdinal", "appBeforeLock", "log",
+        ]
+        #expect(Set(json.keys).isSubset(of: before))
         var configuration = try #require(json["configuration"] as? [String: Any])
         configuration["idiom"] = nil
         configuration["sceneDisconnectDelay"] = nil
@@ -33,5 +39,15 @@ struct SceneCodableTests {
         #expect(decoded.configuration.sceneDisconnectDelay == nil)
         #expect(decoded.app("a")?.sessions == [])
         #expect(decoded == sim.device)
+    }
+
+    @Test("events encoded before the session field decode with no session")
+    func olderEventsDecode() throws {
+        let activate = try JSONDecoder().decode(Event.self, from: Data(#"{"activate": {}}"#.utf8))
+        #expect(activate == .activate(session: nil))
+        let open = try JSONDecoder().decode(Event.self, from: Data(#"{"openURL": {"url": "a://b"}}"#.utf8))
+        #expect(open == .openURL(url: "a://b", sourceApplication: nil, annotation: nil, session: nil))
+        let scene = Event.openScene(session: "s", url: nil, sourceApplication: nil, placement: .fullScreen)
+        #expect(try JSONDecoder().decode(Event.self, from: try JSONEncoder().encode(scene)) == scene)
     }
 }
