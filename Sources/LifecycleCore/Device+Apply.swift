@@ -12,6 +12,7 @@ extension Device {
         var saved = self
         saved.apps = AppTable()
         log = []
+        quietChange = false
         apps.beginBatch()
         let before = observableDeviceFields
         if configuration.clockMode == .realtime { advanceInPlace(to: now) }
@@ -21,12 +22,15 @@ extension Device {
                 try applyOne(event, app: app)
             } catch var rejection {
                 rejection.index = index
-                if rejection.state == nil, let app { rejection.state = apps[app]?.state }
                 apps.rollBackBatch()
                 let apps = self.apps
                 self = saved
                 self.apps = apps
                 log = []
+                quietChange = false
+                launchWatchdog = nil
+                // The state the client sees is the app's as it is now, after the rollback (API.md).
+                if let app, let state = apps[app]?.state { rejection.state = state }
                 throw rejection
             }
             advanceInPlace(to: time)
@@ -34,9 +38,10 @@ extension Device {
         apps.commitBatch()
         let entries = log
         let changed =
-            observableDeviceFields != before
+            quietChange || observableDeviceFields != before
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
+        quietChange = false
         return Outcome(entries: entries, changed: changed)
     }
 
@@ -74,10 +79,10 @@ extension Device {
         switch event {
         case .launch(let background, let url, let source):
             try launchEvent(id, background: background, url: url.map { OpenedURL(url: $0, source: source) })
-        case .activate:
-            try bringToForeground(id, url: nil)
-        case .openURL(let url, let source, let annotation):
-            try openURLEvent(id, OpenedURL(url: url, source: source, annotation: annotation))
+        case .activate(let session):
+            try activateEvent(id, session: session)
+        case .openURL(let url, let source, let annotation, let session):
+            try openURLEvent(id, OpenedURL(url: url, source: source, annotation: annotation), session: session)
         case .terminate:
             terminateEvent(id)
         case .forceQuit:
@@ -100,6 +105,13 @@ extension Device {
             try memoryWarning(id)
         case .runLoop(let input):
             deliver(input, to: id)
+        case .openScene(let session, let url, let source, let placement):
+            try openScene(
+                id, session: session, url: url.map { OpenedURL(url: $0, source: source) }, placement: placement)
+        case .closeScene(let session):
+            try closeScene(id, session: session)
+        case .disconnectScene(let session):
+            try disconnectSceneEvent(id, session: session)
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
             .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
@@ -170,7 +182,7 @@ extension Device {
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop:
+            .runLoop, .openScene, .closeScene, .disconnectScene:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

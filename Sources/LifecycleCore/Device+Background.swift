@@ -111,6 +111,7 @@ extension Device {
     ) throws(Rejection) {
         switch apps[existing: id].state {
         case .notRunning:
+            if failsToLaunch(id) { return }
             try ensureMemory(for: id)
             guard launch(id, background: true, url: nil, options: launchOptions) else { return }
         case .suspended:

@@ -31,6 +31,17 @@ public struct Device: Equatable, Sendable, Codable {
     var appBeforeLock: String?
     /// Entries produced by the input being applied.
     var log: [TimelineEntry] = []
+    /// Set when the input being applied changed something that leaves no entry (a session marked for discard).
+    var quietChange = false
+    /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
+    var launchWatchdog: Double?
+
+    /// What a saved device holds: everything but the scratch state of the input being applied, so devices
+    /// saved before that state existed still load.
+    private enum CodingKeys: String, CodingKey {
+        case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, settings, lastSeq
+        case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
+    }
 
     /// A new device; throws the configuration's first invalid field.
     public init(id: String, configuration: DeviceConfiguration) throws(Rejection) {
@@ -87,7 +98,8 @@ public struct Device: Equatable, Sendable, Codable {
 
     func capabilities(of app: AppInstance) -> Capabilities {
         Capabilities(
-            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info)
+            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info,
+            sdkVersion: app.configuration.sdkVersion, idiom: configuration.idiom)
     }
 
     func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }

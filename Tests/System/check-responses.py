@@ -178,6 +178,38 @@ def main():
     c.call("POST", "/v1/devices/d4/events", {"type": "advanceTime", "seconds": 700})
     c.call("POST", "/v1/apps/b1/events", {"type": "launch"})
 
+    # Scenes (LIFECYCLE.md §11): an iPad, a scene app with two windows, and every scene event and entry.
+    c.call("POST", "/v1/devices", {"id": "pad", "iosVersion": "17.0", "idiom": "pad", "sceneDisconnectDelay": 60})
+    c.call("POST", "/v1/apps", {"id": "s1", "device": "pad", "bundleId": "com.example.notes", "sdkVersion": "17.0",
+                                 "info": {"urlSchemes": ["notes"], "sceneManifest": {
+                                     "supportsMultipleScenes": True,
+                                     "configurations": [{"name": "Default Configuration",
+                                                         "role": "UIWindowSceneSessionRoleApplication",
+                                                         "delegateClass": "SceneDelegate"}]}},
+                                 "delegate": {"returns": {
+                                     "application:configurationForConnectingSceneSession:options:": "Default Configuration"},
+                                     "durations": {"sceneDidBecomeActive:": 0.5}}})
+    c.call("POST", "/v1/apps", {"id": "gated", "device": "pad", "bundleId": "com.example.old", "iosVersion": "27.0"})
+    scene_events = [
+        {"type": "launch"}, {"type": "openScene", "session": "side", "url": "notes://n", "sourceApplication": "x"},
+        {"type": "openURL", "url": "notes://a", "session": "side"}, {"type": "activate", "session": "s1"},
+        {"type": "openScene", "placement": "fullScreen"}, {"type": "homeButton"},
+        {"type": "disconnectScene", "session": "side"}, {"type": "closeScene", "session": "s1"},
+        {"type": "advanceTime", "seconds": 61}, {"type": "activate"}, {"type": "forceQuit"},
+    ]
+    for event in scene_events:
+        c.call("POST", "/v1/apps/s1/events", event)
+    c.call("POST", "/v1/apps/gated/events", {"type": "launch"})
+    for path in ["/v1/devices/pad", "/v1/apps/s1", "/v1/apps/gated", "/v1/apps/s1/callbacks?session=side",
+                 "/v1/apps/s1/timeline?session=side&limit=1000", "/v1/apps/s1/notifications?delivered=true&limit=1000"]:
+        c.call("GET", path)
+    c.call("POST", "/v1/apps/s1/events", {"type": "activate", "session": "nope"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "openScene"})
+    c.call("POST", "/v1/apps/s1/events", {"type": "openScene", "session": "s4"})
+    c.call("POST", "/v1/apps/s1/events", {"type": "disconnectScene", "session": "s4"})
+    c.call("POST", "/v1/apps/s1/events", [{"type": "homeButton"}, {"type": "closeScene"}])
+    c.call("GET", "/v1/apps/s1/timeline?session=bad%20id")
+
     for path in ["/v1/devices", "/v1/devices?limit=1", "/v1/devices/d1", "/v1/apps", "/v1/apps?device=d1&state=suspended",
                  "/v1/apps?limit=1&after=a1", "/v1/apps/a1", "/v1/apps/a1/callbacks", "/v1/apps/a1/callbacks?after=3&limit=2",
                  "/v1/apps/a1/timeline", "/v1/apps/a1/notifications", "/v1/apps/a1/notifications?delivered=true",

@@ -108,7 +108,11 @@ extension APIError {
             self.init(status: 400, code: "invalid-field", title: "Invalid Field", detail: rejection.detail)
         case .notFound:
             self.init(status: 404, code: "not-found", title: "Not Found", detail: rejection.detail)
+        case .alreadyExists:
+            self.init(status: 409, code: "already-exists", title: "Already Exists", detail: rejection.detail)
         }
+        if let sceneState = rejection.sceneState { extra["sceneState"] = .string(sceneState.rawValue) }
+        if let lifecycle = rejection.lifecycle { extra["lifecycle"] = .string(lifecycle) }
         if let state = rejection.state { extra["state"] = .string(state.rawValue) }
         if !rejection.allowed.isEmpty { extra["allowed"] = .array(rejection.allowed.map(JSONValue.string)) }
         if let field = rejection.field { extra["field"] = .string(field) }

@@ -8,10 +8,13 @@ extension LifecycleService {
         _ request: HTTPRequest, app id: String, callbacksOnly: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let host = try appHost(id)
-        if callbacksOnly {
-            try page(request, host: host, app: id, filter: { $0.isCallback }, done)
-        } else {
-            try page(request, host: host, app: id, filter: { _ in true }, done)
+        let session = try request.sessionFilter()
+        switch (callbacksOnly, session) {
+        case (true, nil): try page(request, host: host, app: id, filter: { $0.isCallback }, done)
+        case (false, nil): try page(request, host: host, app: id, filter: { _ in true }, done)
+        case (true, let session?):
+            try page(request, host: host, app: id, filter: { $0.isCallback && $0.session == session }, done)
+        case (false, let session?): try page(request, host: host, app: id, filter: { $0.session == session }, done)
         }
     }
 
@@ -122,5 +125,14 @@ extension LifecycleService {
                     deadline: nil, filter: filter, poll: poll, done)
             }
         }
+    }
+}
+
+extension HTTPRequest {
+    /// `?session=`: keep only the entries about that scene session; nil when absent.
+    fileprivate func sessionFilter() throws(APIError) -> String? {
+        guard let session = query["session"] else { return nil }
+        try Identifier.validate(session, field: "session")
+        return session
     }
 }

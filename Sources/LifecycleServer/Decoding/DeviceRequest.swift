@@ -6,7 +6,8 @@ struct DeviceRequest {
     var configuration: DeviceConfiguration
 
     static let fields = [
-        "id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings",
+        "id", "iosVersion", "multitasking", "passcode", "memoryMB", "clock", "suspendDelay", "settings", "idiom",
+        "sceneDisconnectDelay",
     ]
 
     init(_ body: JSONValue) throws(APIError) {
@@ -24,6 +25,9 @@ struct DeviceRequest {
         if let delay = try reader.number("suspendDelay", in: DeviceConfiguration.suspendDelayRange) {
             configuration.suspendDelay = delay
         }
+        if let idiom = try reader.enumeration("idiom", Idiom.self) { configuration.idiom = idiom }
+        configuration.sceneDisconnectDelay = try reader.number(
+            "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
         if let clock = try reader.object("clock") {
             try clock.rejectUnknown(allowed: ["mode", "speed"])
             if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }

@@ -57,14 +57,26 @@ enum EventDecoder {
                     sourceApplication: try r.string("sourceApplication")),
                 ["background", "url", "sourceApplication"]
             )
-        case "activate": return (.activate, [])
+        case "activate": return (.activate(session: try session(r)), ["session"])
         case "openURL":
             return (
                 .openURL(
                     url: try r.requiredString("url"), sourceApplication: try r.string("sourceApplication"),
-                    annotation: r.value("annotation")),
-                ["url", "sourceApplication", "annotation"]
+                    annotation: r.value("annotation"), session: try session(r)),
+                ["url", "sourceApplication", "annotation", "session"]
             )
+        case "openScene":
+            return (
+                .openScene(
+                    session: try session(r), url: try r.string("url"),
+                    sourceApplication: try r.string("sourceApplication"),
+                    placement: try r.enumeration("placement", ScenePlacement.self) ?? .split),
+                ["session", "url", "sourceApplication", "placement"]
+            )
+        case "closeScene":
+            return (.closeScene(session: try requiredSession(r)), ["session"])
+        case "disconnectScene":
+            return (.disconnectScene(session: try requiredSession(r)), ["session"])
         case "terminate": return (.terminate, [])
         case "forceQuit": return (.forceQuit, [])
         case "crash": return (.crash, [])
@@ -130,5 +142,19 @@ enum EventDecoder {
         default:
             throw .unknownEvent(type, validTypes: Event.allTypes)
         }
+    }
+
+    /// A scene session id: the same form as every other id.
+    private static func session(_ r: FieldReader) throws(APIError) -> String? {
+        guard let session = try r.string("session") else { return nil }
+        try Identifier.validate(session, field: "session")
+        return session
+    }
+
+    private static func requiredSession(_ r: FieldReader) throws(APIError) -> String {
+        guard let session = try session(r) else {
+            throw .invalidField("session", "session (the id of one of the app's scene sessions) is required")
+        }
+        return session
     }
 }

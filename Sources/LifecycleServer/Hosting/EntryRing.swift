@@ -5,12 +5,15 @@ struct StoredEntry: Sendable {
     let seq: UInt64
     let isCallback: Bool
     let isNotification: Bool
+    /// The scene session the entry is about (`?session=` keeps only these).
+    let session: String?
     let json: [UInt8]
 
-    init(seq: UInt64, isCallback: Bool, isNotification: Bool, json: [UInt8]) {
+    init(seq: UInt64, isCallback: Bool, isNotification: Bool, session: String? = nil, json: [UInt8]) {
         self.seq = seq
         self.isCallback = isCallback
         self.isNotification = isNotification
+        self.session = session
         self.json = json
     }
 
@@ -18,6 +21,7 @@ struct StoredEntry: Sendable {
         seq = entry.seq
         isCallback = entry.isCallback
         isNotification = entry.isNotification
+        session = entry.session
         json = EntryEncoder.encode(entry)
     }
 }

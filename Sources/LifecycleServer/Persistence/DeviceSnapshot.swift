@@ -7,7 +7,7 @@ import LifecycleCore
 /// The bytes: `LCSN` and a version byte; a small JSON header (`anchorWall`, the apps whose timelines
 /// are saved with their `evictedThrough` and oldest `seq`, the device's own, and the idempotency keys);
 /// the core's Codable JSON; then every retained entry once, oldest first, as `seq`, flags, the index of
-/// its app in the header and its JSON exactly as served; then each remembered answer's body. Entries
+/// its app in the header, its scene session when flag 4 says it has one, and its JSON exactly as served; then each remembered answer's body. Entries
 /// and bodies are length-prefixed bytes, never re-escaped, so saving and loading cost little beyond a copy.
 struct DeviceSnapshot {
     var anchorWall: Double
@@ -76,8 +76,10 @@ struct DeviceSnapshot {
         out.u32(UInt32(written.count))
         for (seq, app, entry) in written {
             out.u64(seq)
-            out.bytes.append((entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0))
+            out.bytes.append(
+                (entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0) | (entry.session != nil ? 4 : 0))
             out.u32(app)
+            if let session = entry.session { out.blob(Array(session.utf8)) }
             out.blob(entry.json)
         }
         for (_, answer) in idempotency { out.blob(answer.body) }
@@ -113,8 +115,10 @@ struct DeviceSnapshot {
             let seq = try input.u64()
             let flags = try input.byte()
             let app = try input.u32()
+            let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
             let stored = StoredEntry(
-                seq: seq, isCallback: flags & 1 != 0, isNotification: flags & 2 != 0, json: Array(try input.blob()))
+                seq: seq, isCallback: flags & 1 != 0, isNotification: flags & 2 != 0, session: session,
+                json: Array(try input.blob()))
             if seq >= deviceOldest { _ = deviceRing.append(stored) }
             if app != Self.noApp {
                 guard Int(app) < rings.count else { throw JournalEntry.CorruptRecord() }
