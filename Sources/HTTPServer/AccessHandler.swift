@@ -1,18 +1,19 @@
 import CMicroHTTPD
 
 /// The libmicrohttpd callbacks. They are non-capturing static functions on a nonisolated type, so
-/// they run fine on libmicrohttpd's threads; they recover the `ServerCore` from the daemon context
+/// they run fine on libmicrohttpd's threads; they recover the daemon's `Worker` from the callback context
 /// and the `RequestContext` from `req_cls`, both via `Unmanaged`.
 enum AccessHandler {
     /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
     /// chunk, then with no data (answer then), and once more after every resume.
     static let callback: MHD_AccessHandlerCallback = {
-        core, connection, url, method, _, uploadData, uploadSize, requestSlot in
-        guard let core, let connection, let uploadSize, let requestSlot else { return .NO }
-        let server = Unmanaged<ServerCore>.fromOpaque(core).takeUnretainedValue()
+        context, connection, url, method, _, uploadData, uploadSize, requestSlot in
+        guard let context, let connection, let uploadSize, let requestSlot else { return .NO }
+        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
 
         guard let existing = requestSlot.pointee else {
-            return begin(server: server, connection: connection, url: url, method: method, requestSlot: requestSlot)
+            worker.connections.requestStarted(on: connection)
+            return begin(worker: worker, connection: connection, url: url, method: method, requestSlot: requestSlot)
         }
         let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
@@ -25,7 +26,10 @@ enum AccessHandler {
     }
 
     /// `MHD_RequestCompletedCallback`: ends the request's life in libmicrohttpd, also for aborted connections.
-    static let completed: MHD_RequestCompletedCallback = { _, _, requestSlot, _ in
+    static let completed: MHD_RequestCompletedCallback = { context, connection, requestSlot, _ in
+        if let context, let connection {
+            Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().connections.requestEnded(on: connection)
+        }
         guard let requestSlot, let existing = requestSlot.pointee else { return }
         requestSlot.pointee = nil
         let request = Unmanaged<RequestContext>.fromOpaque(existing)
@@ -36,15 +40,16 @@ enum AccessHandler {
     /// First call: headers only. Never queues a response, except a 413 on purpose when the declared
     /// body is too large (queuing here makes libmicrohttpd 0.9.75 drop keep-alive, which is wanted then).
     private static func begin(
-        server: ServerCore,
+        worker: Worker,
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        let server = worker.core
         let request = RequestContext(
             connection: connection,
-            core: server,
+            worker: worker,
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/"
         )

@@ -17,7 +17,9 @@ struct Lifecycled: ParsableCommand {
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
+            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT. \
+            A flag on the command line wins.
             """)
 
     @Option(help: "Address to listen on.")
@@ -32,11 +34,14 @@ struct Lifecycled: ParsableCommand {
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
     var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
 
-    @Option(help: "HTTP threads (at least 2).")
+    @Option(help: "HTTP threads: event loops (1 or more; at least 2 with epoll or poll).")
     var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
 
-    @Option(help: "How the HTTP threads wait for sockets: epoll, or poll (see the README on epoll at 128 connections).")
-    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "epoll"
+    @Option(
+        help:
+            "How the HTTP threads wait for sockets: external (one epoll loop of our own per thread), or libmicrohttpd's own epoll or poll, for comparison (epoll can stall at 128 connections; see the README)."
+    )
+    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "external"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
@@ -50,6 +55,18 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
     var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
 
+    @Option(help: "Most connections open at once, parked long polls included; more are refused.")
+    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? 20_000
+
+    @Option(help: "Most connections open at once from one client address; more are closed at once.")
+    var maxConnectionsPerClient = Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? 4096
+
+    @Option(
+        help:
+            "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
+    )
+    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? 30
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -60,12 +77,19 @@ struct Lifecycled: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard ["epoll", "poll"].contains(eventLoop) else { throw ValidationError("--event-loop must be epoll or poll") }
+        guard ["external", "epoll", "poll"].contains(eventLoop) else {
+            throw ValidationError("--event-loop must be external, epoll or poll")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
+        guard (1...64).contains(threads) else { throw ValidationError("--threads must be from 1 to 64") }
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+        guard maxConnectionsPerClient >= 1 else {
+            throw ValidationError("--max-connections-per-client must be 1 or more")
+        }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600") }
     }
 
     func run() throws {
@@ -113,7 +137,9 @@ struct Lifecycled: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                pollingMode: eventLoop == "poll" ? .poll : .epoll),
+                connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
+                idleTimeoutSeconds: idleTimeout,
+                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external),
             responder: service, logger: logger)
         do {
             try server.start()

@@ -115,10 +115,11 @@ public final class TestHTTPClient {
         return TestHTTPResponse(status: status, headers: headers, body: body)
     }
 
-    /// True when the server closed the connection (reads end of stream) within the read timeout.
+    /// True when the server closed the connection (reads end of stream, or a reset) within the read timeout.
     public func serverClosed() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, 0) == 0
+        let count = recv(fd, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno == ECONNRESET)
     }
 
     private func readUntilHeadEnd() throws -> Int {
