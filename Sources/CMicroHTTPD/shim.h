@@ -6,6 +6,11 @@
 // Swift cannot call C variadic functions, so each variadic libmicrohttpd call the HTTPServer
 // module needs gets a fixed-argument wrapper here.
 
+/// Bytes of libmicrohttpd's per-connection memory pool (its default is 32 KiB): the request line, headers and
+/// query arguments must fit, so this decides where libmicrohttpd answers 414/431 (or closes) by itself; the
+/// HTTP module's own limits (RequestTarget) answer well before that with a problem document.
+#define LIFECYCLED_CONNECTION_MEMORY (64 * 1024)
+
 /// Wraps the variadic MHD_start_daemon with exactly the options HTTPServer sets.
 /// The port argument is 0 on purpose: with MHD_OPTION_SOCK_ADDR the library reports the port
 /// argument as the bound port, so 0 makes MHD_DAEMON_INFO_BIND_PORT ask the socket instead.
@@ -17,6 +22,7 @@ static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
     MHD_AccessHandlerCallback access_handler, void *access_handler_context,
     MHD_RequestCompletedCallback request_completed, void *request_completed_context,
     MHD_NotifyConnectionCallback notify_connection, void *notify_connection_context,
+    void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection), void *uri_log_context,
     const struct sockaddr *address,
     unsigned int thread_pool_size,
     unsigned int connection_limit,
@@ -29,6 +35,8 @@ static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
             access_handler, access_handler_context,
             MHD_OPTION_NOTIFY_COMPLETED, request_completed, request_completed_context,
             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_context,
+            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIFECYCLED_CONNECTION_MEMORY,
             MHD_OPTION_SOCK_ADDR, address,
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
@@ -39,6 +47,8 @@ static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
         access_handler, access_handler_context,
         MHD_OPTION_NOTIFY_COMPLETED, request_completed, request_completed_context,
         MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_context,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIFECYCLED_CONNECTION_MEMORY,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,

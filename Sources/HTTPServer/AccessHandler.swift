@@ -12,8 +12,10 @@ enum AccessHandler {
         let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
 
         guard let existing = requestSlot.pointee else {
-            worker.connections.requestStarted(on: connection)
-            return begin(worker: worker, connection: connection, url: url, method: method, requestSlot: requestSlot)
+            let rawTarget = worker.connections.requestStarted(on: connection)
+            return begin(
+                worker: worker, connection: connection, url: url, method: method, rawTarget: rawTarget,
+                requestSlot: requestSlot)
         }
         let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
@@ -37,13 +39,15 @@ enum AccessHandler {
         request.release()
     }
 
-    /// First call: headers only. Never queues a response, except a 413 on purpose when the declared
-    /// body is too large (queuing here makes libmicrohttpd 0.9.75 drop keep-alive, which is wanted then).
+    /// First call: headers only. Never queues a response, except on purpose when the connection must close
+    /// after the answer (queuing here makes libmicrohttpd 0.9.75 drop keep-alive): a 413 when the declared
+    /// body is too large, a 400/501 when the body's boundary is ambiguous (`RequestFraming`).
     private static func begin(
         worker: Worker,
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
+        rawTarget: String?,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let server = worker.core
@@ -54,6 +58,13 @@ enum AccessHandler {
             path: url.map { String(cString: $0) } ?? "/"
         )
         RequestFields.collect(from: connection, into: request)
+        if let problem = RequestFraming.problem(headers: request.headers) {
+            return ResponseQueue.queue(problem, on: connection)
+        }
+        // Answered once the body is in, so the connection stays usable.
+        request.refusal =
+            rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
+            ?? server.policy.problem(method: request.method, headers: request.headers)
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
                 ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),
@@ -87,6 +98,12 @@ enum AccessHandler {
                 ProblemResponse.payloadTooLarge(maxBodyBytes: request.core.maxBodyBytes),
                 on: request.connection
             )
+        }
+        if let refusal = request.refusal {
+            request.refusal = nil
+            request.responderCalled = true
+            request.completeWithoutResponder()
+            return ResponseQueue.queue(refusal, on: request.connection)
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }

@@ -18,6 +18,8 @@ final class ConnectionTable: Sendable {
         let client: ClientAddress?
         /// When the connection is closed unless a request head arrived; nil while a request is under way.
         var headDeadline: ContinuousClock.Instant?
+        /// The current request's target as sent, from the URI log callback until the access handler takes it.
+        var rawTarget: String?
     }
 
     let idleTimeout: Duration
@@ -39,9 +41,18 @@ final class ConnectionTable: Sendable {
         entries.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }?.client
     }
 
-    /// A request head arrived: no deadline until its answer is done.
-    func requestStarted(on connection: OpaquePointer) {
-        entries.withLock { $0[Int(bitPattern: connection)]?.headDeadline = nil }
+    func receivedTarget(_ target: String, on connection: OpaquePointer) {
+        entries.withLock { $0[Int(bitPattern: connection)]?.rawTarget = target }
+    }
+
+    /// A request head arrived: no deadline until its answer is done. Hands back the target as sent.
+    func requestStarted(on connection: OpaquePointer) -> String? {
+        entries.withLock { entries in
+            let key = Int(bitPattern: connection)
+            entries[key]?.headDeadline = nil
+            defer { entries[key]?.rawTarget = nil }
+            return entries[key]?.rawTarget
+        }
     }
 
     /// The answer went out: the next head is due within the idle timeout. Only updates a known connection.

@@ -39,9 +39,7 @@ public final class HTTPServer: Sendable {
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.core = ServerCore(
-            responder: responder, maxBodyBytes: configuration.maxBodyBytes,
-            perClientConnectionLimit: max(1, configuration.perClientConnectionLimit), logger: logger)
+        self.core = ServerCore(responder: responder, configuration: configuration, logger: logger)
         self.logger = logger
     }
 
@@ -126,6 +124,7 @@ public final class HTTPServer: Sendable {
                 AccessHandler.callback, context,
                 AccessHandler.completed, context,
                 ConnectionCallbacks.notify, context,
+                ConnectionCallbacks.requestLine, context,
                 sockaddr,
                 UInt32(clamping: threads),
                 UInt32(clamping: max(1, connectionLimit)),

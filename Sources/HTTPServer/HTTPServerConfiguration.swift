@@ -20,6 +20,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int = 30
     /// How the HTTP threads wait for sockets. `.external` by default; see `PollingMode`.
     public var pollingMode: PollingMode = .external
+    /// Names the `Host` header may carry besides `localhost`, `127.0.0.1`, `[::1]` and `host`; others get 421.
+    public var allowedHosts: [String] = []
+    /// Web origins (`http://example.com:3000`) whose pages may send state-changing requests, besides this
+    /// server's own; a state-changing request with another `Origin`, or `Sec-Fetch-Site: cross-site`, gets 403.
+    public var allowedOrigins: [String] = []
 
     /// How the HTTP threads wait for sockets.
     public enum PollingMode: Sendable {
@@ -41,7 +46,9 @@ public struct HTTPServerConfiguration: Sendable {
         connectionLimit: Int = 20000,
         perClientConnectionLimit: Int = 4096,
         idleTimeoutSeconds: Int = 30,
-        pollingMode: PollingMode = .external
+        pollingMode: PollingMode = .external,
+        allowedHosts: [String] = [],
+        allowedOrigins: [String] = []
     ) {
         self.host = host
         self.port = port
@@ -51,5 +58,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.perClientConnectionLimit = perClientConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.pollingMode = pollingMode
+        self.allowedHosts = allowedHosts
+        self.allowedOrigins = allowedOrigins
     }
 }

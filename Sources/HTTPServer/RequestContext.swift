@@ -40,6 +40,8 @@ final class RequestContext: @unchecked Sendable {
     var bodyTooLarge = false
     /// Set by the handler when it calls the responder; later no-data calls follow a resume.
     var responderCalled = false
+    /// The answer given instead of calling the responder (a foreign `Host` or `Origin`, a bad target).
+    var refusal: HTTPResponse?
 
     private struct Progress {
         var state = State.receiving
@@ -60,7 +62,14 @@ final class RequestContext: @unchecked Sendable {
     /// Marks the request as handed to the responder and builds what the responder sees.
     func beginResponding() -> HTTPRequest {
         progress.withLock { $0.state = .responding }
-        return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+        // libmicrohttpd sends no body for HEAD (Content-Length stays), so HEAD is answered as GET.
+        return HTTPRequest(
+            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// Marks a request the server answers itself (a refusal) as queued, so stray completions are ignored.
+    func completeWithoutResponder() {
+        progress.withLock { $0.state = .queued }
     }
 
     /// Called by the handler right after `respond` returned: the response to queue now, or nil when the

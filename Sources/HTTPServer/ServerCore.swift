@@ -1,7 +1,7 @@
 import Logging
 
-/// What every daemon's callbacks share: the responder, the limits, the parked requests and the
-/// per-client connection counts. It lives as long as the daemons: `HTTPServer` holds it until
+/// What every daemon's callbacks share: the responder, the limits, the parked requests, the
+/// per-client connection counts and the request policy. It lives as long as the daemons: `HTTPServer` holds it until
 /// `MHD_stop_daemon` returned for each.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
@@ -9,11 +9,15 @@ final class ServerCore: Sendable {
     let logger: Logger
     let parkedRequests = ParkedRequests()
     let clients: ClientConnections
+    let policy: RequestPolicy
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int, perClientConnectionLimit: Int, logger: Logger) {
+    init(responder: any HTTPResponder, configuration: HTTPServerConfiguration, logger: Logger) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
-        self.clients = ClientConnections(limit: perClientConnectionLimit)
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.clients = ClientConnections(limit: max(1, configuration.perClientConnectionLimit))
+        self.policy = RequestPolicy(
+            listenHost: configuration.host, allowedHosts: configuration.allowedHosts,
+            allowedOrigins: configuration.allowedOrigins)
         self.logger = logger
     }
 }

@@ -18,8 +18,8 @@ struct Lifecycled: ParsableCommand {
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
             LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
-            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT. \
-            A flag on the command line wins.
+            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
+            LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated). A flag on the command line wins.
             """)
 
     @Option(help: "Address to listen on.")
@@ -66,6 +66,18 @@ struct Lifecycled: ParsableCommand {
             "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
     )
     var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? 30
+
+    @Option(
+        help:
+            "A name the Host header may carry besides localhost, 127.0.0.1, [::1] and --host (repeatable); others answer 421."
+    )
+    var allowedHost: [String] = Environment.list("LIFECYCLED_ALLOWED_HOSTS")
+
+    @Option(
+        help:
+            "A web origin (http://example.com:3000) whose pages may send state-changing requests (repeatable); other origins answer 403."
+    )
+    var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
 
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
@@ -139,7 +151,8 @@ struct Lifecycled: ParsableCommand {
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
                 idleTimeoutSeconds: idleTimeout,
-                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external),
+                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external,
+                allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
             responder: service, logger: logger)
         do {
             try server.start()

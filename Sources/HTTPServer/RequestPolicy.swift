@@ -1,0 +1,66 @@
+/// Keeps browsers and foreign names out: the `Host` must name this server (DNS rebinding), and a
+/// state-changing request sent by a web page must come from this server's own origin or an allowed one
+/// (cross-site request forgery).
+struct RequestPolicy: Sendable {
+    /// Lower-cased host names (IPv6 in brackets) the `Host` header may carry, port aside.
+    let hostNames: Set<String>
+    /// Lower-cased origins (`scheme://host[:port]`) allowed besides the server's own.
+    let origins: Set<String>
+
+    init(listenHost: String, allowedHosts: [String], allowedOrigins: [String]) {
+        var names: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        for name in [listenHost] + allowedHosts {
+            let lowered = name.lowercased()
+            names.insert(lowered.contains(":") && !lowered.hasPrefix("[") ? "[\(lowered)]" : lowered)
+        }
+        hostNames = names
+        origins = Set(allowedOrigins.map { Self.normalizedOrigin($0) })
+    }
+
+    /// The problem to answer instead of calling the responder, or nil when the request may go on.
+    func problem(method: String, headers: [(name: String, value: String)]) -> HTTPResponse? {
+        let hosts = headers.filter { asciiCaseInsensitiveEquals($0.name, "Host") }
+        if hosts.count > 1 {
+            return ProblemResponse.problem(
+                status: 400, title: "Bad Request",
+                detail: "The request has \(hosts.count) Host fields; exactly one is allowed.", code: "ambiguous-host")
+        }
+        let host = hosts.first?.value
+        if let host, !hostNames.contains(Self.hostName(host)) {
+            return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
+        }
+        guard !["GET", "HEAD", "OPTIONS"].contains(method) else { return nil }
+        if let origin = Self.header("Origin", in: headers) {
+            let normalized = Self.normalizedOrigin(origin)
+            let own = host.map { "http://" + $0.lowercased() }
+            if normalized != own && !origins.contains(normalized) {
+                return ProblemResponse.crossOrigin(origin: origin)
+            }
+            return nil
+        }
+        if let site = Self.header("Sec-Fetch-Site", in: headers), site.lowercased() == "cross-site" {
+            return ProblemResponse.crossSite
+        }
+        return nil
+    }
+
+    /// The name part of a `Host` value: `example.com:8080` → `example.com`, `[::1]:80` → `[::1]`.
+    static func hostName(_ host: String) -> String {
+        let lowered = host.lowercased()
+        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
+            return String(lowered[...end])
+        }
+        if let colon = lowered.lastIndex(of: ":") { return String(lowered[..<colon]) }
+        return lowered
+    }
+
+    private static func normalizedOrigin(_ origin: String) -> String {
+        var lowered = origin.lowercased()
+        while lowered.hasSuffix("/") { lowered.removeLast() }
+        return lowered
+    }
+
+    private static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+        headers.first { asciiCaseInsensitiveEquals($0.name, name) }?.value
+    }
+}
