@@ -15,7 +15,8 @@ import Synchronization
 /// thread itself waits on the daemon's epoll descriptor (for `MHD_get_timeout` at most), then calls `MHD_run`,
 /// whose own re-poll uses a zero wait, so it can never sleep with ready connections.
 ///
-/// The loop also wakes on `wakeUp` (written after each `MHD_resume_connection`) and on `stopRequest`, and
+/// The loop also wakes on `wakeUp` (written after each `MHD_resume_connection`), on `stopRequest` and on
+/// a parked client's departure (`DepartureWatch`), and
 /// cuts off connections past their head deadline (see `ConnectionTable`) at least every `sweepInterval`.
 final class EventLoop: Sendable {
     /// Used by the loop thread, and by `stop()`'s caller only after the thread has ended.
@@ -68,6 +69,7 @@ final class EventLoop: Sendable {
             pollfd(fd: epoll, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopRequest.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: worker.departures?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         var nextSweep = ContinuousClock.now + Self.sweepInterval
         while true {
@@ -83,6 +85,7 @@ final class EventLoop: Sendable {
             }
             if descriptors[2].revents != 0 { return }
             if descriptors[1].revents != 0 { wakeUp.drain() }
+            if descriptors[3].revents != 0 { worker.departures?.answerDeparted() }
             _ = MHD_run(daemon)
             if ContinuousClock.now >= nextSweep {
                 worker.connections.cutOffOverdue()

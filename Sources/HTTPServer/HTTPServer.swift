@@ -91,7 +91,8 @@ public final class HTTPServer: Sendable {
         do {
             for _ in 0..<loopCount {
                 let wakeUp = try EventSignal()
-                let worker = Worker(core: core, idleTimeout: idleTimeout, wakeUp: wakeUp)
+                let worker = Worker(
+                    core: core, idleTimeout: idleTimeout, wakeUp: wakeUp, departures: try DepartureWatch())
                 let handle = try startDaemon(
                     flags: flags, worker: worker, address: address, threads: 0, connectionLimit: share,
                     reuseAddress: true)

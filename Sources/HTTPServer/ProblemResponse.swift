@@ -59,6 +59,15 @@ enum ProblemResponse {
         )
     }
 
+    /// Sent, as far as it goes, to a parked request whose client hung up: it only makes libmicrohttpd close.
+    static let clientGone = problem(
+        status: 499,
+        title: "Client Closed Request",
+        detail: "The client closed the connection before the answer.",
+        code: "client-gone",
+        extraHeaders: [("Connection", "close")]
+    )
+
     static let shuttingDown = problem(
         status: 503,
         title: "Service Unavailable",

@@ -28,6 +28,8 @@ final class RequestContext: @unchecked Sendable {
     }
 
     let connection: OpaquePointer
+    /// The connection's socket, watched while parked (see `DepartureWatch`).
+    let socket: Int32
     let worker: Worker
     var core: ServerCore { worker.core }
     let method: String
@@ -54,6 +56,7 @@ final class RequestContext: @unchecked Sendable {
 
     init(connection: OpaquePointer, worker: Worker, method: String, path: String) {
         self.connection = connection
+        self.socket = lifecycled_mhd_connection_fd(connection)
         self.worker = worker
         self.method = method
         self.path = path
@@ -90,6 +93,7 @@ final class RequestContext: @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
+                worker.departures?.watch(socket, for: self)
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")
@@ -123,6 +127,7 @@ final class RequestContext: @unchecked Sendable {
             }
         }
         guard wasParked else { return }
+        worker.departures?.unwatch(socket)
         // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
         // connection is never freed, so the pointer stays valid until this call.
         MHD_resume_connection(connection)

@@ -4,11 +4,14 @@ final class Worker: Sendable {
     let core: ServerCore
     let connections: ConnectionTable
     let wakeUp: EventSignal?
+    /// Parked sockets watched for a client that leaves; nil when libmicrohttpd runs the daemon on its own threads.
+    let departures: DepartureWatch?
 
-    init(core: ServerCore, idleTimeout: Duration, wakeUp: EventSignal?) {
+    init(core: ServerCore, idleTimeout: Duration, wakeUp: EventSignal?, departures: DepartureWatch? = nil) {
         self.core = core
         self.connections = ConnectionTable(idleTimeout: idleTimeout)
         self.wakeUp = wakeUp
+        self.departures = departures
     }
 
     /// Called right after `MHD_resume_connection`: without an internal thread nothing else makes the

@@ -60,6 +60,25 @@ import Testing
         }
     }
 
+    /// libmicrohttpd does not poll a suspended connection; the event loop watches parked sockets itself.
+    @Test func clientsThatLeaveMidPollReleaseTheirConnectionsAtOnce() throws {
+        let parked = Box<[@Sendable (HTTPResponse) -> Void]>([])
+        try withServer({ _, completion in parked.update { $0.append(completion) } }) { server in
+            let staying = try TestHTTPClient(port: server.port)
+            try staying.sendRequest(path: "/poll/staying")
+            do {
+                let leaving = try (0..<200).map { _ in try TestHTTPClient(port: server.port) }
+                for client in leaving { try client.sendRequest(path: "/poll/leaving") }
+                #expect(eventually { parked.get().count == 201 })
+                #expect(server.openConnections == 201)
+            }  // the 200 leave without waiting for their answers
+            #expect(eventually(seconds: 2) { server.openConnections == 1 })
+            // Their completions still run harmlessly, and the one that stayed gets its answer.
+            for completion in parked.get() { completion(textResponse("late")) }
+            #expect(try staying.readResponse().text == "late")
+        }
+    }
+
     @Test func twoThousandParkedRequestsAreAllAnsweredWhenCompleted() throws {
         let parked = Box<[@Sendable (HTTPResponse) -> Void]>([])
         try withServer({ request, completion in
