@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The libmicrohttpd callbacks. They are non-capturing static functions on a nonisolated type, so
 /// they run fine on libmicrohttpd's threads; they recover the daemon's `Worker` from the callback context
 /// and the `RequestContext` from `req_cls`, both via `Unmanaged`.
@@ -7,7 +13,7 @@ enum AccessHandler {
     /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
     /// chunk, then with no data (answer then), and once more after every resume.
     static let callback: MHD_AccessHandlerCallback = {
-        context, connection, url, method, _, uploadData, uploadSize, requestSlot in
+        context, connection, url, method, version, uploadData, uploadSize, requestSlot in
         guard let context, let connection, let uploadSize, let requestSlot else { return .NO }
         let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
 
@@ -15,7 +21,7 @@ enum AccessHandler {
             let rawTarget = worker.connections.requestStarted(on: connection)
             return begin(
                 worker: worker, connection: connection, url: url, method: method, rawTarget: rawTarget,
-                requestSlot: requestSlot)
+                isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false, requestSlot: requestSlot)
         }
         let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
@@ -48,6 +54,7 @@ enum AccessHandler {
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
         rawTarget: String?,
+        isHTTP10: Bool,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let server = worker.core
@@ -64,7 +71,7 @@ enum AccessHandler {
         // Answered once the body is in, so the connection stays usable.
         request.refusal =
             rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
-            ?? server.policy.problem(method: request.method, headers: request.headers)
+            ?? server.policy.problem(method: request.method, headers: request.headers, hostRequired: !isHTTP10)
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
                 ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),

@@ -18,7 +18,8 @@ struct RequestPolicy: Sendable {
     }
 
     /// The problem to answer instead of calling the responder, or nil when the request may go on.
-    func problem(method: String, headers: [(name: String, value: String)]) -> HTTPResponse? {
+    /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out.
+    func problem(method: String, headers: [(name: String, value: String)], hostRequired: Bool) -> HTTPResponse? {
         let hosts = headers.filter { asciiCaseInsensitiveEquals($0.name, "Host") }
         if hosts.count > 1 {
             return ProblemResponse.problem(
@@ -26,6 +27,11 @@ struct RequestPolicy: Sendable {
                 detail: "The request has \(hosts.count) Host fields; exactly one is allowed.", code: "ambiguous-host")
         }
         let host = hosts.first?.value
+        if host == nil && hostRequired {
+            return ProblemResponse.problem(
+                status: 400, title: "Bad Request",
+                detail: "An HTTP/1.1 request needs a Host field naming this server.", code: "missing-host")
+        }
         if let host, !hostNames.contains(Self.hostName(host)) {
             return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
         }

@@ -41,6 +41,19 @@ import Testing
         }
     }
 
+    @Test func anHTTP11RequestWithoutHostIsRefusedButHTTP10IsServed() throws {
+        try served { client, calls throws in
+            try client.sendBytes(Array("GET /v1/devices HTTP/1.1\r\n\r\n".utf8))
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.text.contains(#""code":"missing-host""#))
+            #expect(calls.get() == 0)
+            try client.sendBytes(Array("GET /v1/devices HTTP/1.0\r\n\r\n".utf8))
+            #expect(try client.readResponse().status == 200)
+            #expect(calls.get() == 1)
+        }
+    }
+
     @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9", "LOCALHOST"])
     func loopbackNamesAreServed(host: String) throws {
         try served { client, calls throws in
