@@ -20,7 +20,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int = 30
     /// How the HTTP threads wait for sockets. `.external` by default; see `PollingMode`.
     public var pollingMode: PollingMode = .external
-    /// Names the `Host` header may carry besides `localhost`, `127.0.0.1`, `[::1]` and `host`; others get 421.
+    /// Names the `Host` header may carry besides an IP address, `localhost` and `host`; others get 421.
     public var allowedHosts: [String] = []
     /// Web origins (`http://example.com:3000`) whose pages may send state-changing requests, besides this
     /// server's own; a state-changing request with another `Origin`, or `Sec-Fetch-Site: cross-site`, gets 403.

@@ -25,7 +25,7 @@ enum ProblemResponse {
             status: 421,
             title: "Misdirected Request",
             detail:
-                "Host \"\(host)\" does not name this server; it answers to \(allowed.joined(separator: ", ")) (more with --allowed-host).",
+                "Host \"\(host)\" does not name this server; it answers to an IP address, \(allowed.joined(separator: ", ")) (more with --allowed-host).",
             code: "misdirected-request"
         )
     }

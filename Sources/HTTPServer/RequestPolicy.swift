@@ -1,8 +1,14 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Keeps browsers and foreign names out: the `Host` must name this server (DNS rebinding), and a
 /// state-changing request sent by a web page must come from this server's own origin or an allowed one
 /// (cross-site request forgery).
 struct RequestPolicy: Sendable {
-    /// Lower-cased host names (IPv6 in brackets) the `Host` header may carry, port aside.
+    /// Lower-cased host names (IPv6 in brackets) the `Host` header may carry, port aside; any IP address may too.
     let hostNames: Set<String>
     /// Lower-cased origins (`scheme://host[:port]`) allowed besides the server's own.
     let origins: Set<String>
@@ -32,7 +38,8 @@ struct RequestPolicy: Sendable {
                 status: 400, title: "Bad Request",
                 detail: "An HTTP/1.1 request needs a Host field naming this server.", code: "missing-host")
         }
-        if let host, !hostNames.contains(Self.hostName(host)) {
+        // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
+        if let host, case let name = Self.hostName(host), !hostNames.contains(name) && !Self.isIPLiteral(name) {
             return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
         }
         guard !["GET", "HEAD", "OPTIONS"].contains(method) else { return nil }
@@ -58,6 +65,16 @@ struct RequestPolicy: Sendable {
         }
         if let colon = lowered.lastIndex(of: ":") { return String(lowered[..<colon]) }
         return lowered
+    }
+
+    /// An IPv4 address, or an IPv6 address in brackets.
+    static func isIPLiteral(_ name: String) -> Bool {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        if name.hasPrefix("[") && name.hasSuffix("]") {
+            return inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &ipv6) == 1
+        }
+        return inet_pton(AF_INET, name, &ipv4) == 1
     }
 
     private static func normalizedOrigin(_ origin: String) -> String {

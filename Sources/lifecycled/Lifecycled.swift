@@ -69,7 +69,7 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
-            "A name the Host header may carry besides localhost, 127.0.0.1, [::1] and --host (repeatable); others answer 421."
+            "A host name the Host header may carry besides localhost and --host (repeatable; IP addresses always may); others answer 421."
     )
     var allowedHost: [String] = Environment.list("LIFECYCLED_ALLOWED_HOSTS")
 

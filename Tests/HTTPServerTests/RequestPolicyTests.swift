@@ -54,7 +54,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9", "LOCALHOST"])
+    /// A DNS-rebinding page sends its own host name; an IP address is never one.
+    @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9", "LOCALHOST", "10.1.2.3:8080", "[fe80::1]"])
     func loopbackNamesAreServed(host: String) throws {
         try served { client, calls throws in
             #expect(try client.request(path: "/v1/devices", headers: [("Host", host)]).status == 200)
