@@ -35,7 +35,7 @@ import Testing
                 completion(textResponse(request.path))
             }
         ) { server in
-            for round in 0..<6 {
+            for round in 0..<10 {
                 // Fresh connections, accepted and spread over the loops by a first answered request.
                 let clients = try (0..<burst.connections).map { _ in try TestHTTPClient(port: server.port) }
                 for client in clients { try client.sendRequest(path: "/warm") }
