@@ -22,7 +22,9 @@ struct Lifecycled: ParsableCommand {
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, LIFECYCLED_TOKENS_FILE, \
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
+            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
+            LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
             LIFECYCLED_ALLOW_UNAUTHENTICATED. A flag on the command line wins.
             """,
         subcommands: [TokenCommand.self])
@@ -39,11 +41,14 @@ struct Lifecycled: ParsableCommand {
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
     var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
 
-    @Option(help: "HTTP threads (at least 2).")
+    @Option(help: "HTTP threads: event loops (1 or more; at least 2 with epoll or poll).")
     var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
 
-    @Option(help: "How the HTTP threads wait for sockets: epoll, or poll (see the README on epoll at 128 connections).")
-    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "epoll"
+    @Option(
+        help:
+            "How the HTTP threads wait for sockets: external (one epoll loop of our own per thread), or libmicrohttpd's own epoll or poll, for comparison (epoll can stall at 128 connections; see the README)."
+    )
+    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "external"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
@@ -68,6 +73,30 @@ struct Lifecycled: ParsableCommand {
     /// The tokens file: the flag, else the environment; nil, tokens are off.
     var tokens: String? { tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE") }
 
+    @Option(help: "Most connections open at once, parked long polls included; more are refused.")
+    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? 20_000
+
+    @Option(help: "Most connections open at once from one client address; more are closed at once.")
+    var maxConnectionsPerClient = Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? 4096
+
+    @Option(
+        help:
+            "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
+    )
+    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? 30
+
+    @Option(
+        help:
+            "A host name the Host header may carry besides localhost and --host (repeatable; IP addresses always may); others answer 421."
+    )
+    var allowedHost: [String] = Environment.list("LIFECYCLED_ALLOWED_HOSTS")
+
+    @Option(
+        help:
+            "A web origin (http://example.com:3000) whose pages may send state-changing requests (repeatable); other origins answer 403."
+    )
+    var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -78,9 +107,11 @@ struct Lifecycled: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard ["epoll", "poll"].contains(eventLoop) else { throw ValidationError("--event-loop must be epoll or poll") }
+        guard ["external", "epoll", "poll"].contains(eventLoop) else {
+            throw ValidationError("--event-loop must be external, epoll or poll")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
+        guard (1...64).contains(threads) else { throw ValidationError("--threads must be from 1 to 64") }
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
@@ -89,6 +120,11 @@ struct Lifecycled: ParsableCommand {
                 "--host \(host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
                     + "--allow-unauthenticated to let anyone who reaches the port do anything")
         }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+        guard maxConnectionsPerClient >= 1 else {
+            throw ValidationError("--max-connections-per-client must be 1 or more")
+        }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600") }
     }
 
     func run() throws {
@@ -153,7 +189,10 @@ struct Lifecycled: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                pollingMode: eventLoop == "poll" ? .poll : .epoll),
+                connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
+                idleTimeoutSeconds: idleTimeout,
+                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external,
+                allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
             responder: service, logger: logger)
         do {
             try server.start()

@@ -166,10 +166,12 @@ import Testing
         }
     }
 
-    @Test func aBodyThatIsNotJSONByItsContentTypeIsUnsupportedMediaType() throws {
+    /// The body types a web page may send anywhere without asking (and a body without a type) change nothing.
+    @Test(arguments: ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""])
+    func aBodyThatIsNotJSONByItsContentTypeIsUnsupportedMediaType(contentType: String) throws {
         try withFixture { server in
             let reply = try server.request(
-                "POST", "/v1/apps/a1/events", body: #"{"type": "launch"}"#, headers: [("Content-Type", "text/plain")])
+                "POST", "/v1/apps/a1/events", body: #"{"type": "launch"}"#, headers: [("Content-Type", contentType)])
             expectProblem(reply, status: 415, code: "unsupported-media-type")
             #expect(try server.get("/v1/apps/a1").string("state") == "notRunning")
         }
