@@ -9,6 +9,8 @@ enum Environment {
 
     static func int(_ name: String) -> Int? { string(name).flatMap { Int($0) } }
 
+    static func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+
     static func bool(_ name: String) -> Bool? {
         string(name).map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
     }

@@ -17,7 +17,8 @@ struct Lifecycled: ParsableCommand {
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES. A flag on the command line wins.
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
+            LIFECYCLED_MAX_WAIT. A flag on the command line wins.
             """)
 
     @Option(help: "Address to listen on.")
@@ -50,6 +51,9 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
     var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
 
+    @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
+    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? 60
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -66,6 +70,9 @@ struct Lifecycled: ParsableCommand {
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
+        guard maxWait.isFinite, (0...3600).contains(maxWait) else {
+            throw ValidationError("--max-wait must be from 0 to 3600 seconds")
+        }
     }
 
     func run() throws {
@@ -104,6 +111,7 @@ struct Lifecycled: ParsableCommand {
         var options = ServiceOptions()
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
+        options.maxWait = maxWait
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)

@@ -22,7 +22,10 @@ final class LiveServer: Sendable {
 
     var port: Int { server.port }
 
-    init(store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20) throws {
+    init(
+        store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20,
+        configure: (inout ServiceOptions) -> Void = { _ in }
+    ) throws {
         var logger = Logger(label: "LifecycleServerTests")
         logger.logLevel = .error
         switch store {
@@ -32,6 +35,7 @@ final class LiveServer: Sendable {
         var options = ServiceOptions()
         options.historyLimit = historyLimit
         options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
+        configure(&options)
         service = LifecycleService(journal: journal, options: options, logger: logger)
         try service.recover()
         server = HTTPServer(
@@ -137,9 +141,10 @@ final class LiveServer: Sendable {
 /// Starts a live server, runs `body`, and always stops the server.
 func withLiveServer<T>(
     store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20,
-    _ body: (LiveServer) throws -> T
+    configure: (inout ServiceOptions) -> Void = { _ in }, _ body: (LiveServer) throws -> T
 ) throws -> T {
-    let server = try LiveServer(store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes)
+    let server = try LiveServer(
+        store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, configure: configure)
     defer { server.stop() }
     return try body(server)
 }

@@ -13,6 +13,8 @@ public struct ServiceOptions: Sendable {
     /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
     /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
+    /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
+    public var maxWait = 60.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
 
@@ -38,8 +40,7 @@ public final class LifecycleService: HTTPResponder {
         self.journal = journal
         self.options = options
         self.logger = logger
-        let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
-        openAPIDocument = url.flatMap { try? Data(contentsOf: $0) }.map { Array($0) } ?? []
+        openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
     }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
