@@ -18,7 +18,8 @@ struct Lifecycled: ParsableCommand {
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
             LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
-            LIFECYCLED_MAX_WAIT. A flag on the command line wins.
+            LIFECYCLED_MAX_WAIT, LIFECYCLED_MAX_EVENT_BYTES, LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES. \
+            A flag on the command line wins.
             """)
 
     @Option(help: "Address to listen on.")
@@ -54,6 +55,18 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
     var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? 60
 
+    @Option(
+        help:
+            "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413."
+    )
+    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? 64 << 10
+
+    @Option(help: "Bytes of items after which a page or list stops early, with next set to go on.")
+    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? 4 << 20
+
+    @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
+    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? 32 << 20
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -70,6 +83,9 @@ struct Lifecycled: ParsableCommand {
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
+        guard maxEventBytes >= 1024 else { throw ValidationError("--max-event-bytes must be 1024 or more") }
+        guard maxAnswerBytes >= 65536 else { throw ValidationError("--max-answer-bytes must be 65536 or more") }
+        guard historyBytes >= 1 << 20 else { throw ValidationError("--history-bytes must be 1048576 or more") }
         guard maxWait.isFinite, (0...3600).contains(maxWait) else {
             throw ValidationError("--max-wait must be from 0 to 3600 seconds")
         }
@@ -112,6 +128,9 @@ struct Lifecycled: ParsableCommand {
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
         options.maxWait = maxWait
+        options.maxEventBytes = maxEventBytes
+        options.maxAnswerBytes = maxAnswerBytes
+        options.historyBytes = historyBytes
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)

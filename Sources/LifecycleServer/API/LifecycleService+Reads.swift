@@ -76,7 +76,7 @@ extension LifecycleService {
             if explicitCursor, after < ring.evictedThrough {
                 throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
             }
-            let items = ring.page(after: after, limit: limit, where: filter)
+            let items = ring.page(after: after, limit: limit, maxBytes: options.maxAnswerBytes, where: filter)
             if items.isEmpty && park {
                 let waiter = Waiter { [self] in
                     parked.subtract(1, ordering: .relaxed)

@@ -7,12 +7,26 @@ import Logging
 import Synchronization
 
 /// Options the daemon's command line sets.
+/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
+struct HistoryBounds: Sendable {
+    var entries: Int
+    var bytes: Int
+}
+
 public struct ServiceOptions: Sendable {
     /// Entries kept per app timeline (and per device timeline); older ones answer 410.
     public var historyLimit = 10_000
     /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
     /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
+    /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
+    /// below the request limit, so one request cannot make one huge timeline entry.
+    public var maxEventBytes = 64 << 10
+    /// The most bytes of items one page or list answers; a page stops early with `next` set.
+    public var maxAnswerBytes = 4 << 20
+    /// The most bytes of timeline entries one device retains (its own timeline and its apps'); the oldest
+    /// go first, as with `historyLimit`.
+    public var historyBytes = 32 << 20
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
     public var maxWait = 60.0
     /// Prometheus exposition text for `GET /metrics`.
@@ -46,6 +60,8 @@ public final class LifecycleService: HTTPResponder {
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
     /// Whether recovery is done and the service is not draining.
+    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes) }
+
     public var isReady: Bool { currentPhase == .ready }
 
     func setPhase(_ next: Phase) { phase.store(next.rawValue, ordering: .releasing) }

@@ -26,28 +26,31 @@ final class DeviceHost: @unchecked Sendable {
     private var entriesSinceSnapshot = 0
     private var timer: (any DispatchSourceTimer)?
 
-    init(device: Device, anchorWall: Double, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
+    init(device: Device, anchorWall: Double, journal: any Journal, history: HistoryBounds, hooks: HostHooks) {
         id = device.id
         self.device = device
         self.anchorWall = anchorWall
         self.journal = journal
         self.hooks = hooks
         queue = DispatchQueue(label: "lifecycled.device")
-        shared = Mutex(Published(device: device, historyLimit: historyLimit, anchorWall: anchorWall))
+        shared = Mutex(
+            Published(
+                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
-    init(snapshot: DeviceSnapshot, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
+    init(snapshot: DeviceSnapshot, journal: any Journal, history: HistoryBounds, hooks: HostHooks) {
         id = snapshot.device.id
         device = snapshot.device
         anchorWall = snapshot.anchorWall
         self.journal = journal
         self.hooks = hooks
         queue = DispatchQueue(label: "lifecycled.device")
-        var published = Published(device: snapshot.device, historyLimit: historyLimit, anchorWall: snapshot.anchorWall)
-        published.deviceTimeline = snapshot.deviceTimeline
-        published.appTimelines = snapshot.appTimelines
+        var published = Published(
+            device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
+            anchorWall: snapshot.anchorWall)
+        published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
         shared = Mutex(published)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
