@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LifecycleServer
 
 /// Memory is bounded whatever clients send: one event, one answer, one device's history.
 @Suite struct BoundsTests {
@@ -115,6 +116,45 @@ import Testing
             let oldest = try #require(seqs(try server.get("/v1/apps/a1/timeline?limit=1").items).first)
             #expect(oldest > 10, "the oldest entries of a1 were evicted")
             expectProblem(try server.get("/v1/apps/a1/timeline?after=1"), status: 410, code: "gone")
+        }
+    }
+}
+
+extension BoundsTests {
+    /// The byte cap is applied the same way live, on replay and from a snapshot: a restart serves the same history.
+    @Test(arguments: [5, 1_000_000])
+    func aRestartKeepsTheSameCappedHistory(snapshotEvery: Int) throws {
+        let configure: (inout ServiceOptions) -> Void = {
+            $0.historyBytes = 150_000
+            $0.snapshotEvery = snapshotEvery
+        }
+        let paths = ["/v1/devices/d1/timeline", "/v1/apps/a1/timeline", "/v1/apps/a2/timeline"]
+        try withTemporaryDirectory { directory in
+            var before: [String: String] = [:]
+            do {
+                let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+                defer { server.stop() }
+                try server.createDevice(#"{"id": "d1"}"#)
+                for app in ["a1", "a2"] {
+                    try server.createApp(#"{"id": "\#(app)", "device": "d1", "bundleId": "com.example.\#(app)"}"#)
+                }
+                try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+                for index in 0..<120 {
+                    let event =
+                        index % 3 == 0
+                        ? #"{"type": "launch"}"#
+                        : #"{"type": "remoteNotification", "payload": {"p": "\#(String(repeating: "z", count: 2500))"}}"#
+                    try server.postEvents("/v1/apps/\(index % 2 == 0 ? "a1" : "a2")/events", event)
+                }
+                for path in paths { before[path] = try server.get(path + "?limit=1000").text }
+                let oldest = try #require(seqs(try server.get("/v1/devices/d1/timeline?limit=1").items).first)
+                #expect(oldest > 1, "the cap evicted entries")
+            }
+            let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+            defer { server.stop() }
+            for path in paths {
+                #expect(try server.get(path + "?limit=1000").text == before[path], "\(path)")
+            }
         }
     }
 }
