@@ -33,7 +33,7 @@ public struct DeviceConfiguration: Equatable, Sendable, Codable {
             return .invalidField("suspendDelay", "suspendDelay must be from 0 to 86400 seconds")
         }
         for (kind, value) in settings {
-            guard let changeKind = ChangeKind(rawValue: kind), changeKind.hasValue else {
+            guard let changeKind = ChangeKind(rawValue: kind) else {
                 return .invalidField(
                     "settings.\(kind)", "settings.\(kind) is not a device setting",
                     allowed: ChangeKind.settable.map(\.rawValue))

@@ -318,13 +318,13 @@ final class DeviceHost: @unchecked Sendable {
         case .device:
             break
         case .app(let appID, let config):
-            let request = try AppRequest(config)
+            let request = try AppRequest(config, replaying: true)
             try device.addApp(id: appID, configuration: request.configuration)
         case .deleteApp(let appID):
             try device.removeApp(id: appID)
             removed = appID
         case .events(let app, let now, let json, let key, let fingerprint):
-            let events = try EventDecoder.decode(json, deviceOnly: app == nil)
+            let events = try EventDecoder.decode(json, deviceOnly: app == nil, replaying: true)
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {

@@ -34,7 +34,7 @@ extension LifecycleService {
                         throw RecoveryError(
                             description: "device \(stream.stream): the first record is not its creation")
                     }
-                    let request = try DeviceRequest(config)
+                    let request = try DeviceRequest(config, replaying: true)
                     host = makeHost(
                         try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
                 }
