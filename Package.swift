@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
+        // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
+        .library(name: "LifecycleServer", targets: ["LifecycleServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -71,8 +71,9 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     public static let durationRange = 0.0...86_400
 
     public func validationFailure() -> Rejection? {
-        if bundleId.isEmpty || bundleId.utf8.count > 255 {
-            return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 bytes")
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts.
+        if bundleId.isEmpty || bundleId.unicodeScalars.count > 255 {
+            return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 characters")
         }
         if !DeviceConfiguration.memoryRange.contains(memoryMB) {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")

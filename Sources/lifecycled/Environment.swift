@@ -16,6 +16,8 @@ enum Environment {
         }
     }
 
+    static func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+
     static func bool(_ name: String) -> Bool? {
         string(name).map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
     }

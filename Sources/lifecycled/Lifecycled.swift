@@ -25,7 +25,8 @@ struct Lifecycled: ParsableCommand {
             LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
             LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
             LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
-            LIFECYCLED_ALLOW_UNAUTHENTICATED. A flag on the command line wins.
+            LIFECYCLED_ALLOW_UNAUTHENTICATED, LIFECYCLED_MAX_WAIT, LIFECYCLED_MAX_EVENT_BYTES, \
+            LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES. A flag on the command line wins.
             """,
         subcommands: [TokenCommand.self])
 
@@ -97,6 +98,21 @@ struct Lifecycled: ParsableCommand {
     )
     var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
 
+    @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
+    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? 60
+
+    @Option(
+        help:
+            "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413."
+    )
+    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? 64 << 10
+
+    @Option(help: "Bytes of items after which a page or list stops early, with next set to go on.")
+    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? 4 << 20
+
+    @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
+    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? 32 << 20
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -125,6 +141,12 @@ struct Lifecycled: ParsableCommand {
             throw ValidationError("--max-connections-per-client must be 1 or more")
         }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600") }
+        guard maxEventBytes >= 1024 else { throw ValidationError("--max-event-bytes must be 1024 or more") }
+        guard maxAnswerBytes >= 65536 else { throw ValidationError("--max-answer-bytes must be 65536 or more") }
+        guard historyBytes >= 1 << 20 else { throw ValidationError("--history-bytes must be 1048576 or more") }
+        guard maxWait.isFinite, (0...3600).contains(maxWait) else {
+            throw ValidationError("--max-wait must be from 0 to 3600 seconds")
+        }
     }
 
     func run() throws {
@@ -180,6 +202,10 @@ struct Lifecycled: ParsableCommand {
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
         options.tokens = tokenTable
+        options.maxWait = maxWait
+        options.maxEventBytes = maxEventBytes
+        options.maxAnswerBytes = maxAnswerBytes
+        options.historyBytes = historyBytes
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)

@@ -77,6 +77,18 @@ import Testing
         ("/v1/apps/a1/events", #"{"kind": "launch"}"#, "type"),
         ("/v1/devices/d1/events", #"{"type": "advanceTime", "seconds": -1}"#, "seconds"),
         ("/v1/devices/d1/events", #"{"type": "interruptionBegan", "kind": "meteor"}"#, "kind"),
+        ("/v1/apps", #"{"bundleId": "x", "device": null}"#, "device"),
+        (
+            "/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"applicationDidBecomeActive:": null}}}"#,
+            "delegate.returns.applicationDidBecomeActive:"
+        ),
+        ("/v1/devices", #"{"settings": null}"#, "settings"),
+        ("/v1/apps", #"{"bundleId": "x", "info": {"urlSchemes": ["mail", ""]}}"#, "info.urlSchemes"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": [""]}}"#, "delegate"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"durations": {"": 1}}}"#, "delegate"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"": true}}}"#, "delegate"),
+        ("/v1/devices", #"{"clock": {"speed": null}}"#, "clock.speed"),
+        ("/v1/devices/d1/events", #"{"type": "bannerNotification", "title": null}"#, "title"),
     ])
     func aBadFieldIsInvalidFieldNamingIt(path: String, body: String, field: String) throws {
         try withFixture { server in

@@ -29,7 +29,7 @@ final class LiveServer: Sendable {
 
     init(
         store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000,
-        tokens: TokenTable? = nil
+        tokens: TokenTable? = nil, configure: (inout ServiceOptions) -> Void = { _ in }
     ) throws {
         var logger = Logger(label: "LifecycleServerTests")
         logger.logLevel = .error
@@ -49,6 +49,7 @@ final class LiveServer: Sendable {
         let failures = Locked(0)
         storeFailures = failures
         options.storeFailed = { failures.update { $0 += 1 } }
+        configure(&options)
         service = LifecycleService(journal: journal, options: options, logger: logger)
         try service.recover()
         server = HTTPServer(
@@ -154,10 +155,10 @@ final class LiveServer: Sendable {
 /// Starts a live server, runs `body`, and always stops the server.
 func withLiveServer<T>(
     store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, tokens: TokenTable? = nil,
-    _ body: (LiveServer) throws -> T
+    configure: (inout ServiceOptions) -> Void = { _ in }, _ body: (LiveServer) throws -> T
 ) throws -> T {
     let server = try LiveServer(
-        store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, tokens: tokens)
+        store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, tokens: tokens, configure: configure)
     defer { server.stop() }
     return try body(server)
 }

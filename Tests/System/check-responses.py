@@ -232,6 +232,21 @@ def main():
     c.call("POST", "/v1/devices", {"iosVersion": "1.0"})
     c.call("POST", "/v1/apps/a1/events", {"type": "launch"}, headers={"Content-Type": "text/plain"})
     c.call("GET", "/v1/apps/a1/callbacks?limit=0")
+    # Query bounds: after beyond 2^63-1, empty values, wait above --max-wait, limit above 1000 on every path.
+    for path in ["/v1/apps/a1/timeline?after=9223372036854775808", "/v1/devices/d1/timeline?after=",
+                 "/v1/apps/a1/callbacks?wait=", "/v1/apps/a1/callbacks?wait=3601", "/v1/apps?after=",
+                 "/v1/apps/a1/notifications?limit=1001", "/v1/devices?limit="]:
+        status, problem = c.call("GET", path)
+        if status != 400 or problem.get("code") != "invalid-field":
+            fail(f"GET {path}: expected 400 invalid-field, got {status}")
+    c.call("GET", "/v1/apps/a1/timeline?after=9223372036854775807")
+    # One event over --max-event-bytes (64 KiB by default), alone and in a batch: 413 with limit (and index).
+    big = {"type": "remoteNotification", "payload": {"p": "x" * 70000}}
+    for body in [big, [{"type": "memoryWarning"}, big]]:
+        status, problem = c.call("POST", "/v1/apps/a1/events", body)
+        if status != 413 or problem.get("limit") != 65536:
+            fail(f"an event over 64 KiB: expected 413 with limit 65536, got {status} {problem}")
+    c.call("POST", "/v1/devices", {"settings": None})
     c.call("DELETE", "/v1/apps")
     c.call("POST", "/v1/apps/a1/events", {"type": "homeButton"}, headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
     c.call("DELETE", "/v1/apps/a2")

@@ -47,6 +47,15 @@ struct APIError: Error {
         return error
     }
 
+    /// One event (or a device or app description) larger than `--max-event-bytes`: 413 with the limit.
+    static func eventTooLarge(bytes: Int, limit: Int, what: String) -> APIError {
+        var error = APIError(
+            status: 413, code: "payload-too-large", title: "Payload Too Large",
+            detail: "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)")
+        error.extra["limit"] = .number(Double(limit))
+        return error
+    }
+
     static func unsupportedMediaType(_ contentType: String) -> APIError {
         APIError(
             status: 415, code: "unsupported-media-type", title: "Unsupported Media Type",

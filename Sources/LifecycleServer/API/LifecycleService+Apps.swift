@@ -4,6 +4,7 @@ import LifecycleCore
 extension LifecycleService {
     func createApp(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let body = try request.requiredJSONBody()
+        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
         let id = parsed.id ?? "a-" + Self.newID()
         if let deviceID = parsed.device {
@@ -121,15 +122,17 @@ extension LifecycleService {
         var lastWritten: String?
         var more = false
         for candidate in candidates {
+            // Full at `limit` items, or once the items reach --max-answer-bytes: `next` says where to go on.
+            let full = count == limit || w.bytes.count >= options.maxAnswerBytes
             let matched = candidate.host.shared.withLock { shared -> Bool in
                 let device = shared.current
                 guard !shared.gone, let app = device.app(candidate.id), state == nil || app.state == state
                 else { return false }
-                if count < limit { SnapshotEncoder.app(app, on: device, into: &w) }
+                if !full { SnapshotEncoder.app(app, on: device, into: &w) }
                 return true
             }
             guard matched else { continue }
-            if count == limit {
+            if full {
                 more = true
                 break
             }

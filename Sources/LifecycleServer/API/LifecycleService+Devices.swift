@@ -14,7 +14,7 @@ extension LifecycleService {
 
     func makeHost(_ device: Device, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
-            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit,
+            device: device, anchorWall: anchorWall, journal: journal, history: historyBounds,
             hooks: hostHooks, journaled: journaled)
     }
 
@@ -46,6 +46,7 @@ extension LifecycleService {
 
     func createDevice(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let body = try request.jsonBody() ?? .object([:])
+        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
         try createDevice(id: parsed.id, request: parsed) { result in
             switch result {
@@ -93,15 +94,19 @@ extension LifecycleService {
         let (limit, after) = try request.listQuery()
         var hosts = registry.allDevices().filter { after == nil || $0.id > after! }
         hosts.sort { $0.id < $1.id }
-        let page = hosts.prefix(limit)
-        var w = JSONWriter(reservingCapacity: 256 + page.count * 400)
+        var w = JSONWriter(reservingCapacity: 256 + min(hosts.count, limit) * 400)
         w.beginObject()
         w.field("items")
         w.beginArray()
-        for host in page { host.shared.withLock { SnapshotEncoder.device($0.current, into: &w) } }
+        var written = 0
+        // At most `limit` devices, and none more once the items reach --max-answer-bytes.
+        while written < hosts.count && written < limit && w.bytes.count < options.maxAnswerBytes {
+            hosts[written].shared.withLock { SnapshotEncoder.device($0.current, into: &w) }
+            written += 1
+        }
         w.endArray()
         w.field("next")
-        if hosts.count > limit, let last = page.last { w.string(last.id) } else { w.null() }
+        if written < hosts.count, written > 0 { w.string(hosts[written - 1].id) } else { w.null() }
         w.endObject()
         return .read(w.bytes, request: request)
     }

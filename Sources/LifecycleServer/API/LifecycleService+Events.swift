@@ -19,6 +19,7 @@ extension LifecycleService {
         _ request: HTTPRequest, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
+        try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
         let events = try EventDecoder.decode(json, deviceOnly: app == nil)
         var key: String?
         if let text = request.header("Idempotency-Key") {

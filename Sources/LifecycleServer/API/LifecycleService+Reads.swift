@@ -8,28 +8,34 @@ extension LifecycleService {
         _ request: HTTPRequest, app id: String, callbacksOnly: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let host = try appHost(id)
+        let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
         switch (callbacksOnly, session) {
-        case (true, nil): try page(request, host: host, app: id, filter: { $0.isCallback }, done)
-        case (false, nil): try page(request, host: host, app: id, filter: { _ in true }, done)
+        case (true, nil): try page(request, query: query, host: host, app: id, filter: { $0.isCallback }, done)
+        case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
         case (true, let session?):
-            try page(request, host: host, app: id, filter: { $0.isCallback && $0.session == session }, done)
-        case (false, let session?): try page(request, host: host, app: id, filter: { $0.session == session }, done)
+            try page(
+                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.session == session }, done)
+        case (false, let session?):
+            try page(request, query: query, host: host, app: id, filter: { $0.session == session }, done)
         }
     }
 
     func readTimeline(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
         throws(APIError)
     {
-        try page(request, host: try device(id), app: nil, filter: { _ in true }, done)
+        let query = try request.pageQuery(maxWait: options.maxWait)
+        try page(request, query: query, host: try device(id), app: nil, filter: { _ in true }, done)
     }
 
     func readNotifications(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
         throws(APIError)
     {
         let host = try appHost(id)
+        // The queue has no paging, but a malformed after or limit is still the client's mistake to hear of.
+        let query = try request.pageQuery(maxWait: options.maxWait)
         if request.query["delivered"] == "true" {
-            try page(request, host: host, app: id, filter: { $0.isNotification }, done)
+            try page(request, query: query, host: host, app: id, filter: { $0.isNotification }, done)
             return
         }
         if let delivered = request.query["delivered"], delivered != "false" {
@@ -45,10 +51,9 @@ extension LifecycleService {
     }
 
     private func page(
-        _ request: HTTPRequest, host: DeviceHost, app: String?, filter: @escaping @Sendable (StoredEntry) -> Bool,
-        _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
+        filter: @escaping @Sendable (StoredEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let query = try request.pageQuery()
         let after = query.after ?? 0
         let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
         pageOrPark(
@@ -84,7 +89,7 @@ extension LifecycleService {
                 if explicitCursor, after < ring.evictedThrough {
                     throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
                 }
-                let items = ring.page(after: after, limit: limit, where: filter)
+                let items = ring.page(after: after, limit: limit, maxBytes: options.maxAnswerBytes, where: filter)
                 if items.isEmpty && park {
                     let waiting =
                         poll

@@ -7,12 +7,28 @@ import Logging
 import Synchronization
 
 /// Options the daemon's command line sets.
+/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
+struct HistoryBounds: Sendable {
+    var entries: Int
+    var bytes: Int
+}
+
 public struct ServiceOptions: Sendable {
     /// Entries kept per app timeline (and per device timeline); older ones answer 410.
     public var historyLimit = 10_000
     /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
     /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
+    /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
+    /// below the request limit, so one request cannot make one huge timeline entry.
+    public var maxEventBytes = 64 << 10
+    /// The most bytes of items one page or list answers; a page stops early with `next` set.
+    public var maxAnswerBytes = 4 << 20
+    /// The most bytes of timeline entries one device retains (its own timeline and its apps'); the oldest
+    /// go first, as with `historyLimit`.
+    public var historyBytes = 32 << 20
+    /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
+    public var maxWait = 60.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
     /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).
@@ -53,13 +69,14 @@ public final class LifecycleService: HTTPResponder {
         self.options = options
         self.logger = logger
         access = Protected(AccessPolicy(table: options.tokens))
-        let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
-        openAPIDocument = url.flatMap { try? Data(contentsOf: $0) }.map { Array($0) } ?? []
+        openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
     }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
     /// Whether recovery is done and the service is not draining.
+    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes) }
+
     public var isReady: Bool { currentPhase == .ready }
 
     func setPhase(_ next: Phase) { phase.store(next.rawValue, ordering: .releasing) }

@@ -8,8 +8,9 @@ struct AppRequest {
 
     static let fields = ["id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB"]
 
-    init(_ body: JSONValue) throws(APIError) {
-        let reader = try FieldReader(body)
+    /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    init(_ body: JSONValue, replaying: Bool = false) throws(APIError) {
+        let reader = try FieldReader(body, replaying: replaying)
         try reader.rejectUnknown(allowed: Self.fields)
         id = try reader.string("id")
         if let id { try Identifier.validate(id, field: "id") }
@@ -56,6 +57,18 @@ struct AppRequest {
             }
         }
         if let failure = configuration.validationFailure() { throw APIError(failure) }
+        if !replaying {
+            if configuration.info.urlSchemes.contains("") {
+                throw .invalidField("info.urlSchemes", "a URL scheme must be a non-empty string, like mail")
+            }
+            let delegate = configuration.delegate
+            if delegate.notImplemented.contains("") || delegate.durations.keys.contains("")
+                || delegate.returns.keys.contains("")
+            {
+                throw .invalidField(
+                    "delegate", "a selector must be a non-empty string, like applicationDidEnterBackground:")
+            }
+        }
         self.configuration = configuration
     }
 

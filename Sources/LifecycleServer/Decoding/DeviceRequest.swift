@@ -10,8 +10,9 @@ struct DeviceRequest {
         "sceneDisconnectDelay",
     ]
 
-    init(_ body: JSONValue) throws(APIError) {
-        let reader = try FieldReader(body)
+    /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    init(_ body: JSONValue, replaying: Bool = false) throws(APIError) {
+        let reader = try FieldReader(body, replaying: replaying)
         try reader.rejectUnknown(allowed: Self.fields)
         id = try reader.string("id")
         if let id { try Identifier.validate(id, field: "id") }
@@ -35,6 +36,15 @@ struct DeviceRequest {
         }
         if let settings = try reader.object("settings") { configuration.settings = settings.members }
         if let failure = configuration.validationFailure() { throw APIError(failure) }
+        // significantTime and statusBarFrame are moments, not settings (accepted as settings before).
+        if !replaying,
+            let kind = configuration.settings.keys.sorted().first(where: { ChangeKind(rawValue: $0)?.hasValue == false }
+            )
+        {
+            throw .invalidField(
+                "settings.\(kind)", "settings.\(kind) is not a device setting",
+                allowed: ChangeKind.settable.map(\.rawValue))
+        }
         self.configuration = configuration
     }
 }

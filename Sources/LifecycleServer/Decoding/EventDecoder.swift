@@ -7,7 +7,8 @@ enum EventDecoder {
     static let maxTaskID = 9_007_199_254_740_991
 
     /// `deviceOnly`: the device path, which takes device events only.
-    static func decode(_ body: JSONValue, deviceOnly: Bool) throws(APIError) -> [Event] {
+    /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    static func decode(_ body: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> [Event] {
         let items: [JSONValue]
         if case .array(let array) = body {
             guard !array.isEmpty, array.count <= maxBatch else {
@@ -21,7 +22,7 @@ enum EventDecoder {
         events.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             do {
-                events.append(try decodeOne(item, deviceOnly: deviceOnly))
+                events.append(try decodeOne(item, deviceOnly: deviceOnly, replaying: replaying))
             } catch var error {
                 if items.count > 1 { error.extra["index"] = .number(Double(index)) }
                 throw error
@@ -30,8 +31,8 @@ enum EventDecoder {
         return events
     }
 
-    static func decodeOne(_ value: JSONValue, deviceOnly: Bool) throws(APIError) -> Event {
-        let reader = try FieldReader(value, what: "an event")
+    static func decodeOne(_ value: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> Event {
+        let reader = try FieldReader(value, what: "an event", replaying: replaying)
         let type = try reader.requiredString("type")
         let validTypes = deviceOnly ? Event.deviceTypes : Event.allTypes
         guard validTypes.contains(type) else {

@@ -38,7 +38,7 @@ final class DeviceHost: @unchecked Sendable {
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
     init(
-        device: Device, anchorWall: Double, journal: any Journal, historyLimit: Int, hooks: HostHooks,
+        device: Device, anchorWall: Double, journal: any Journal, history: HistoryBounds, hooks: HostHooks,
         journaled: Bool = false
     ) {
         id = device.id
@@ -48,11 +48,11 @@ final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device")
-        shared = Protected(Published(device: device, historyLimit: historyLimit, anchorWall: anchorWall))
+        shared = Protected(Published(device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
-    init(snapshot: DeviceSnapshot, journal: any Journal, historyLimit: Int, hooks: HostHooks) {
+    init(snapshot: DeviceSnapshot, journal: any Journal, history: HistoryBounds, hooks: HostHooks) {
         id = snapshot.device.id
         device = snapshot.device
         anchorWall = snapshot.anchorWall
@@ -60,9 +60,10 @@ final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = .live
         queue = DispatchQueue(label: "lifecycled.device")
-        var published = Published(device: snapshot.device, historyLimit: historyLimit, anchorWall: snapshot.anchorWall)
-        published.deviceTimeline = snapshot.deviceTimeline
-        published.appTimelines = snapshot.appTimelines
+        var published = Published(
+            device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
+            anchorWall: snapshot.anchorWall)
+        published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
         shared = Protected(published)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
     }

@@ -116,13 +116,14 @@ struct DeviceSnapshot {
             let flags = try input.byte()
             let app = try input.u32()
             let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
+            guard app == Self.noApp || Int(app) < appIDs.count else { throw JournalEntry.CorruptRecord() }
             let stored = StoredEntry(
-                seq: seq, isCallback: flags & 1 != 0, isNotification: flags & 2 != 0, session: session,
-                json: Array(try input.blob()))
-            if seq >= deviceOldest { _ = deviceRing.append(stored) }
+                seq: seq, app: app == Self.noApp ? nil : appIDs[Int(app)], isCallback: flags & 1 != 0,
+                isNotification: flags & 2 != 0, session: session, json: Array(try input.blob()))
+            if seq >= deviceOldest { deviceRing.append(stored) }
             if app != Self.noApp {
                 guard Int(app) < rings.count else { throw JournalEntry.CorruptRecord() }
-                if seq >= rings[Int(app)].oldest { _ = rings[Int(app)].ring.append(stored) }
+                if seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(stored) }
             }
         }
         deviceTimeline = deviceRing

@@ -69,13 +69,13 @@ enum JournalRecordFormat {
     private static func decodeVersion1(_ value: JSONValue) throws -> JournalEntry {
         switch value["op"]?.stringValue {
         case "device":
-            let request = try DeviceRequest(value["config"] ?? .object([:]))
+            let request = try DeviceRequest(value["config"] ?? .object([:]), replaying: true)
             return .device(configuration: request.configuration, wall: value["wall"]?.numberValue ?? 0)
         case "app":
             guard let id = value["id"]?.stringValue, let config = value["config"] else {
                 throw JournalEntry.CorruptRecord()
             }
-            return .app(id: id, configuration: try AppRequest(config).configuration)
+            return .app(id: id, configuration: try AppRequest(config, replaying: true).configuration)
         case "deleteApp":
             guard let id = value["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
             return .deleteApp(id: id)
@@ -85,7 +85,7 @@ enum JournalRecordFormat {
             }
             let app = value["app"]?.stringValue
             return .events(
-                app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil),
+                app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
                 key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
         case "advance":
             guard let now = value["now"]?.numberValue else { throw JournalEntry.CorruptRecord() }

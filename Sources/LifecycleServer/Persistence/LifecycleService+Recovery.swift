@@ -27,7 +27,7 @@ extension LifecycleService {
                 if let snapshot = stream.snapshot {
                     let restored = try DeviceSnapshot(bytes: snapshot.state, historyLimit: options.historyLimit)
                     host = DeviceHost(
-                        snapshot: restored, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
+                        snapshot: restored, journal: journal, history: historyBounds, hooks: hostHooks)
                 } else {
                     guard let first = records.popFirst() else { continue }
                     guard case .device(let configuration, let wall) = try JournalEntry(bytes: first.bytes) else {
