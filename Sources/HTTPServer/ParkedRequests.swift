@@ -1,4 +1,3 @@
-
 /// The requests parked (suspended in libmicrohttpd) and not yet finished, so `stop()` can answer and resume
 /// them, and wait for answers completed just before it to go out.
 ///

@@ -14,7 +14,8 @@ import Testing
         var hooks = HostHooks()
         hooks.storeFailed = { _ in failures.update { $0 += 1 } }
         return DeviceHost(
-            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20), hooks: hooks, journaled: true)
+            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
+            hooks: hooks, journaled: true)
     }
 
     static let launch = DeviceHost.EventsRequest(
@@ -62,7 +63,8 @@ import Testing
         hooks.durableDeadline = 0.2
         let device = try Device(id: "d", configuration: DeviceConfiguration())
         let host = DeviceHost(
-            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20), hooks: hooks, journaled: true)
+            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
+            hooks: hooks, journaled: true)
         let request = DeviceHost.EventsRequest(
             events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k", path: "/v1/devices/d/events")
         let outcomes = Locked<[String]>([])

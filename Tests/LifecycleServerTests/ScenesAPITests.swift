@@ -12,6 +12,20 @@ import Testing
         )
     }
 
+    /// `sceneDisconnectDelay: null` is the member's default ("never on its own"), so a client may send it;
+    /// a number outside its range is refused with the range.
+    @Test func aNullSceneDisconnectDelayIsItsDefault() throws {
+        try withLiveServer { server in
+            let created = try server.post("/v1/devices", #"{"id": "p", "idiom": "pad", "sceneDisconnectDelay": null}"#)
+            #expect(created.status == 201)
+            #expect(try server.get("/v1/devices/p").object["sceneDisconnectDelay"] is NSNull)
+            expectProblem(
+                try server.post("/v1/devices", #"{"id": "q", "sceneDisconnectDelay": -1}"#), status: 400,
+                code: "invalid-field")
+            #expect(try server.get("/v1/devices/q").status == 404)
+        }
+    }
+
     @Test func snapshotsShowTheSceneFields() throws {
         try withLiveServer { server in
             try padWithNotes(server)

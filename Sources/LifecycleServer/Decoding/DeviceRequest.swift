@@ -27,8 +27,11 @@ struct DeviceRequest {
             configuration.suspendDelay = delay
         }
         if let idiom = try reader.enumeration("idiom", Idiom.self) { configuration.idiom = idiom }
-        configuration.sceneDisconnectDelay = try reader.number(
-            "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
+        // null is this member's default and means "never on its own" (§11.9): accepted as such.
+        if !reader.isNull("sceneDisconnectDelay") {
+            configuration.sceneDisconnectDelay = try reader.number(
+                "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
+        }
         if let clock = try reader.object("clock") {
             try clock.rejectUnknown(allowed: ["mode", "speed"])
             if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }

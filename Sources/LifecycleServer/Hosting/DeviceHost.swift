@@ -48,7 +48,9 @@ final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device")
-        shared = Protected(Published(device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
+        shared = Protected(
+            Published(
+                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
