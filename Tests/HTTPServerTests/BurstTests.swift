@@ -10,7 +10,7 @@ import Testing
 /// The trigger of libmicrohttpd 0.9.75's epoll stall, in process: every event loop is held inside a handler
 /// (like SIGSTOP), 128 or 256 keep-alive connections each send a request meanwhile, then the loops go on and
 /// every answer must come at once. libmicrohttpd's own epoll thread, given exactly 128 ready connections,
-/// waits for the next timeout instead (seen here: every round with one thread).
+/// waits for the next timeout instead (seen here: every round with one thread, no answer within 5 s).
 @Suite struct BurstTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let threads: Int
@@ -60,8 +60,10 @@ import Testing
                     let response = try client.readResponse()
                     #expect(response.text == "/r/\(round)/\(index)")
                 }
+                // Not a speed check: a stalled loop answers only at libmicrohttpd's next timeout (the idle
+                // timeout, 30 s here), a slow machine (ThreadSanitizer, other builds) in a few seconds at worst.
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - released) / 1e9
-                #expect(seconds < 2, "round \(round): the burst took \(seconds) s")
+                #expect(seconds < 15, "round \(round): the burst took \(seconds) s, as a stalled loop does")
                 for blocker in blockers { #expect(try blocker.readResponse().status == 200) }
             }
         }

@@ -106,7 +106,7 @@ import Testing
         try withLaunchedApp { server in
             let start = DispatchTime.now()
             let reply = try server.get("/v1/apps/a1/callbacks?after=0&wait=5")
-            #expect(seconds(since: start) < 1)
+            #expect(seconds(since: start) < 4, "answered at once, not at the end of the 5 s wait")
             #expect(reply.items.count == 3)
         }
     }
