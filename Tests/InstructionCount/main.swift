@@ -49,7 +49,9 @@ final class Client {
             try send("POST", "/v1/devices", #"{"id": "d\#(device)"}"#)
             for app in 0..<10 {
                 let id = device * 10 + app
-                try send("POST", "/v1/apps", #"{"id": "a\#(id)", "device": "d\#(device)", "bundleId": "com.example.a\#(id)"}"#)
+                try send(
+                    "POST", "/v1/apps",
+                    #"{"id": "a\#(id)", "device": "d\#(device)", "bundleId": "com.example.a\#(id)"}"#)
             }
         }
     }
@@ -68,7 +70,9 @@ final class Client {
             done.signal()
         }
         done.wait()
-        guard (200..<300).contains(status.value) || status.value == 409 else { throw Failed(status: status.value, path: path) }
+        guard (200..<300).contains(status.value) || status.value == 409 else {
+            throw Failed(status: status.value, path: path)
+        }
         return status.value
     }
 }
