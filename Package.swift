@@ -75,6 +75,15 @@ let package = Package(
         ),
 
         .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore"]),
+        // Counts instructions per event and per read for scripts/instruction-budget (run under callgrind).
+        .executableTarget(
+            name: "instruction-count",
+            dependencies: [
+                "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/InstructionCount"
+        ),
         // A small blocking HTTP client shared by the live tests.
         .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),

@@ -1,0 +1,104 @@
+// instruction-count WORKLOAD N: runs N operations of one workload, so that `scripts/instruction-budget` can
+// count the instructions they take under callgrind (two runs, N1 and N2: the difference is N2 − N1
+// operations, set-up excluded). Deterministic: no clock, no randomness, one client at a time.
+import Dispatch
+import Foundation
+import HTTPServer
+import LifecycleCore
+import LifecycleServer
+import LifecycleStore
+import Logging
+
+let usage = """
+    usage: instruction-count WORKLOAD N
+    workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, the
+    core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices), post-event (POST
+    /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
+    without sockets, in memory
+    """
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
+
+/// The core alone: one device with `apps` apps; the first app launched and sent Home in turn.
+func coreEvents(apps: Int, count: Int) throws {
+    var device = try Device(id: "d", configuration: DeviceConfiguration())
+    for index in 0..<apps {
+        _ = try device.addApp(id: "a\(index)", configuration: AppConfiguration(bundleId: "com.example.a\(index)"))
+    }
+    var entries = 0
+    for index in 0..<count {
+        let event: Event = index % 2 == 0 ? .launch(background: false, url: nil, sourceApplication: nil) : .homeButton
+        entries += try device.apply([event], app: "a0", now: 0).entries.count
+    }
+    print("entries: \(entries)")
+}
+
+/// A service in memory with 1,000 apps on 100 devices, asked one request at a time.
+final class Client {
+    let service: LifecycleService
+    init() throws {
+        var logger = Logger(label: "instruction-count")
+        logger.logLevel = .critical
+        service = LifecycleService(journal: MemoryJournal(), options: ServiceOptions(), logger: logger)
+        try service.recover()
+        for device in 0..<100 {
+            try send("POST", "/v1/devices", #"{"id": "d\#(device)"}"#)
+            for app in 0..<10 {
+                let id = device * 10 + app
+                try send(
+                    "POST", "/v1/apps",
+                    #"{"id": "a\#(id)", "device": "d\#(device)", "bundleId": "com.example.a\#(id)"}"#)
+            }
+        }
+    }
+
+    struct Failed: Error { var status: Int; var path: String }
+
+    @discardableResult
+    func send(_ method: String, _ path: String, _ body: String = "") throws -> Int {
+        let request = HTTPRequest(
+            method: method, path: path, headers: [("Host", "127.0.0.1"), ("Content-Type", "application/json")],
+            body: Array(body.utf8))
+        let done = DispatchSemaphore(value: 0)
+        let status = Box()
+        service.respond(to: request) { response in
+            status.value = response.status
+            done.signal()
+        }
+        done.wait()
+        guard (200..<300).contains(status.value) || status.value == 409 else {
+            throw Failed(status: status.value, path: path)
+        }
+        return status.value
+    }
+}
+
+final class Box: @unchecked Sendable { var value = 0 }
+
+do {
+    switch arguments[1] {
+    case "core-event-1": try coreEvents(apps: 1, count: count)
+    case "core-event-1000": try coreEvents(apps: 1000, count: count)
+    case "read-app":
+        let client = try Client()
+        for index in 0..<count { try client.send("GET", "/v1/apps/a\((index * 7) % 1000)") }
+    case "post-event":
+        let client = try Client()
+        for index in 0..<count {
+            // Each app gets launch, then homeButton, then launch again...: every event changes something.
+            let app = index % 1000
+            let type = (index / 1000) % 2 == 0 ? "launch" : "homeButton"
+            try client.send("POST", "/v1/apps/a\(app)/events", #"{"type": "\#(type)"}"#)
+        }
+    default:
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("instruction-count: \(error)\n".utf8))
+    exit(1)
+}
