@@ -3,16 +3,20 @@ import PackageDescription
 
 let package = Package(
     name: "lifecycled",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Mutex and Atomic need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
+        // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
+        .library(name: "LifecycleServer", targets: ["LifecycleServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // The lifecycle rules: a pure state machine. Standard library and Foundation value types only.
@@ -53,6 +57,7 @@ let package = Package(
                 "LifecycleCore",
                 "HTTPServer",
                 "LifecycleStore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

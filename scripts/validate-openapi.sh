@@ -122,7 +122,7 @@ CODE_STATUS = {
     "not-found": 404, "invalid-json": 400, "invalid-field": 400, "unknown-event": 400,
     "invalid-transition": 409, "already-exists": 409, "payload-too-large": 413,
     "unsupported-media-type": 415, "method-not-allowed": 405, "idempotency-key-reused": 422,
-    "gone": 410, "not-ready": 503, "internal": 500,
+    "gone": 410, "not-ready": 503, "internal": 500, "unauthorized": 401, "forbidden": 403,
 }
 enum = doc["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
 if sorted(enum) != sorted(CODE_STATUS):

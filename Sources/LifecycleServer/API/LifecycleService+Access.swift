@@ -1,0 +1,51 @@
+import HTTPServer
+import Synchronization
+
+extension LifecycleService {
+    /// Replaces the tokens in force (nil turns them off): at start and on `SIGHUP`.
+    public func setTokens(_ table: TokenTable?) {
+        access.withLock { $0 = AccessPolicy(table: table) }
+    }
+
+    /// Whether tokens are on.
+    public var tokensEnabled: Bool { access.withLock { $0.table != nil } }
+
+    /// The 401 or 403 for `request` on `route`, or nil when it may go on.
+    func accessRefusal(_ request: HTTPRequest, route: Route) -> APIError? {
+        let policy = access.withLock { $0 }
+        switch policy.decide(
+            method: request.method, scope: route.accessScope, authorization: request.header("Authorization"))
+        {
+        case .allowed:
+            return nil
+        case .unauthorized(let detail):
+            var error = APIError(status: 401, code: "unauthorized", title: "Unauthorized", detail: detail)
+            error.headers = [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")]
+            logger.notice(
+                "request refused",
+                metadata: ["status": "401", "method": "\(request.method)", "path": "\(request.path)"])
+            return error
+        case .forbidden(let token, let detail):
+            logger.notice(
+                "request refused",
+                metadata: [
+                    "status": "403", "token": "\(token.name)", "method": "\(request.method)", "path": "\(request.path)",
+                ])
+            return APIError(status: 403, code: "forbidden", title: "Forbidden", detail: detail)
+        }
+    }
+}
+
+extension Route {
+    /// What the route touches, for access tokens. Every resource path without a namespace is the namespace
+    /// `default`.
+    var accessScope: AccessScope {
+        switch self {
+        case .livez, .readyz, .metrics, .openapi: .open
+        case .reset: .everything
+        case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
+            .appNotifications, .unknown:
+            .namespace("default")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+
+@testable import LifecycleServer
+
+/// Access tokens through HTTP, on the unprefixed paths (the namespace `default`).
+@Suite("Access tokens over HTTP")
+struct TokensLiveTests {
+    static let writer = TokenMinter.newSecret()
+    static let elsewhere = TokenMinter.newSecret()
+    static let reader = TokenMinter.newSecret()
+    static let admin = TokenMinter.newSecret()
+
+    static func table(_ entries: [(String, String, AccessRole, [String])]) -> TokenTable {
+        let lines = entries.map { name, secret, role, namespaces in
+            try! TokenFile.line(name: name, secret: secret, role: role, namespaces: namespaces)
+        }
+        let file = "{\"tokens\": [\(lines.joined(separator: ","))]}"
+        return TokenTable(try! TokenFile.parse(Array(file.utf8)))
+    }
+
+    static let tokens = table([
+        ("ci", writer, .write, ["default"]), ("other-team", elsewhere, .write, ["mail-*"]),
+        ("dash", reader, .read, ["*"]), ("ops", admin, .admin, []),
+    ])
+
+    private func bearer(_ secret: String) -> [(String, String)] { [("Authorization", "Bearer \(secret)")] }
+
+    @Test("No token, or an unknown one, answers 401 with WWW-Authenticate, and changes nothing")
+    func unauthorized() throws {
+        try withLiveServer(tokens: Self.tokens) { server in
+            let none = try server.post("/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#)
+            expectProblem(none, status: 401, code: "unauthorized")
+            #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            let unknown = try server.post(
+                "/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#, headers: bearer("lcd_not-a-token"))
+            expectProblem(unknown, status: 401, code: "unauthorized")
+            let basic = try server.get("/v1/apps", headers: [("Authorization", "Basic YTpi")])
+            expectProblem(basic, status: 401, code: "unauthorized")
+            // Nothing was created: the admin sees no app.
+            let list = try server.get("/v1/apps", headers: bearer(Self.admin))
+            #expect(list.status == 200)
+            #expect((list.object["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("Probes, metrics and the contract need no token")
+    func openPaths() throws {
+        try withLiveServer(tokens: Self.tokens) { server in
+            for path in ["/livez", "/readyz", "/metrics", "/v1/openapi.yaml"] {
+                let reply = try server.get(path)
+                #expect(reply.status == 200, "\(path)")
+            }
+        }
+    }
+
+    @Test("A write token for the namespace writes; one for other namespaces and a read token get 403")
+    func roles() throws {
+        try withLiveServer(tokens: Self.tokens) { server in
+            let created = try server.post(
+                "/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#, headers: bearer(Self.writer))
+            #expect(created.status == 201, "\(created.text)")
+            let launched = try server.post("/v1/apps/a1/events", #"{"type": "launch"}"#, headers: bearer(Self.writer))
+            #expect(launched.status == 200)
+            let foreign = try server.post(
+                "/v1/apps/a1/events", #"{"type": "homeButton"}"#, headers: bearer(Self.elsewhere))
+            expectProblem(foreign, status: 403, code: "forbidden")
+            expectProblem(
+                try server.get("/v1/apps/a1", headers: bearer(Self.elsewhere)), status: 403, code: "forbidden")
+            let read = try server.get("/v1/apps/a1", headers: bearer(Self.reader))
+            #expect(read.status == 200)
+            #expect(read.string("state") == "active")
+            let readerWrites = try server.post(
+                "/v1/apps/a1/events", #"{"type": "homeButton"}"#, headers: bearer(Self.reader))
+            expectProblem(readerWrites, status: 403, code: "forbidden")
+            let deleted = try server.request("DELETE", "/v1/apps/a1", headers: bearer(Self.reader))
+            expectProblem(deleted, status: 403, code: "forbidden")
+            // None of the refused requests changed the app.
+            #expect(try server.get("/v1/apps/a1", headers: bearer(Self.reader)).string("state") == "active")
+        }
+    }
+
+    @Test("Only an admin token may reset everything")
+    func reset() throws {
+        try withLiveServer(tokens: Self.tokens) { server in
+            _ = try server.post("/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#, headers: bearer(Self.writer))
+            expectProblem(
+                try server.post("/v1/reset", "", headers: bearer(Self.writer)), status: 403, code: "forbidden")
+            #expect(try server.get("/v1/apps/a1", headers: bearer(Self.writer)).status == 200)
+            #expect(try server.post("/v1/reset", "", headers: bearer(Self.admin)).status == 204)
+            expectProblem(try server.get("/v1/apps/a1", headers: bearer(Self.writer)), status: 404, code: "not-found")
+        }
+    }
+
+    @Test("Replacing the tokens takes effect at once: the new ones work, the old ones answer 401")
+    func replacing() throws {
+        try withLiveServer(tokens: Self.tokens) { server in
+            let fresh = TokenMinter.newSecret()
+            server.service.setTokens(Self.table([("new", fresh, .read, ["default"])]))
+            expectProblem(try server.get("/v1/apps", headers: bearer(Self.reader)), status: 401, code: "unauthorized")
+            #expect(try server.get("/v1/apps", headers: bearer(fresh)).status == 200)
+            server.service.setTokens(nil)
+            #expect(try server.get("/v1/apps").status == 200)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The daemon's access tokens as an operator uses them, through the real binary:
+`lifecycled token new`, `--tokens FILE`, reload on SIGHUP (a file that does not parse keeps the old
+tokens and the log says why), a start refused on a non-loopback --host without tokens, a token file
+with a mistake refused at start.
+
+Usage: tokens-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print(f"{'PASS' if ok else 'FAIL'} {name}{'' if ok else ': ' + detail}")
+
+
+def mint(binary, *args):
+    out = subprocess.run([binary, "token", "new", *args], check=True, capture_output=True, text=True).stdout
+    secret, line = out.strip().split("\n")
+    return secret, json.loads(line)
+
+
+def request(base, method, path, token=None, body=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=5) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def start(binary, work, *args):
+    log = open(os.path.join(work, "log"), "w+")
+    process = subprocess.Popen([binary, "--port", "0", "--in-memory", *args], stderr=log, stdout=log)
+    for _ in range(200):
+        text = open(log.name).read()
+        match = re.search(r"url=http://[^ ]*:(\d+)", text)
+        if match:
+            return process, f"http://127.0.0.1:{match.group(1)}", log.name
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise SystemExit(f"the daemon did not start: {open(log.name).read()}")
+
+
+def wait_for_log(path, pattern, seconds=5):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if re.search(pattern, open(path).read()):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    binary = os.path.abspath(parser.parse_args().bin)
+    work = tempfile.mkdtemp(prefix="lifecycled-tokens-")
+    tokens_file = os.path.join(work, "tokens.json")
+
+    writer, writer_line = mint(binary, "--name", "ci", "--role", "write", "--namespace", "default")
+    admin, admin_line = mint(binary, "--name", "ops", "--role", "admin")
+    check("token new prints a secret and a line with its SHA-256, never the secret",
+          writer.startswith("lcd_") and len(writer_line["sha256"]) == 64 and writer not in json.dumps(writer_line))
+    with open(tokens_file, "w") as f:
+        json.dump({"tokens": [writer_line, admin_line]}, f)
+
+    process, base, log = start(binary, work, "--tokens", tokens_file)
+    try:
+        check("without a token: 401", request(base, "GET", "/v1/apps")[0] == 401)
+        check("with the write token: 200", request(base, "GET", "/v1/apps", writer)[0] == 200)
+        status, _ = request(base, "POST", "/v1/reset", writer)
+        check("a write token may not reset everything: 403", status == 403)
+        check("the refusal logs the token's name, never its secret",
+              wait_for_log(log, r"token=ci") and writer not in open(log).read())
+
+        # A file that does not parse: the old tokens stay, and the log says why.
+        with open(tokens_file, "w") as f:
+            f.write('{"tokens": [{"name": "x"')
+        process.send_signal(signal.SIGHUP)
+        check("a broken file on SIGHUP is logged", wait_for_log(log, r"tokens file not reloaded"))
+        check("... and the old tokens stay in force", request(base, "GET", "/v1/apps", writer)[0] == 200)
+
+        reader, reader_line = mint(binary, "--name", "dash", "--role", "read", "--namespace", "*")
+        with open(tokens_file, "w") as f:
+            json.dump({"tokens": [reader_line]}, f)
+        process.send_signal(signal.SIGHUP)
+        check("a good file on SIGHUP is loaded", wait_for_log(log, r"tokens reloaded"))
+        check("... the new token works", request(base, "GET", "/v1/apps", reader)[0] == 200)
+        check("... and a token no longer listed answers 401", request(base, "GET", "/v1/apps", writer)[0] == 401)
+        process.send_signal(signal.SIGTERM)
+        check("SIGTERM still stops it with 0", process.wait(timeout=10) == 0)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+    refused = subprocess.run([binary, "--port", "0", "--in-memory", "--host", "0.0.0.0"],
+                             capture_output=True, text=True, timeout=10)
+    check("a non-loopback --host without --tokens is refused and says why",
+          refused.returncode != 0 and "--tokens" in refused.stderr and "--allow-unauthenticated" in refused.stderr,
+          refused.stderr)
+
+    process, base, _ = start(binary, work, "--host", "0.0.0.0", "--allow-unauthenticated")
+    try:
+        check("... unless --allow-unauthenticated is given", request(base, "GET", "/livez")[0] == 200)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+
+    with open(tokens_file, "w") as f:
+        json.dump({"tokens": [{"name": "x", "sha256": "abc", "role": "read", "namespaces": ["a"]}]}, f)
+    bad = subprocess.run([binary, "--port", "0", "--in-memory", "--tokens", tokens_file],
+                         capture_output=True, text=True, timeout=10)
+    check("a tokens file with a mistake stops the start, naming the mistake",
+          bad.returncode == 2 and "tokens[0].sha256" in bad.stderr, bad.stderr)
+
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
