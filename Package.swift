@@ -3,10 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "lifecycled",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Mutex and Atomic need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
+        // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
+        .library(name: "LifecycleServer", targets: ["LifecycleServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

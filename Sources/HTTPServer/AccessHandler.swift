@@ -1,18 +1,27 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The libmicrohttpd callbacks. They are non-capturing static functions on a nonisolated type, so
-/// they run fine on libmicrohttpd's threads; they recover the `ServerCore` from the daemon context
+/// they run fine on libmicrohttpd's threads; they recover the daemon's `Worker` from the callback context
 /// and the `RequestContext` from `req_cls`, both via `Unmanaged`.
 enum AccessHandler {
     /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
     /// chunk, then with no data (answer then), and once more after every resume.
     static let callback: MHD_AccessHandlerCallback = {
-        core, connection, url, method, _, uploadData, uploadSize, requestSlot in
-        guard let core, let connection, let uploadSize, let requestSlot else { return .NO }
-        let server = Unmanaged<ServerCore>.fromOpaque(core).takeUnretainedValue()
+        context, connection, url, method, version, uploadData, uploadSize, requestSlot in
+        guard let context, let connection, let uploadSize, let requestSlot else { return .NO }
+        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
 
         guard let existing = requestSlot.pointee else {
-            return begin(server: server, connection: connection, url: url, method: method, requestSlot: requestSlot)
+            let rawTarget = worker.connections.requestStarted(on: connection)
+            return begin(
+                worker: worker, connection: connection, url: url, method: method, rawTarget: rawTarget,
+                isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false, requestSlot: requestSlot)
         }
         let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
@@ -25,7 +34,10 @@ enum AccessHandler {
     }
 
     /// `MHD_RequestCompletedCallback`: ends the request's life in libmicrohttpd, also for aborted connections.
-    static let completed: MHD_RequestCompletedCallback = { _, _, requestSlot, _ in
+    static let completed: MHD_RequestCompletedCallback = { context, connection, requestSlot, _ in
+        if let context, let connection {
+            Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().connections.requestEnded(on: connection)
+        }
         guard let requestSlot, let existing = requestSlot.pointee else { return }
         requestSlot.pointee = nil
         let request = Unmanaged<RequestContext>.fromOpaque(existing)
@@ -33,22 +45,33 @@ enum AccessHandler {
         request.release()
     }
 
-    /// First call: headers only. Never queues a response, except a 413 on purpose when the declared
-    /// body is too large (queuing here makes libmicrohttpd 0.9.75 drop keep-alive, which is wanted then).
+    /// First call: headers only. Never queues a response, except on purpose when the connection must close
+    /// after the answer (queuing here makes libmicrohttpd 0.9.75 drop keep-alive): a 413 when the declared
+    /// body is too large, a 400/501 when the body's boundary is ambiguous (`RequestFraming`).
     private static func begin(
-        server: ServerCore,
+        worker: Worker,
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
+        rawTarget: String?,
+        isHTTP10: Bool,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        let server = worker.core
         let request = RequestContext(
             connection: connection,
-            core: server,
+            worker: worker,
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/"
         )
         RequestFields.collect(from: connection, into: request)
+        if let problem = RequestFraming.problem(headers: request.headers) {
+            return ResponseQueue.queue(problem, on: connection)
+        }
+        // Answered once the body is in, so the connection stays usable.
+        request.refusal =
+            rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
+            ?? server.policy.problem(method: request.method, headers: request.headers, hostRequired: !isHTTP10)
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
                 ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),
@@ -82,6 +105,12 @@ enum AccessHandler {
                 ProblemResponse.payloadTooLarge(maxBodyBytes: request.core.maxBodyBytes),
                 on: request.connection
             )
+        }
+        if let refusal = request.refusal {
+            request.refusal = nil
+            request.responderCalled = true
+            request.completeWithoutResponder()
+            return ResponseQueue.queue(refusal, on: request.connection)
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }

@@ -1,6 +1,7 @@
 /// One HTTP request as the responder sees it: fully received, body included.
 public struct HTTPRequest: Sendable {
-    /// The request method as sent, e.g. `"GET"` or `"POST"`.
+    /// The request method as sent, e.g. `"GET"` or `"POST"`; a `HEAD` request arrives as `"GET"` (the server
+    /// sends the answer's head without its body).
     public let method: String
     /// The percent-decoded path without the query, e.g. `"/v1/apps/a1"`.
     public let path: String

@@ -9,7 +9,8 @@ import Logging
     import Darwin
 #endif
 
-/// A JSON-over-HTTP/1.1 server on libmicrohttpd: an epoll thread pool answering through an `HTTPResponder`.
+/// A JSON-over-HTTP/1.1 server on libmicrohttpd answering through an `HTTPResponder`: by default one daemon
+/// per thread, each run by an `EventLoop`, all on one address.
 ///
 /// Lifecycle: `start()` once, optionally `quiesce()`, then `stop()` (also run on deinit). The server cannot
 /// be restarted; make a new one.
@@ -17,11 +18,27 @@ public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
     private let core: ServerCore
     private let logger: Logger
-    private let daemon = DaemonState()
+    private let phase = Protected(Phase.idle)
+
+    /// Where the server stands; touched only by start, quiesce, stop and `port`.
+    private enum Phase {
+        case idle
+        case running(Daemons)
+        case stopped(port: Int)
+    }
+
+    /// The running daemons; `loops` is empty when libmicrohttpd runs them on its own threads.
+    private struct Daemons {
+        var handles: [OpaquePointer]
+        var workers: [Worker]
+        var loops: [EventLoop]
+        var port: Int
+        var quiescedSockets: [Int32]?
+    }
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.core = ServerCore(responder: responder, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+        self.core = ServerCore(responder: responder, configuration: configuration, logger: logger)
         self.logger = logger
     }
 
@@ -32,82 +49,155 @@ public final class HTTPServer: Sendable {
     /// Binds and starts serving. Throws `HTTPServerError` when the configuration is invalid or the
     /// address cannot be bound (for example "Address already in use").
     public func start() throws {
-        daemon.lock.lock()
-        defer { daemon.lock.unlock() }
-        guard case .idle = daemon.phase else { throw HTTPServerError.alreadyStarted }
-        let address = try ListenAddress(host: configuration.host, port: configuration.port)
-        var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        switch configuration.pollingMode {
-        case .epoll: flags |= MHD_USE_EPOLL.rawValue
-        case .poll: flags |= MHD_USE_POLL.rawValue
+        try phase.withLock { phase in
+            guard case .idle = phase else { throw HTTPServerError.alreadyStarted }
+            let daemons = try startDaemons()
+            phase = .running(daemons)
+            logger.info(
+                "HTTP server listening",
+                metadata: [
+                    "host": "\(configuration.host)", "port": "\(daemons.port)", "threads": "\(daemons.handles.count)",
+                    "eventLoop": "\(configuration.pollingMode)",
+                ])
         }
+    }
+
+    private func startDaemons() throws(HTTPServerError) -> Daemons {
+        var address = try ListenAddress(host: configuration.host, port: configuration.port)
+        let idleTimeout = Duration.seconds(max(1, configuration.idleTimeoutSeconds))
+        var flags = MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let threads = max(2, configuration.threads)
+        guard case .external = configuration.pollingMode else {
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            flags |= configuration.pollingMode == .poll ? MHD_USE_POLL.rawValue : MHD_USE_EPOLL.rawValue
+            let worker = Worker(core: core, idleTimeout: idleTimeout, wakeUp: nil)
+            let handle = try startDaemon(
+                flags: flags, worker: worker, address: address, threads: max(2, configuration.threads),
+                connectionLimit: configuration.connectionLimit, reuseAddress: false)
+            return Daemons(
+                handles: [handle], workers: [worker], loops: [], port: Int(lifecycled_mhd_bound_port(handle)))
+        }
+
+        // One daemon per loop, all bound with SO_REUSEPORT. That would also let a second server join this
+        // port unnoticed, so first make sure nothing listens there yet.
+        if configuration.port != 0, let reason = address.bindFailureReason() {
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: reason)
+        }
+        flags |= MHD_USE_EPOLL.rawValue
+        let loopCount = max(1, configuration.threads)
+        let share = (max(1, configuration.connectionLimit) + loopCount - 1) / loopCount
+        var daemons = Daemons(handles: [], workers: [], loops: [], port: configuration.port)
+        do {
+            for _ in 0..<loopCount {
+                let wakeUp = try EventSignal()
+                let worker = Worker(
+                    core: core, idleTimeout: idleTimeout, wakeUp: wakeUp, departures: try DepartureWatch())
+                let handle = try startDaemon(
+                    flags: flags, worker: worker, address: address, threads: 0, connectionLimit: share,
+                    reuseAddress: true)
+                daemons.handles.append(handle)
+                daemons.workers.append(worker)
+                if daemons.handles.count == 1 {
+                    daemons.port = Int(lifecycled_mhd_bound_port(handle))
+                    address = try ListenAddress(host: configuration.host, port: daemons.port)
+                }
+                let loop = try EventLoop(daemon: handle, worker: worker, wakeUp: wakeUp)
+                try loop.start()
+                daemons.loops.append(loop)
+            }
+        } catch {
+            for loop in daemons.loops { loop.stop() }
+            for handle in daemons.handles { MHD_stop_daemon(handle) }
+            throw error
+        }
+        return daemons
+    }
+
+    private func startDaemon(
+        flags: UInt32, worker: Worker, address: ListenAddress, threads: Int, connectionLimit: Int, reuseAddress: Bool
+    ) throws(HTTPServerError) -> OpaquePointer {
+        let context = Unmanaged.passUnretained(worker).toOpaque()
         let started = address.withSockaddr { sockaddr in
             lifecycled_mhd_start_daemon(
-                UInt32(flags),
-                AccessHandler.callback,
-                Unmanaged.passUnretained(core).toOpaque(),
-                AccessHandler.completed,
-                nil,
+                flags,
+                ConnectionCallbacks.acceptPolicy, context,
+                AccessHandler.callback, context,
+                AccessHandler.completed, context,
+                ConnectionCallbacks.notify, context,
+                ConnectionCallbacks.requestLine, context,
                 sockaddr,
                 UInt32(clamping: threads),
-                UInt32(clamping: max(1, configuration.connectionLimit)),
-                UInt32(clamping: max(0, configuration.connectionTimeoutSeconds))
+                UInt32(clamping: max(1, connectionLimit)),
+                UInt32(clamping: max(1, configuration.idleTimeoutSeconds)),
+                reuseAddress ? 1 : 0
             )
         }
         guard let started else {
             let reason = address.bindFailureReason() ?? "libmicrohttpd could not start the daemon"
-            throw HTTPServerError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
+            throw .cannotListen(host: configuration.host, port: configuration.port, reason: reason)
         }
-        let port = Int(lifecycled_mhd_bound_port(started))
-        daemon.phase = .running(started, port: port, quiescedSocket: nil)
-        logger.info(
-            "HTTP server listening",
-            metadata: ["host": "\(configuration.host)", "port": "\(port)", "threads": "\(threads)"]
-        )
+        return started
     }
 
     /// The bound port after `start()` (the real one when the configuration asked for 0); 0 before.
     public var port: Int {
-        daemon.lock.withLock {
-            switch daemon.phase {
-            case .running(_, let port, _), .stopped(let port): return port
+        phase.withLock { phase in
+            switch phase {
+            case .running(let daemons): return daemons.port
+            case .stopped(let port): return port
             case .idle: return 0
             }
         }
     }
 
+    /// Connections open now, over all daemons (those libmicrohttpd has accepted and not yet closed).
+    public var openConnections: Int {
+        phase.withLock { phase in
+            guard case .running(let daemons) = phase else { return 0 }
+            return daemons.workers.reduce(0) { $0 + $1.connections.count }
+        }
+    }
+
     /// Stops accepting new connections. Open connections keep being served until `stop()`.
     public func quiesce() {
-        daemon.lock.withLock {
-            guard case .running(let handle, let port, nil) = daemon.phase else { return }
-            let socket = MHD_quiesce_daemon(handle)
-            // The listening socket stays open until after MHD_stop_daemon (a pool thread may still hold it),
-            // so new clients would queue in its backlog unanswered; shutting it down refuses them now.
-            if socket >= 0 { _ = shutdown(socket, Int32(SHUT_RDWR)) }
-            daemon.phase = .running(handle, port: port, quiescedSocket: socket >= 0 ? socket : nil)
-            logger.info("HTTP server quiesced", metadata: ["port": "\(port)"])
+        phase.withLock { phase in
+            guard case .running(var daemons) = phase, daemons.quiescedSockets == nil else { return }
+            var sockets: [Int32] = []
+            for handle in daemons.handles {
+                let socket = MHD_quiesce_daemon(handle)
+                // The listening socket stays open until after MHD_stop_daemon, so new clients would queue in
+                // its backlog unanswered; shutting it down refuses them now.
+                if socket >= 0 {
+                    _ = shutdown(socket, Int32(SHUT_RDWR))
+                    sockets.append(socket)
+                }
+            }
+            for loop in daemons.loops { loop.worker.connectionResumed() }
+            daemons.quiescedSockets = sockets
+            phase = .running(daemons)
+            logger.info("HTTP server quiesced", metadata: ["port": "\(daemons.port)"])
         }
     }
 
     /// Answers every parked request with a 503 problem, waits briefly for those answers to go out,
-    /// then stops the daemon and closes every connection. Completions arriving later are ignored.
+    /// then stops the loops and the daemons and closes every connection. Completions arriving later are ignored.
     public func stop() {
-        daemon.lock.withLock {
-            guard case .running(let handle, let port, let quiescedSocket) = daemon.phase else { return }
+        phase.withLock { phase in
+            guard case .running(let daemons) = phase else { return }
             let parked = core.parkedRequests.close()
             for request in parked {
                 request.complete(with: ProblemResponse.shuttingDown)
             }
             waitUntilFinished(parked, timeoutMilliseconds: 2000)
+            for loop in daemons.loops { loop.stop() }
             // libmicrohttpd 0.9.75 aborts the process if a connection is still suspended here; none is,
-            // since parking is refused once the parked requests were closed above.
-            MHD_stop_daemon(handle)
-            if let quiescedSocket { close(quiescedSocket) }
-            daemon.phase = .stopped(port: port)
-            logger.info("HTTP server stopped", metadata: ["port": "\(port)", "answeredParked": "\(parked.count)"])
+            // since parking is refused once the parked requests were closed above, and every parked one was
+            // resumed (MHD_stop_daemon finishes resumes still pending).
+            for handle in daemons.handles { MHD_stop_daemon(handle) }
+            for socket in daemons.quiescedSockets ?? [] { close(socket) }
+            phase = .stopped(port: daemons.port)
+            logger.info(
+                "HTTP server stopped", metadata: ["port": "\(daemons.port)", "answeredParked": "\(parked.count)"])
         }
     }
 
@@ -118,16 +208,4 @@ public final class HTTPServer: Sendable {
             waited += 1
         }
     }
-}
-
-/// The daemon handle and where the server stands; touched only by start, quiesce, stop and `port`.
-private final class DaemonState: @unchecked Sendable {
-    enum Phase {
-        case idle
-        case running(OpaquePointer, port: Int, quiescedSocket: Int32?)
-        case stopped(port: Int)
-    }
-
-    let lock = Lock()
-    var phase = Phase.idle
 }

@@ -4,25 +4,37 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port; 0 picks a free one, which `HTTPServer.port` reports after `start()`.
     public var port: Int = 8080
-    /// Size of libmicrohttpd's thread pool. Values below 2 are raised to 2: a single epoll thread
-    /// in libmicrohttpd 0.9.75 can stall when exactly 128·k connections become ready at once.
+    /// HTTP threads: event loops with `.external` (at least 1), libmicrohttpd's thread pool otherwise
+    /// (raised to at least 2 there, which makes its epoll stall rarer).
     public var threads: Int = 2
     /// Requests with a larger body are answered with 413.
     public var maxBodyBytes: Int = 1 << 20
-    /// Most connections open at once, parked ones included.
+    /// Most connections open at once, parked ones included; shared evenly between the event loops.
     public var connectionLimit: Int = 20000
-    /// Idle connections are closed after this many seconds. Parked connections never time out.
-    public var connectionTimeoutSeconds: Int = 60
-    /// How libmicrohttpd's threads wait for sockets. `.epoll` by default; see `PollingMode`.
-    public var pollingMode: PollingMode = .epoll
+    /// Most connections open at once from one client address; further ones are closed at once.
+    public var perClientConnectionLimit: Int = 4096
+    /// A connection must send a whole request head within this many seconds of opening or of its previous
+    /// answer, else it is closed: bytes trickling in do not extend it (slowloris). It is also libmicrohttpd's
+    /// timer for a connection that sends or reads nothing while a body or an answer is under way. Parked
+    /// connections never time out. The head deadline is kept by the `.external` event loop only.
+    public var idleTimeoutSeconds: Int = 30
+    /// How the HTTP threads wait for sockets. `.external` by default; see `PollingMode`.
+    public var pollingMode: PollingMode = .external
+    /// Names the `Host` header may carry besides an IP address, `localhost` and `host`; others get 421.
+    public var allowedHosts: [String] = []
+    /// Web origins (`http://example.com:3000`) whose pages may send state-changing requests, besides this
+    /// server's own; a state-changing request with another `Origin`, or `Sec-Fetch-Site: cross-site`, gets 403.
+    public var allowedOrigins: [String] = []
 
-    /// The readiness mechanism of libmicrohttpd's thread pool.
+    /// How the HTTP threads wait for sockets.
     public enum PollingMode: Sendable {
-        /// `MHD_USE_EPOLL`. Caution: with libmicrohttpd 0.9.75 a load of exactly 128 connections sometimes
-        /// stalls to a few dozen requests/s even with a pool of 2 threads (seen in both this server and the
-        /// bare C baseline, in about one run of four).
+        /// One libmicrohttpd daemon per thread, all on one address (`SO_REUSEPORT`), each run by a loop of our
+        /// own that waits on the daemon's epoll descriptor and calls `MHD_run`. Cannot stall (see `EventLoop`).
+        case external
+        /// libmicrohttpd's own epoll thread pool (`MHD_USE_EPOLL`). Caution: libmicrohttpd 0.9.75 stalls for
+        /// seconds when exactly 128·k connections of one thread become ready at once. For comparison only.
         case epoll
-        /// `MHD_USE_POLL`. Did not show the 128-connection stall in the same runs.
+        /// libmicrohttpd's own poll thread pool (`MHD_USE_POLL`). No stall, somewhat slower. For comparison.
         case poll
     }
 
@@ -32,15 +44,21 @@ public struct HTTPServerConfiguration: Sendable {
         threads: Int = 2,
         maxBodyBytes: Int = 1 << 20,
         connectionLimit: Int = 20000,
-        connectionTimeoutSeconds: Int = 60,
-        pollingMode: PollingMode = .epoll
+        perClientConnectionLimit: Int = 4096,
+        idleTimeoutSeconds: Int = 30,
+        pollingMode: PollingMode = .external,
+        allowedHosts: [String] = [],
+        allowedOrigins: [String] = []
     ) {
         self.host = host
         self.port = port
         self.threads = threads
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
-        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.perClientConnectionLimit = perClientConnectionLimit
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.pollingMode = pollingMode
+        self.allowedHosts = allowedHosts
+        self.allowedOrigins = allowedOrigins
     }
 }

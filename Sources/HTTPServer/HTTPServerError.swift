@@ -8,6 +8,8 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case alreadyStarted
     /// The address could not be bound; `reason` is the system's explanation, e.g. "Address already in use".
     case cannotListen(host: String, port: Int, reason: String)
+    /// An event loop's descriptors or thread could not be created; `reason` is the system's explanation.
+    case cannotCreateEventLoop(reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
             return "the HTTP server was already started"
         case .cannotListen(let host, let port, let reason):
             return "cannot listen on \(host):\(port): \(reason)"
+        case .cannotCreateEventLoop(let reason):
+            return "cannot create an HTTP event loop: \(reason)"
         }
     }
 }

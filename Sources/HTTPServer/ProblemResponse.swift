@@ -19,6 +19,55 @@ enum ProblemResponse {
         )
     }
 
+    /// The `Host` names no name of this server (DNS rebinding, or a misdirected request).
+    static func misdirected(host: String, allowed: [String]) -> HTTPResponse {
+        problem(
+            status: 421,
+            title: "Misdirected Request",
+            detail:
+                "Host \"\(host)\" does not name this server; it answers to an IP address, \(allowed.joined(separator: ", ")) (more with --allowed-host).",
+            code: "misdirected-request"
+        )
+    }
+
+    static func crossOrigin(origin: String) -> HTTPResponse {
+        problem(
+            status: 403,
+            title: "Forbidden",
+            detail:
+                "A state-changing request from the web page at \(origin) is refused; only this server's own origin and those given with --allowed-origin may send one.",
+            code: "cross-origin-request"
+        )
+    }
+
+    static let crossSite = problem(
+        status: 403,
+        title: "Forbidden",
+        detail:
+            "A state-changing request sent cross-site by a browser (Sec-Fetch-Site: cross-site) is refused; send it from this server's own origin or one given with --allowed-origin.",
+        code: "cross-origin-request"
+    )
+
+    /// Where the request's body ends is unclear: answered, then the connection is closed.
+    static func badFraming(_ detail: String, status: Int = 400, code: String) -> HTTPResponse {
+        problem(
+            status: status,
+            title: status == 501 ? "Not Implemented" : "Bad Request",
+            detail: detail,
+            code: code,
+            extraHeaders: [("Connection", "close")]
+        )
+    }
+
+    /// Sent, as far as it goes, to a parked request whose client hung up: it only makes libmicrohttpd close.
+    static let clientGone = problem(
+        status: 499,
+        title: "Client Closed Request",
+        detail: "The client closed the connection before the answer.",
+        code: "client-gone",
+        extraHeaders: [("Connection", "close")]
+    )
+
     static let shuttingDown = problem(
         status: 503,
         title: "Service Unavailable",

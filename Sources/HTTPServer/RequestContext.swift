@@ -4,7 +4,7 @@ import CMicroHTTPD
 /// `MHD_OPTION_NOTIFY_COMPLETED`, and kept alive after that by any completion closure still held.
 ///
 /// The request fields are written only by the libmicrohttpd thread serving the connection, before
-/// `respond` is called. `state` is shared with whichever thread calls the completion and is guarded by `lock`.
+/// `respond` is called. `progress` is shared with whichever thread calls the completion and is guarded by its mutex.
 final class RequestContext: @unchecked Sendable {
     /// Where a request stands between the handler calls and its completion.
     enum State {
@@ -27,7 +27,10 @@ final class RequestContext: @unchecked Sendable {
     }
 
     let connection: OpaquePointer
-    let core: ServerCore
+    /// The connection's socket, watched while parked (see `DepartureWatch`).
+    let socket: Int32
+    let worker: Worker
+    var core: ServerCore { worker.core }
     let method: String
     let path: String
     var query: [String: String] = [:]
@@ -38,93 +41,110 @@ final class RequestContext: @unchecked Sendable {
     var bodyTooLarge = false
     /// Set by the handler when it calls the responder; later no-data calls follow a resume.
     var responderCalled = false
+    /// The answer given instead of calling the responder (a foreign `Host` or `Origin`, a bad target).
+    var refusal: HTTPResponse?
 
-    private let lock = Lock()
-    private var state = State.receiving
-    /// Whether the request went through `.parked`: it stays in `core.parkedRequests` until `.finished`,
-    /// so `stop()` also waits for an answer that was completed but not yet sent.
-    private var wasParked = false
+    private struct Progress {
+        var state = State.receiving
+        /// Whether the request went through `.parked`: it stays in `core.parkedRequests` until `.finished`,
+        /// so `stop()` also waits for an answer that was completed but not yet sent.
+        var wasParked = false
+    }
 
-    init(connection: OpaquePointer, core: ServerCore, method: String, path: String) {
+    private let progress = Protected(Progress())
+
+    init(connection: OpaquePointer, worker: Worker, method: String, path: String) {
         self.connection = connection
-        self.core = core
+        self.socket = lifecycled_mhd_connection_fd(connection)
+        self.worker = worker
         self.method = method
         self.path = path
     }
 
     /// Marks the request as handed to the responder and builds what the responder sees.
     func beginResponding() -> HTTPRequest {
-        lock.withLock { state = .responding }
-        return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+        progress.withLock { $0.state = .responding }
+        // libmicrohttpd sends no body for HEAD (Content-Length stays), so HEAD is answered as GET.
+        return HTTPRequest(
+            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// Marks a request the server answers itself (a refusal) as queued, so stray completions are ignored.
+    func completeWithoutResponder() {
+        progress.withLock { $0.state = .queued }
     }
 
     /// Called by the handler right after `respond` returned: the response to queue now, or nil when the
     /// connection was parked with `MHD_suspend_connection` and the handler must return without answering.
     func responseAfterResponding() -> HTTPResponse? {
-        lock.lock()
-        defer { lock.unlock() }
-        switch state {
-        case .answeredEarly(let response):
-            state = .queued
-            return response
-        case .responding:
-            // Suspending under the lock means a completion racing in from another thread sees `.parked`
-            // only once the connection is really suspended, so its resume can never come first.
-            guard core.parkedRequests.insert(self) else {
-                state = .queued
-                return ProblemResponse.shuttingDown
+        progress.withLock { progress in
+            switch progress.state {
+            case .answeredEarly(let response):
+                progress.state = .queued
+                return response
+            case .responding:
+                // Suspending under the lock means a completion racing in from another thread sees `.parked`
+                // only once the connection is really suspended, so its resume can never come first.
+                guard core.parkedRequests.insert(self) else {
+                    progress.state = .queued
+                    return ProblemResponse.shuttingDown
+                }
+                MHD_suspend_connection(connection)
+                progress.state = .parked
+                progress.wasParked = true
+                worker.departures?.watch(socket, for: self)
+                return nil
+            case .receiving, .parked, .resumed, .queued, .finished:
+                preconditionFailure("responseAfterResponding called in state \(progress.state)")
             }
-            MHD_suspend_connection(connection)
-            state = .parked
-            wasParked = true
-            return nil
-        case .receiving, .parked, .resumed, .queued, .finished:
-            preconditionFailure("responseAfterResponding called in state \(state)")
         }
     }
 
     /// Called by a handler call that follows a resume: the response to queue, or nil if there is none yet.
     func responseAfterResume() -> HTTPResponse? {
-        lock.withLock {
-            guard case .resumed(let response) = state else { return nil }
-            state = .queued
+        progress.withLock { progress in
+            guard case .resumed(let response) = progress.state else { return nil }
+            progress.state = .queued
             return response
         }
     }
 
     /// The completion handed to the responder: runs on any thread, any number of times; the first call counts.
     func complete(with response: HTTPResponse) {
-        lock.lock()
-        switch state {
-        case .responding:
-            state = .answeredEarly(response)
-            lock.unlock()
-        case .parked:
-            state = .resumed(response)
-            lock.unlock()
-            // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
-            // connection is never freed, so the pointer stays valid until this call.
-            MHD_resume_connection(connection)
-        case .receiving:
-            lock.unlock()
-            preconditionFailure("completion ran before the responder was called")
-        case .answeredEarly, .resumed, .queued, .finished:
-            lock.unlock()
+        let wasParked = progress.withLock { progress -> Bool in
+            switch progress.state {
+            case .responding:
+                progress.state = .answeredEarly(response)
+                return false
+            case .parked:
+                progress.state = .resumed(response)
+                return true
+            case .receiving:
+                preconditionFailure("completion ran before the responder was called")
+            case .answeredEarly, .resumed, .queued, .finished:
+                return false
+            }
         }
+        guard wasParked else { return }
+        worker.departures?.unwatch(socket)
+        // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
+        // connection is never freed, so the pointer stays valid until this call.
+        MHD_resume_connection(connection)
+        worker.connectionResumed()
     }
 
     /// Called from `MHD_OPTION_NOTIFY_COMPLETED`, normal end or abort alike.
     func finish() {
-        let parked = lock.withLock {
-            state = .finished
-            return wasParked
+        let parked = progress.withLock { progress in
+            progress.state = .finished
+            return progress.wasParked
         }
         if parked { core.parkedRequests.remove(self) }
     }
 
     var isFinished: Bool {
-        lock.withLock {
-            if case .finished = state { return true }
+        progress.withLock { progress in
+            if case .finished = progress.state { return true }
             return false
         }
     }

@@ -1,16 +1,23 @@
 import Logging
 
-/// What the libmicrohttpd callbacks reach through their context pointer: the responder, the limits and
-/// the parked requests. It lives as long as the daemon: `HTTPServer` holds it until `MHD_stop_daemon` returns.
+/// What every daemon's callbacks share: the responder, the limits, the parked requests, the
+/// per-client connection counts and the request policy. It lives as long as the daemons: `HTTPServer` holds it until
+/// `MHD_stop_daemon` returned for each.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let logger: Logger
     let parkedRequests = ParkedRequests()
+    let clients: ClientConnections
+    let policy: RequestPolicy
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int, logger: Logger) {
+    init(responder: any HTTPResponder, configuration: HTTPServerConfiguration, logger: Logger) {
         self.responder = responder
-        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.clients = ClientConnections(limit: max(1, configuration.perClientConnectionLimit))
+        self.policy = RequestPolicy(
+            listenHost: configuration.host, allowedHosts: configuration.allowedHosts,
+            allowedOrigins: configuration.allowedOrigins)
         self.logger = logger
     }
 }

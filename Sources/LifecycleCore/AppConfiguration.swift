@@ -6,11 +6,17 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     public var backgroundModes: [String] = []
     /// `CFBundleURLSchemes`: when not empty, `openURL` must use one of them.
     public var urlSchemes: [String] = []
+    /// `UIApplicationSceneManifest`; nil: none (LIFECYCLE §11.1).
+    public var sceneManifest: SceneManifest?
 
-    public init(exitsOnSuspend: Bool = false, backgroundModes: [String] = [], urlSchemes: [String] = []) {
+    public init(
+        exitsOnSuspend: Bool = false, backgroundModes: [String] = [], urlSchemes: [String] = [],
+        sceneManifest: SceneManifest? = nil
+    ) {
         self.exitsOnSuspend = exitsOnSuspend
         self.backgroundModes = backgroundModes
         self.urlSchemes = urlSchemes
+        self.sceneManifest = sceneManifest
     }
 }
 
@@ -25,6 +31,9 @@ public struct DelegateBehaviour: Equatable, Sendable, Codable {
     public var returns: [String: Bool] = [:]
     /// Whether the expiration handler ends its tasks (true) or leaves them, getting the app killed.
     public var endsTasksOnExpiration = true
+    /// The configuration name `application:configurationForConnectingSceneSession:options:` returns; nil: the
+    /// manifest's first for the role.
+    public var configurationForConnecting: String?
 
     public init(
         notImplemented: Set<String> = [], durations: [String: Double] = [:], returns: [String: Bool] = [:],
@@ -49,6 +58,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     public var info = InfoPlist()
     public var delegate = DelegateBehaviour()
     public var memoryMB = 100
+    /// The SDK the app was built with; nil: its iOS version (the iOS 27 gate, LIFECYCLE §11.1).
+    public var sdkVersion: Version?
 
     public init(bundleId: String, iosVersion: Version? = nil) {
         self.bundleId = bundleId
@@ -56,14 +67,18 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     }
 
     /// The first rule this configuration breaks, as the rejection a client sees.
+    /// Simulated seconds a delegate callback may take.
+    public static let durationRange = 0.0...86_400
+
     public func validationFailure() -> Rejection? {
-        if bundleId.isEmpty || bundleId.utf8.count > 255 {
-            return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 bytes")
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts.
+        if bundleId.isEmpty || bundleId.unicodeScalars.count > 255 {
+            return .invalidField("bundleId", "bundleId must be a non-empty string of at most 255 characters")
         }
-        if !(1...1_048_576).contains(memoryMB) {
+        if !DeviceConfiguration.memoryRange.contains(memoryMB) {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
         }
-        for (selector, seconds) in delegate.durations where !(seconds >= 0 && seconds <= 86_400) {
+        for (selector, seconds) in delegate.durations where !Self.durationRange.contains(seconds) {
             return .invalidField(
                 "delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
         }
@@ -71,6 +86,14 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             return .invalidField(
                 "info.backgroundModes", "\(mode) is not a UIBackgroundModes value",
                 allowed: BackgroundMode.declarable.sorted())
+        }
+        if let manifest = info.sceneManifest {
+            var names: Set<String> = []
+            for configuration in manifest.configurations where !names.insert(configuration.name).inserted {
+                return .invalidField(
+                    "info.sceneManifest.configurations",
+                    "configuration names must be unique; \(configuration.name) appears twice")
+            }
         }
         return nil
     }

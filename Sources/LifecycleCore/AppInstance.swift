@@ -29,6 +29,17 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// A fetch or content-available window: closes at `windowEnd`, or the watchdog fires at `windowWatchdog`.
     var windowEnd: Double?
     var windowWatchdog: Double?
+    /// Sessions and what the scene life cycle remembers; nil until the app has a session (and in apps
+    /// saved before scenes existed).
+    var sceneBook: SceneBook?
+
+    /// The app's scene sessions not yet discarded, in creation order (LIFECYCLE §11); empty for app-delegate apps.
+    public var sessions: [SceneSession] { sceneBook?.sessions ?? [] }
+
+    var scenes: SceneBook {
+        get { sceneBook ?? SceneBook() }
+        set { sceneBook = newValue }
+    }
 
     init(id: String, ordinal: Int, configuration: AppConfiguration, iosVersion: Version, time: Double) {
         self.id = id

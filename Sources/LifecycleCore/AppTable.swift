@@ -76,7 +76,9 @@ struct AppTable: Sendable, Codable, Equatable {
             return
         }
         if app.state != .notRunning { inUseMB += app.configuration.memoryMB }
-        if app.state == .background || !app.backgroundTasks.isEmpty || app.windowEnd != nil || app.idleSince != nil {
+        if app.state == .background || !app.backgroundTasks.isEmpty || app.windowEnd != nil || app.idleSince != nil
+            || app.sessions.contains(where: { $0.state == .background })
+        {
             clocked.insert(id)
         } else {
             clocked.remove(id)

@@ -2,10 +2,25 @@
 struct Capabilities {
     let version: Version
     let multitasking: Bool
+    /// The scene life cycle (LIFECYCLE §11.1): iOS 13 and a scene manifest.
+    let usesScenes: Bool
+    /// More than one session: a manifest that supports it, on an iPad.
+    let multipleScenes: Bool
+    /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, without scenes, fails to launch.
+    let sceneLifecycleRequired: Bool
 
-    init(version: Version, deviceMultitasking: Bool, info: InfoPlist) {
+    init(
+        version: Version, deviceMultitasking: Bool, info: InfoPlist, sdkVersion: Version? = nil,
+        idiom: Idiom = .phone
+    ) {
         self.version = version
-        multitasking = version >= Version(4, 0) && deviceMultitasking && !info.exitsOnSuspend
+        usesScenes = version >= Version(13, 0) && info.sceneManifest != nil
+        // exitsOnSuspend ends at iOS 13 and every iOS 13 device multitasks (§11.1, chosen).
+        multitasking =
+            usesScenes || (version >= Version(4, 0) && deviceMultitasking && !info.exitsOnSuspend)
+        multipleScenes = usesScenes && info.sceneManifest?.supportsMultipleScenes == true && idiom == .pad
+        sceneLifecycleRequired =
+            !usesScenes && version >= Version(27, 0) && (sdkVersion ?? version) >= Version(27, 0)
     }
 
     /// The launch callbacks, in order.

@@ -6,10 +6,13 @@ extension Device {
     /// a manual clock ignores `now`. On a rejection nothing changes, not even the time, and the
     /// rejection's `index` names the event that failed.
     public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
-        // Rolling back restores what the batch touched instead of copying the device first, so a batch
-        // costs the same whatever the number of apps on the device.
-        let saved = Scalars(self)
+        // Rolling back restores the device as it was, every field of it, without the app table: that rolls
+        // back only the apps the batch touched, so a batch costs the same whatever the number of apps. (The
+        // saved copy must not share the table, or the batch's first change would copy it.)
+        var saved = self
+        saved.apps = AppTable()
         log = []
+        quietChange = false
         apps.beginBatch()
         let before = observableDeviceFields
         if configuration.clockMode == .realtime { advanceInPlace(to: now) }
@@ -19,10 +22,15 @@ extension Device {
                 try applyOne(event, app: app)
             } catch var rejection {
                 rejection.index = index
-                if rejection.state == nil, let app { rejection.state = apps[app]?.state }
                 apps.rollBackBatch()
-                saved.restore(into: &self)
+                let apps = self.apps
+                self = saved
+                self.apps = apps
                 log = []
+                quietChange = false
+                launchWatchdog = nil
+                // The state the client sees is the app's as it is now, after the rollback (API.md).
+                if let app, let state = apps[app]?.state { rejection.state = state }
                 throw rejection
             }
             advanceInPlace(to: time)
@@ -30,47 +38,11 @@ extension Device {
         apps.commitBatch()
         let entries = log
         let changed =
-            observableDeviceFields != before
+            quietChange || observableDeviceFields != before
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
+        quietChange = false
         return Outcome(entries: entries, changed: changed)
-    }
-
-    /// The device's own fields a batch may change; apps are restored by the app table.
-    private struct Scalars {
-        let time: Double
-        let locked: Bool
-        let foregroundApp: String?
-        let interruption: InterruptionKind?
-        let notificationCenterOpen: Bool
-        let settings: [String: JSONValue]
-        let lastSeq: UInt64
-        let nextTaskID: Int
-        let appBeforeLock: String?
-
-        init(_ device: Device) {
-            time = device.time
-            locked = device.locked
-            foregroundApp = device.foregroundApp
-            interruption = device.interruption
-            notificationCenterOpen = device.notificationCenterOpen
-            settings = device.settings
-            lastSeq = device.lastSeq
-            nextTaskID = device.nextTaskID
-            appBeforeLock = device.appBeforeLock
-        }
-
-        func restore(into device: inout Device) {
-            device.time = time
-            device.locked = locked
-            device.foregroundApp = foregroundApp
-            device.interruption = interruption
-            device.notificationCenterOpen = notificationCenterOpen
-            device.settings = settings
-            device.lastSeq = lastSeq
-            device.nextTaskID = nextTaskID
-            device.appBeforeLock = appBeforeLock
-        }
     }
 
     /// Moves the clock to `now` (never back), firing every deadline on the way in order.
@@ -107,10 +79,10 @@ extension Device {
         switch event {
         case .launch(let background, let url, let source):
             try launchEvent(id, background: background, url: url.map { OpenedURL(url: $0, source: source) })
-        case .activate:
-            try bringToForeground(id, url: nil)
-        case .openURL(let url, let source, let annotation):
-            try openURLEvent(id, OpenedURL(url: url, source: source, annotation: annotation))
+        case .activate(let session):
+            try activateEvent(id, session: session)
+        case .openURL(let url, let source, let annotation, let session):
+            try openURLEvent(id, OpenedURL(url: url, source: source, annotation: annotation), session: session)
         case .terminate:
             terminateEvent(id)
         case .forceQuit:
@@ -133,6 +105,13 @@ extension Device {
             try memoryWarning(id)
         case .runLoop(let input):
             deliver(input, to: id)
+        case .openScene(let session, let url, let source, let placement):
+            try openScene(
+                id, session: session, url: url.map { OpenedURL(url: $0, source: source) }, placement: placement)
+        case .closeScene(let session):
+            try closeScene(id, session: session)
+        case .disconnectScene(let session):
+            try disconnectSceneEvent(id, session: session)
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
             .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
@@ -186,8 +165,12 @@ extension Device {
             recordDevice(event, [:])
             reboot()
         case .advanceTime(let seconds):
-            guard seconds >= 0, seconds.isFinite else {
-                throw .invalidField("seconds", "advanceTime takes a number of seconds, 0 or more")
+            let room = Self.maximumTime - time
+            guard seconds >= 0, seconds <= room else {
+                throw .invalidField(
+                    "seconds",
+                    "seconds must be from 0 to \(room.plainText) here: the device clock reads \(time.plainText) and "
+                        + "stops at \(Self.maximumTime.plainText)")
             }
             recordDevice(event, ["seconds": .number(seconds)])
             advanceInPlace(to: time + seconds)
@@ -199,7 +182,7 @@ extension Device {
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop:
+            .runLoop, .openScene, .closeScene, .disconnectScene:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

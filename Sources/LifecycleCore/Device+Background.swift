@@ -11,8 +11,9 @@ extension Device {
                 "only a running app can begin a background task", state: app.state,
                 allowed: AppState.allCases.filter(\.isRunning).map(\.rawValue))
         }
-        if let duration, !(duration >= 0 && duration.isFinite) {
-            throw .invalidField("duration", "duration must be a number of seconds, 0 or more")
+        if let duration, !(duration >= 0 && duration <= Self.maximumTime) {
+            throw .invalidField(
+                "duration", "duration must be from 0 to \(Self.maximumTime.plainText) seconds, not \(duration)")
         }
         if app.state == .background, app.budgetExhausted {
             throw .transition(
@@ -110,6 +111,7 @@ extension Device {
     ) throws(Rejection) {
         switch apps[existing: id].state {
         case .notRunning:
+            if failsToLaunch(id) { return }
             try ensureMemory(for: id)
             guard launch(id, background: true, url: nil, options: launchOptions) else { return }
         case .suspended:

@@ -30,6 +30,7 @@ extension Device {
             throw .invalidField("url", "a background launch takes no url: launch in the foreground to open one")
         }
         guard app.state == .notRunning else { return }  // already in memory: nothing to launch
+        if failsToLaunch(id) { return }
         guard capabilities(of: app).multitasking else {
             throw .transition(
                 "the app cannot run in the background (it needs iOS 4.0, a multitasking device and no UIApplicationExitsOnSuspend)",
@@ -39,20 +40,20 @@ extension Device {
         _ = launch(id, background: true, url: nil)
     }
 
-    mutating func openURLEvent(_ id: String, _ url: OpenedURL) throws(Rejection) {
-        try checkScheme(url, of: id)
-        try bringToForeground(id, url: url)
-    }
-
     /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
-    mutating func bringToForeground(_ id: String, url: OpenedURL?) throws(Rejection) {
+    mutating func bringToForeground(_ id: String, url: OpenedURL?, session: String? = nil) throws(Rejection) {
         if let url { try checkScheme(url, of: id) }
+        if usesScenes(id) {
+            try bringScenesForward(id, url: url, session: session)
+            return
+        }
         let state = apps[existing: id].state
         if state.isForeground {
             if let url { urlCallback(id, url) }
             return
         }
         try checkForegroundAllowed(for: id)
+        if state == .notRunning, failsToLaunch(id) { return }
         if let current = foregroundApp { leaveForeground(current) }
         if state == .notRunning {
             try ensureMemory(for: id)
@@ -97,6 +98,7 @@ extension Device {
         -> Bool
     {
         let caps = capabilities(of: id)
+        if failsToLaunch(id) { return false }
         apps[existing: id].termination = nil
         setState(id, background ? .background : .inactive)
         if background {
@@ -105,8 +107,9 @@ extension Device {
         } else {
             foregroundApp = id
         }
-        var launchOptions = options
-        if let url { launchOptions.merge(url.args) { _, new in new } }
+        // A scene app's launch options are nil: URLs travel in the scene's connection options (§11.1).
+        var launchOptions = caps.usesScenes ? [:] : options
+        if let url, !caps.usesScenes { launchOptions.merge(url.args) { _, new in new } }
         var remaining = Watchdog.launch
         var proceed = true
         for selector in caps.launchSelectors {
@@ -117,7 +120,7 @@ extension Device {
                 proceed = false
             }
         }
-        guard !background else { return true }
+        guard !background else { return caps.usesScenes ? discardPendingSessions(id) : true }
         // The URL callback only runs when the launch callbacks did not return false (LIFECYCLE §4).
         if let url, proceed { urlCallback(id, url) }
         setState(id, .active)
@@ -127,6 +130,10 @@ extension Device {
 
     /// background or suspended → inactive → active (LIFECYCLE §4, back to the foreground).
     mutating func resume(_ id: String, url: OpenedURL?) {
+        if usesScenes(id) {
+            resumeScenes(id, session: nil, url: url)
+            return
+        }
         if apps[existing: id].state == .suspended { setState(id, .background) }
         invoke(id, Selector.willEnterForeground)
         deliverQueue(id)
@@ -141,6 +148,10 @@ extension Device {
 
     /// inactive → active: `applicationDidBecomeActive:`, then the redraw coalesced in the background (LIFECYCLE §8).
     mutating func becomeActive(_ id: String) {
+        if usesScenes(id) {
+            reactivateScenes(id)
+            return
+        }
         setState(id, .active)
         invoke(id, Selector.didBecomeActive)
         let redraws = apps[existing: id].pendingRedraws
@@ -163,7 +174,9 @@ extension Device {
     mutating func leaveForeground(_ id: String) {
         let caps = capabilities(of: id)
         foregroundApp = nil
-        if caps.multitasking {
+        if caps.usesScenes {
+            leaveForegroundScenes(id)
+        } else if caps.multitasking {
             if apps[existing: id].state == .active {
                 invoke(id, Selector.willResignActive)
                 setState(id, .inactive)

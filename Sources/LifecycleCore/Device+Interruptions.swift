@@ -8,6 +8,10 @@ extension Device {
     /// The foreground app resigns active, if it is active.
     mutating func resignFront() {
         guard let front = foregroundApp, apps[existing: front].state == .active else { return }
+        if usesScenes(front) {
+            deactivateScenes(front)
+            return
+        }
         invoke(front, Selector.willResignActive)
         setState(front, .inactive)
     }

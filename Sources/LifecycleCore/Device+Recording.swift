@@ -1,8 +1,11 @@
 /// The primitives every rule is written with: each records what it does, in order.
 extension Device {
-    mutating func record(_ app: String?, _ body: TimelineEntry.Body) {
+    mutating func record(
+        _ app: String?, _ body: TimelineEntry.Body, session: String? = nil, sceneState: SceneState? = nil
+    ) {
         lastSeq += 1
-        log.append(TimelineEntry(seq: lastSeq, time: time, app: app, body: body))
+        log.append(
+            TimelineEntry(seq: lastSeq, time: time, app: app, body: body, session: session, sceneState: sceneState))
         if let app { apps[existing: app].lastSeq = lastSeq }
     }
 
@@ -37,11 +40,11 @@ extension Device {
             let duration = app.delegate.duration(of: selector)
             record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
             if let limit, duration > limit {
-                time += limit
+                time = min(time + limit, Self.maximumTime)
                 end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)
                 return nil
             }
-            time += duration
+            time = min(time + duration, Self.maximumTime)
             spent = duration
         }
         if let name = Selector.notification(after: selector) { post(id, name) }
@@ -50,6 +53,10 @@ extension Device {
 
     /// The app stops running: every task, activity, window and queued notification goes with it.
     mutating func end(_ id: String, _ reason: TerminationReason, notified: Bool, code: String? = nil) {
+        // Every scene still connected loses its scene with the process (LIFECYCLE §11.10); sessions stay.
+        for session in apps[existing: id].sessions where session.state.isConnected {
+            setSceneState(id, session.id, .unattached, recompute: false)
+        }
         setState(id, .notRunning)
         apps[existing: id].backgroundTasks = []
         apps[existing: id].backgroundActivities = []
@@ -85,7 +92,7 @@ extension Device {
                 let app = apps[existing: id]
                 let duration = app.delegate.duration(of: selector)
                 record(id, .callback(selector: selector, state: app.state, args: [:], duration: duration))
-                time += duration
+                time = min(time + duration, Self.maximumTime)
             }
             record(
                 id,

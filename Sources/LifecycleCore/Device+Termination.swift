@@ -13,6 +13,10 @@ extension Device {
 
     /// The app switcher's swipe: no callback, but an active app first resigns active.
     mutating func forceQuit(_ id: String) {
+        if usesScenes(id) {
+            forceQuitScenes(id)
+            return
+        }
         switch apps[existing: id].state {
         case .active:
             invoke(id, Selector.willResignActive)
@@ -66,6 +70,8 @@ extension Device {
         let needed = apps[existing: id].configuration.memoryMB
         func fits(_ device: Device) -> Bool { device.memoryInUseMB + needed <= device.configuration.memoryMB }
         if fits(self) { return }
+        // The app this launch sent to the background suspends first when nothing keeps it running (§9).
+        suspendDueApps()
         for other in largestFirst(in: .suspended) where other != id && !fits(self) {
             end(other, .memoryPressure, notified: false)
         }
@@ -78,6 +84,15 @@ extension Device {
                     + "after purging every background app (device memoryMB \(configuration.memoryMB))",
                 state: apps[existing: id].state)
         }
+    }
+
+    /// The iOS 27 gate (LIFECYCLE §11.1): records the failed launch and answers true when the app cannot launch.
+    mutating func failsToLaunch(_ id: String) -> Bool {
+        guard capabilities(of: id).sceneLifecycleRequired else { return false }
+        let termination = Termination(reason: .sceneLifecycleRequired, time: time, notified: false, code: nil)
+        apps[existing: id].termination = termination
+        record(id, .termination(reason: .sceneLifecycleRequired, notified: false, code: nil))
+        return true
     }
 
     /// Apps in `state`, largest memory first; ties in the order they were added.

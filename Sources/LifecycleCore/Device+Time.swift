@@ -13,6 +13,7 @@ extension Device {
             }
             if let expiry = budgetExpiry(of: app) { earliest = min(earliest, expiry) }
             if let suspension = suspensionTime(of: app) { earliest = min(earliest, suspension) }
+            if let disconnect = sceneDisconnectTime(of: app) { earliest = min(earliest, disconnect) }
         }
         return earliest.isFinite ? earliest : nil
     }
@@ -29,8 +30,10 @@ extension Device {
         return idle + configuration.suspendDelay
     }
 
-    /// Visits every deadline up to `target` in order, then sets the clock to `target` (never back).
-    mutating func advanceInPlace(to target: Double) {
+    /// Visits every deadline up to `target` in order, then sets the clock to `target` (never back, never past
+    /// `maximumTime`; a target that is not a number leaves the clock where it is).
+    mutating func advanceInPlace(to requested: Double) {
+        let target = requested.isNaN ? time : min(requested, Self.maximumTime)
         settle()
         while let deadline = nextDeadline, deadline <= target {
             if deadline > time { time = deadline }
@@ -59,12 +62,24 @@ extension Device {
             if let expiry = budgetExpiry(of: apps[existing: id]), expiry <= time {
                 expireBackgroundTasks(id)
             }
-            settleOne(id)
-            if let suspension = suspensionTime(of: apps[existing: id]), suspension <= time {
-                setState(id, .suspended)
-                apps[existing: id].idleSince = nil
+            if let disconnect = sceneDisconnectTime(of: apps[existing: id]), disconnect <= time {
+                disconnectIdleScenes(id)
             }
+            suspendIfDue(id)
         }
+    }
+
+    private mutating func suspendIfDue(_ id: String) {
+        settleOne(id)
+        if let suspension = suspensionTime(of: apps[existing: id]), suspension <= time {
+            setState(id, .suspended)
+            apps[existing: id].idleSince = nil
+        }
+    }
+
+    /// Applies the suspension rule now to every app it would suspend at this moment.
+    mutating func suspendDueApps() {
+        for id in apps.clockedInOrder { suspendIfDue(id) }
     }
 
     /// Keeps `idleSince` true to the suspension rule: set when a background app becomes idle, cleared otherwise.

@@ -7,7 +7,7 @@
 public struct Device: Equatable, Sendable, Codable {
     public let id: String
     public internal(set) var configuration: DeviceConfiguration
-    /// Simulated seconds since the device was created.
+    /// Simulated seconds since the device was created; never above `maximumTime`.
     public internal(set) var time = 0.0
     public internal(set) var locked = false
     public internal(set) var foregroundApp: String?
@@ -20,6 +20,10 @@ public struct Device: Equatable, Sendable, Codable {
     /// App ids in the order they were added: the order in which apps hear about device-wide events.
     public internal(set) var appOrder: [String] = []
 
+    /// The latest a device's clock can read (10^12 s, about 31,700 years): the clock stops there, so its
+    /// arithmetic (deadlines, durations added to it) stays finite and exact to a millisecond.
+    public static let maximumTime = 1e12
+
     var apps = AppTable()
     var nextTaskID = 1
     var nextOrdinal = 0
@@ -27,6 +31,17 @@ public struct Device: Equatable, Sendable, Codable {
     var appBeforeLock: String?
     /// Entries produced by the input being applied.
     var log: [TimelineEntry] = []
+    /// Set when the input being applied changed something that leaves no entry (a session marked for discard).
+    var quietChange = false
+    /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
+    var launchWatchdog: Double?
+
+    /// What a saved device holds: everything but the scratch state of the input being applied, so devices
+    /// saved before that state existed still load.
+    private enum CodingKeys: String, CodingKey {
+        case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, settings, lastSeq
+        case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
+    }
 
     /// A new device; throws the configuration's first invalid field.
     public init(id: String, configuration: DeviceConfiguration) throws(Rejection) {
@@ -83,7 +98,8 @@ public struct Device: Equatable, Sendable, Codable {
 
     func capabilities(of app: AppInstance) -> Capabilities {
         Capabilities(
-            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info)
+            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info,
+            sdkVersion: app.configuration.sdkVersion, idiom: configuration.idiom)
     }
 
     func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }

@@ -5,9 +5,9 @@
 public enum Event: Equatable, Sendable, Codable {
     // App events.
     case launch(background: Bool, url: String?, sourceApplication: String?)
-    /// A tap on the icon or a pick in the app switcher: launches if needed.
-    case activate
-    case openURL(url: String, sourceApplication: String?, annotation: JSONValue?)
+    /// A tap on the icon or a pick in the app switcher: launches if needed. `session` picks the scene (§11.8).
+    case activate(session: String?)
+    case openURL(url: String, sourceApplication: String?, annotation: JSONValue?, session: String?)
     /// The system ends the app.
     case terminate
     /// The user swipes the app away in the app switcher.
@@ -23,6 +23,12 @@ public enum Event: Equatable, Sendable, Codable {
     /// Xcode's "Simulate Memory Warning".
     case memoryWarning
     case runLoop(RunLoopEvent)
+    /// A new window with a new session (LIFECYCLE §11, API "Scenes"); nil `session`: a server-made id.
+    case openScene(session: String?, url: String?, sourceApplication: String?, placement: ScenePlacement)
+    /// The user closes that window or swipes its card away (§11.9).
+    case closeScene(session: String)
+    /// The system reclaims that background scene (§11.9).
+    case disconnectScene(session: String)
 
     // Device events.
     case homeButton
@@ -56,6 +62,9 @@ public enum Event: Equatable, Sendable, Codable {
         case .backgroundFetch: "backgroundFetch"
         case .memoryWarning: "memoryWarning"
         case .runLoop(let event): event.rawValue
+        case .openScene: "openScene"
+        case .closeScene: "closeScene"
+        case .disconnectScene: "disconnectScene"
         case .homeButton: "homeButton"
         case .switchApp: "switchApp"
         case .lock: "lock"
@@ -80,7 +89,7 @@ public enum Event: Equatable, Sendable, Codable {
             true
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop:
+            .runLoop, .openScene, .closeScene, .disconnectScene:
             false
         }
     }
@@ -90,7 +99,7 @@ public enum Event: Equatable, Sendable, Codable {
             "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
             "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
             "backgroundFetch", "memoryWarning",
-        ] + RunLoopEvent.allCases.map(\.rawValue)
+        ] + RunLoopEvent.allCases.map(\.rawValue) + ["openScene", "closeScene", "disconnectScene"]
 
     public static let deviceTypes: [String] = [
         "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",
@@ -109,6 +118,14 @@ public enum RunLoopEvent: String, Sendable, Codable, CaseIterable {
 /// An alert-style interruption (LIFECYCLE §5).
 public enum InterruptionKind: String, Sendable, Codable, CaseIterable {
     case call, sms, alarm, alert
+}
+
+/// Where `openScene` puts the new window.
+public enum ScenePlacement: String, Sendable, Codable, CaseIterable {
+    /// Beside the foreground scenes (Split View) while the app is in front.
+    case split
+    /// In place of the foreground scenes.
+    case fullScreen
 }
 
 public enum MemoryPressureLevel: String, Sendable, Codable, CaseIterable {

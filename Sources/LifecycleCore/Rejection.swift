@@ -7,6 +7,8 @@ public struct Rejection: Error, Equatable, Sendable {
         case invalidField = "invalid-field"
         /// A named app, device or task does not exist (HTTP 404).
         case notFound = "not-found"
+        /// A client-named thing exists already (HTTP 409): `openScene` naming an existing session.
+        case alreadyExists = "already-exists"
     }
 
     public var code: Code
@@ -20,6 +22,10 @@ public struct Rejection: Error, Equatable, Sendable {
     public var field: String?
     /// Index of the event in a batch.
     public var index: Int?
+    /// The state of the scene the event named, when there is one.
+    public var sceneState: SceneState?
+    /// The app's life cycle (`scene` or `appDelegate`), when the event needs scenes.
+    public var lifecycle: String?
 
     public init(
         code: Code, detail: String, state: AppState? = nil, allowed: [String] = [], field: String? = nil,

@@ -21,6 +21,22 @@ public enum Selector {
     public static let didReceiveRemoteNotificationFetch =
         "application:didReceiveRemoteNotification:fetchCompletionHandler:"
     public static let performFetch = "application:performFetchWithCompletionHandler:"
+    public static let configurationForConnecting = "application:configurationForConnectingSceneSession:options:"
+    public static let didDiscardSceneSessions = "application:didDiscardSceneSessions:"
+    // Scene-delegate methods (LIFECYCLE §11.4).
+    public static let sceneWillConnect = "scene:willConnectToSession:options:"
+    public static let sceneDidDisconnect = "sceneDidDisconnect:"
+    public static let sceneWillEnterForeground = "sceneWillEnterForeground:"
+    public static let sceneDidBecomeActive = "sceneDidBecomeActive:"
+    public static let sceneWillResignActive = "sceneWillResignActive:"
+    public static let sceneDidEnterBackground = "sceneDidEnterBackground:"
+    public static let sceneOpenURLContexts = "scene:openURLContexts:"
+    /// The selectors a client may name in `notImplemented` and `durations` besides the app delegate's.
+    public static let sceneSelectors = [
+        sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,
+        sceneDidEnterBackground, sceneOpenURLContexts, configurationForConnecting, didDiscardSceneSessions,
+    ]
+
     /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
     public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
 
@@ -39,6 +55,12 @@ public enum Selector {
         case protectedDataDidBecomeAvailable: "UIApplicationProtectedDataDidBecomeAvailable"
         case willChangeStatusBarFrame: "UIApplicationWillChangeStatusBarFrameNotification"
         case didChangeStatusBarFrame: "UIApplicationDidChangeStatusBarFrameNotification"
+        case sceneWillConnect: "UISceneWillConnectNotification"
+        case sceneDidDisconnect: "UISceneDidDisconnectNotification"
+        case sceneWillEnterForeground: "UISceneWillEnterForegroundNotification"
+        case sceneDidBecomeActive: "UISceneDidActivateNotification"
+        case sceneWillResignActive: "UISceneWillDeactivateNotification"
+        case sceneDidEnterBackground: "UISceneDidEnterBackgroundNotification"
         default: nil
         }
     }

@@ -7,12 +7,20 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
     /// The app it happened to; nil for a device-level record.
     public var app: String?
     public var body: Body
+    /// The scene session it is about: scene-delegate callbacks, UIScene notifications, `sceneState` entries.
+    public var session: String?
+    /// A scene-delegate callback's scene state during the call.
+    public var sceneState: SceneState?
 
-    public init(seq: UInt64, time: Double, app: String?, body: Body) {
+    public init(
+        seq: UInt64, time: Double, app: String?, body: Body, session: String? = nil, sceneState: SceneState? = nil
+    ) {
         self.seq = seq
         self.time = time
         self.app = app
         self.body = body
+        self.session = session
+        self.sceneState = sceneState
     }
 
     public enum Body: Equatable, Sendable, Codable {
@@ -27,6 +35,8 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         /// A device-level event as it was applied.
         case device(event: String, detail: [String: JSONValue])
         case backgroundTask(event: BackgroundTaskEvent, task: Int, name: String?)
+        /// A scene moved from one state to another (LIFECYCLE §11.2); the session is the entry's.
+        case sceneState(from: SceneState, to: SceneState)
     }
 
     /// The wire name of the entry's kind.
@@ -39,6 +49,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .runLoop: "runloop"
         case .device: "device"
         case .backgroundTask: "backgroundTask"
+        case .sceneState: "sceneState"
         }
     }
 
@@ -72,6 +83,8 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     case backgroundTaskExpired
     /// Purged while suspended, or terminated to free memory.
     case memoryPressure
+    /// Built with the iOS 27 SDK without the scene life cycle, on iOS 27: it fails to launch (LIFECYCLE §11.1).
+    case sceneLifecycleRequired
 }
 
 /// How an app last stopped running.

@@ -11,12 +11,20 @@ public protocol Journal: Sendable {
     /// Appends a record; calls `durable` once it (and every record appended before it) is durable,
     /// with the record's journal sequence number, or with an error. `durable` runs on a store thread.
     ///
+    /// `startsStream`: the record is the stream's first; whatever the stream held before is dropped with
+    /// it. Without it, an append to a stream deleted in this process (and not started since) fails with
+    /// `StoreError.streamDeleted` and changes nothing; an append to a stream never seen creates it.
+    ///
     /// Sequence numbers are global, strictly increasing, and never reused, also across restarts; they
     /// are not guaranteed to be contiguous.
-    func append(stream: String, record: [UInt8], durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void)
+    func append(
+        stream: String, record: [UInt8], startsStream: Bool,
+        durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void)
 
     /// Replaces the stream's snapshot with `state`, which must reflect every record of the stream up to
     /// and including sequence number `upTo`. Records of the stream up to `upTo` may then be discarded.
+    /// A snapshot of a stream deleted in this process, or older than the record that last started it,
+    /// fails with `StoreError.streamDeleted` and changes nothing.
     func saveSnapshot(stream: String, upTo journalSeq: UInt64, state: [UInt8], durable: DurableCompletion?)
 
     /// Drops the stream's snapshot and records.
@@ -39,6 +47,13 @@ public protocol Journal: Sendable {
 }
 
 extension Journal {
+    /// Appends a record that does not start its stream.
+    public func append(
+        stream: String, record: [UInt8], durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void
+    ) {
+        append(stream: stream, record: record, startsStream: false, durable: durable)
+    }
+
     /// Replaces the stream's snapshot without waiting to hear that it is durable.
     public func saveSnapshot(stream: String, upTo journalSeq: UInt64, state: [UInt8]) {
         saveSnapshot(stream: stream, upTo: journalSeq, state: state, durable: nil)

@@ -106,7 +106,14 @@ final class JournalWriter {
     /// Returns the sequence number of an appended record.
     private func apply(_ operation: PendingOperation) throws(StoreError) -> UInt64? {
         switch operation {
-        case .append(let seq, let stream, let record, _):
+        case .append(let seq, let stream, let record, let startsStream, _):
+            // A stream's first record starts it afresh: nothing of an earlier stream of that name remains.
+            if startsStream, let id = streamIDs[stream] {
+                for statement in [deleteStreamRecords, deleteStreamSnapshot] {
+                    try statement.bind(1, id)
+                    try statement.run()
+                }
+            }
             try insertRecord.bind(1, seq)
             try insertRecord.bind(2, try streamID(stream))
             try insertRecord.bind(3, record)
@@ -114,7 +121,8 @@ final class JournalWriter {
             bytesWritten += record.count
             return seq
         case .saveSnapshot(let stream, let upTo, let state, _):
-            let id = try streamID(stream)
+            // A snapshot never creates a stream: one that is gone stays gone.
+            guard let id = streamIDs[stream] else { return nil }
             try upsertSnapshot.bind(1, id)
             try upsertSnapshot.bind(2, upTo)
             try upsertSnapshot.bind(3, state)

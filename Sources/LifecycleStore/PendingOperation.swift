@@ -1,6 +1,8 @@
 /// A write accepted by the journal and waiting for the writer thread.
 enum PendingOperation {
-    case append(seq: UInt64, stream: String, record: [UInt8], durable: @Sendable (Result<UInt64, StoreError>) -> Void)
+    case append(
+        seq: UInt64, stream: String, record: [UInt8], startsStream: Bool,
+        durable: @Sendable (Result<UInt64, StoreError>) -> Void)
     case saveSnapshot(stream: String, upTo: UInt64, state: [UInt8], durable: DurableCompletion?)
     case deleteStream(String, durable: DurableCompletion?)
     case deleteAll(durable: DurableCompletion?)
@@ -8,7 +10,7 @@ enum PendingOperation {
     /// Tells the caller how its operation ended: `nil` means committed.
     func complete(failure: StoreError?) {
         switch self {
-        case .append(let seq, _, _, let durable):
+        case .append(let seq, _, _, _, let durable):
             durable(failure.map { .failure($0) } ?? .success(seq))
         case .saveSnapshot(_, _, _, let durable), .deleteStream(_, let durable), .deleteAll(let durable):
             durable?(failure.map { .failure($0) } ?? .success(()))

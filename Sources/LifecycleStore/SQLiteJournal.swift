@@ -33,6 +33,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     private var completed: UInt64 = 0
     private var commits: UInt64 = 0
     private var failure: StoreError?
+    private var deletions = StreamDeletions()
     private var closing = false
     private var finished = false
     private var writerThread: pthread_t?
@@ -51,7 +52,11 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     }
 
     /// Opens the store with a chosen busy timeout for the writer; tests make it short to provoke write failures.
-    init(directory: String, logger: Logger, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    /// `pageLimit` caps the database at that many pages (SQLite's `max_page_count`): tests fill it to act
+    /// out a full disk.
+    init(
+        directory: String, logger: Logger, busyTimeoutMilliseconds: Int32, pageLimit: Int? = nil
+    ) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -66,6 +71,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             path: databasePath,
             busyTimeoutMilliseconds: busyTimeoutMilliseconds
         )
+        if let pageLimit {
+            _ = try connection.integer("PRAGMA max_page_count = \(pageLimit)")
+        }
         let writer = try JournalWriter(connection: connection)
         nextSeq = try writer.lastSeq() + 1
         let checkpointer = try Checkpointer(
@@ -99,17 +107,21 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     public func append(
         stream: String,
         record: [UInt8],
+        startsStream: Bool,
         durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void
     ) {
         state.lock()
-        if let refusal = refusal() {
+        var refusal = refusal()
+        if refusal == nil, !startsStream, deletions.isDeleted(stream) { refusal = .streamDeleted(stream: stream) }
+        if let refusal {
             state.unlock()
             durable(.failure(refusal))
             return
         }
         let seq = nextSeq
         nextSeq += 1
-        enqueue(.append(seq: seq, stream: stream, record: record, durable: durable))
+        if startsStream { deletions.start(stream, at: seq) }
+        enqueue(.append(seq: seq, stream: stream, record: record, startsStream: startsStream, durable: durable))
         state.unlock()
     }
 
@@ -125,6 +137,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         if refusal == nil, journalSeq >= nextSeq {
             refusal = .snapshotAheadOfJournal(stream: stream, upTo: journalSeq, lastAppended: nextSeq - 1)
         }
+        if refusal == nil, deletions.refusesSnapshot(of: stream, upTo: journalSeq) {
+            refusal = .streamDeleted(stream: stream)
+        }
         if let refusal {
             state.unlock()
             durable?(.failure(refusal))
@@ -136,12 +151,12 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
 
     /// Drops the stream's snapshot and records, ordered with appends.
     public func deleteStream(_ stream: String, durable: DurableCompletion?) {
-        enqueueOrRefuse(.deleteStream(stream, durable: durable))
+        enqueueOrRefuse(.deleteStream(stream, durable: durable)) { deletions, _ in deletions.delete(stream) }
     }
 
     /// Drops every stream, ordered with appends. Sequence numbers keep increasing from where they were.
     public func deleteAll(durable: DurableCompletion?) {
-        enqueueOrRefuse(.deleteAll(durable: durable))
+        enqueueOrRefuse(.deleteAll(durable: durable)) { $0.deleteAll(nextSeq: $1) }
     }
 
     /// Blocks until every operation accepted before the call has committed or failed.
@@ -155,12 +170,12 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         while completed < target && !finished { state.wait() }
     }
 
+    public var keepsRecords: Bool { true }
+
     /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
     ///
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
     /// writer has finished, since that completion runs on the writer.
-    public var keepsRecords: Bool { true }
-
     public func close() {
         state.lock()
         defer { state.unlock() }
@@ -249,13 +264,15 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         if pending.count == 1 { state.broadcast() }
     }
 
-    private func enqueueOrRefuse(_ operation: PendingOperation) {
+    /// `noting` records the operation in `deletions`, with the sequence number the next append will get.
+    private func enqueueOrRefuse(_ operation: PendingOperation, noting: (inout StreamDeletions, UInt64) -> Void) {
         state.lock()
         if let refusal = refusal() {
             state.unlock()
             operation.complete(failure: refusal)
             return
         }
+        noting(&deletions, nextSeq)
         enqueue(operation)
         state.unlock()
     }

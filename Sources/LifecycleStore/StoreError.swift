@@ -19,6 +19,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case snapshotAheadOfJournal(stream: String, upTo: UInt64, lastAppended: UInt64)
     /// The journal was closed before the operation was accepted.
     case closed
+    /// The stream was deleted in this process and not started again: nothing more is written to it.
+    case streamDeleted(stream: String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "snapshot of \(stream) claims sequence \(upTo) but the journal has only reached \(lastAppended)"
         case .closed:
             return "the journal is closed"
+        case .streamDeleted(let stream):
+            return "stream \(stream) was deleted; nothing more is written to it"
         }
     }
 }

@@ -7,6 +7,7 @@ import LifecycleStore
 import Logging
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The daemon: simulated iOS devices and apps behind a JSON REST API.
 @main
@@ -21,8 +22,11 @@ struct Lifecycled: ParsableCommand {
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
             LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, LIFECYCLED_TOKENS_FILE, \
-            LIFECYCLED_ALLOW_UNAUTHENTICATED. A flag on the command line wins.
+            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
+            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
+            LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
+            LIFECYCLED_ALLOW_UNAUTHENTICATED, LIFECYCLED_MAX_WAIT, LIFECYCLED_MAX_EVENT_BYTES, \
+            LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES. A flag on the command line wins.
             """,
         subcommands: [TokenCommand.self])
 
@@ -38,11 +42,14 @@ struct Lifecycled: ParsableCommand {
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
     var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
 
-    @Option(help: "HTTP threads (at least 2).")
+    @Option(help: "HTTP threads: event loops (1 or more; at least 2 with epoll or poll).")
     var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
 
-    @Option(help: "How the HTTP threads wait for sockets: epoll, or poll (see the README on epoll at 128 connections).")
-    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "epoll"
+    @Option(
+        help:
+            "How the HTTP threads wait for sockets: external (one epoll loop of our own per thread), or libmicrohttpd's own epoll or poll, for comparison (epoll can stall at 128 connections; see the README)."
+    )
+    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "external"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
@@ -67,6 +74,45 @@ struct Lifecycled: ParsableCommand {
     /// The tokens file: the flag, else the environment; nil, tokens are off.
     var tokens: String? { tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE") }
 
+    @Option(help: "Most connections open at once, parked long polls included; more are refused.")
+    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? 20_000
+
+    @Option(help: "Most connections open at once from one client address; more are closed at once.")
+    var maxConnectionsPerClient = Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? 4096
+
+    @Option(
+        help:
+            "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
+    )
+    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? 30
+
+    @Option(
+        help:
+            "A host name the Host header may carry besides localhost and --host (repeatable; IP addresses always may); others answer 421."
+    )
+    var allowedHost: [String] = Environment.list("LIFECYCLED_ALLOWED_HOSTS")
+
+    @Option(
+        help:
+            "A web origin (http://example.com:3000) whose pages may send state-changing requests (repeatable); other origins answer 403."
+    )
+    var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
+
+    @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
+    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? 60
+
+    @Option(
+        help:
+            "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413."
+    )
+    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? 64 << 10
+
+    @Option(help: "Bytes of items after which a page or list stops early, with next set to go on.")
+    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? 4 << 20
+
+    @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
+    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? 32 << 20
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -77,9 +123,11 @@ struct Lifecycled: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard ["epoll", "poll"].contains(eventLoop) else { throw ValidationError("--event-loop must be epoll or poll") }
+        guard ["external", "epoll", "poll"].contains(eventLoop) else {
+            throw ValidationError("--event-loop must be external, epoll or poll")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard (2...64).contains(threads) else { throw ValidationError("--threads must be from 2 to 64") }
+        guard (1...64).contains(threads) else { throw ValidationError("--threads must be from 1 to 64") }
         guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
@@ -87,6 +135,17 @@ struct Lifecycled: ParsableCommand {
             throw ValidationError(
                 "--host \(host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
                     + "--allow-unauthenticated to let anyone who reaches the port do anything")
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+        guard maxConnectionsPerClient >= 1 else {
+            throw ValidationError("--max-connections-per-client must be 1 or more")
+        }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600") }
+        guard maxEventBytes >= 1024 else { throw ValidationError("--max-event-bytes must be 1024 or more") }
+        guard maxAnswerBytes >= 65536 else { throw ValidationError("--max-answer-bytes must be 65536 or more") }
+        guard historyBytes >= 1 << 20 else { throw ValidationError("--history-bytes must be 1048576 or more") }
+        guard maxWait.isFinite, (0...3600).contains(maxWait) else {
+            throw ValidationError("--max-wait must be from 0 to 3600 seconds")
         }
     }
 
@@ -108,7 +167,8 @@ struct Lifecycled: ParsableCommand {
         ]
         MetricsSystem.bootstrap(factory)
 
-        // Signals are blocked before any thread starts, then waited for with sigwait on the main thread.
+        // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
+        // then this thread waits for one with sigwait.
         let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
         let tokenTable: TokenTable?
         do {
@@ -132,9 +192,20 @@ struct Lifecycled: ParsableCommand {
             }
         }
         var options = ServiceOptions()
+        // A store that failed takes no more changes; the daemon drains and exits for its supervisor to restart
+        // it, and the restart replays exactly what was durable.
+        let storeFailed = Atomic<Bool>(false)
+        options.storeFailed = {
+            storeFailed.store(true, ordering: .relaxed)
+            kill(getpid(), SIGTERM)
+        }
         options.historyLimit = historyLimit
         options.snapshotEvery = snapshotEvery
         options.tokens = tokenTable
+        options.maxWait = maxWait
+        options.maxEventBytes = maxEventBytes
+        options.maxAnswerBytes = maxAnswerBytes
+        options.historyBytes = historyBytes
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)
@@ -144,7 +215,10 @@ struct Lifecycled: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                pollingMode: eventLoop == "poll" ? .poll : .epoll),
+                connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
+                idleTimeoutSeconds: idleTimeout,
+                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external,
+                allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
             responder: service, logger: logger)
         do {
             try server.start()
@@ -184,6 +258,10 @@ struct Lifecycled: ParsableCommand {
         service.finishDraining()
         server.stop()
         journal.close()
+        if storeFailed.load(ordering: .relaxed) {
+            logger.critical("stopped: the store failed; restart the daemon once the fault is cleared")
+            throw ExitCode(75)
+        }
         logger.info("stopped")
     }
 

@@ -107,8 +107,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [HTTPServerConfiguration.PollingMode.epoll, .poll])
-    func manyConcurrentClientsAreAllAnswered(pollingMode: HTTPServerConfiguration.PollingMode) throws {
+    /// libmicrohttpd's own epoll loop is left out: it stalls at exactly 128 ready connections (see BurstTests).
+    @Test(arguments: [HTTPServerConfiguration.PollingMode.external, .poll], [128, 256])
+    func manyConcurrentClientsAreAllAnswered(pollingMode: HTTPServerConfiguration.PollingMode, count: Int) throws {
         try withServer(
             pollingMode: pollingMode,
             { request, completion in
@@ -119,10 +120,6 @@ import Testing
                 }
             }
         ) { server in
-            // libmicrohttpd 0.9.75's epoll loop can stall when exactly 128 connections are ready at once, a
-            // trap of the library that bench/run measures and the README documents; this test keeps to 127
-            // there so it checks our code, and takes 128 with poll, which has no such trap.
-            let count = pollingMode == .epoll ? 127 : 128
             let clients = try (0..<count).map { _ in try TestHTTPClient(port: server.port) }
             for round in 0..<5 {
                 for (index, client) in clients.enumerated() {

@@ -58,11 +58,13 @@ public final class TestHTTPClient {
         close(fd)
     }
 
-    /// Sends one request; adds Host and, when there is a body or the method is POST, Content-Length.
+    /// Sends one request; adds `Host: localhost` unless `headers` has a Host and, when there is a body or the
+    /// method is POST, Content-Length.
     public func sendRequest(
         method: String = "GET", path: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: localhost\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
@@ -87,7 +89,8 @@ public final class TestHTTPClient {
         return try readResponse()
     }
 
-    public func readResponse() throws -> TestHTTPResponse {
+    /// Reads one response; `hasBody` false for the answer to HEAD, which has Content-Length but no body.
+    public func readResponse(hasBody: Bool = true) throws -> TestHTTPResponse {
         let headEnd = try readUntilHeadEnd()
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -101,6 +104,7 @@ public final class TestHTTPClient {
             let value = line[line.index(after: colon)...].drop { $0 == " " }
             return (name: String(line[..<colon]), value: String(value))
         }
+        if !hasBody { return TestHTTPResponse(status: status, headers: headers, body: []) }
         guard let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) })
         else {
             while try fill() {}
@@ -115,10 +119,11 @@ public final class TestHTTPClient {
         return TestHTTPResponse(status: status, headers: headers, body: body)
     }
 
-    /// True when the server closed the connection (reads end of stream) within the read timeout.
+    /// True when the server closed the connection (reads end of stream, or a reset) within the read timeout.
     public func serverClosed() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, 0) == 0
+        let count = recv(fd, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno == ECONNRESET)
     }
 
     private func readUntilHeadEnd() throws -> Int {

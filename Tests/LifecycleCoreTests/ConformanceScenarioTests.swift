@@ -81,7 +81,7 @@ struct ConformanceScenarioTests {
         var sim = Self.start("7.0")
         try sim.on("a", .foregroundLaunch)
         try sim.onDevice(.homeButton)
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(sim.state("a") == .active)
         #expect(sim.selectors("a") == Self.wentHomeOn7 + [Selector.willEnterForeground, Selector.didBecomeActive])
     }
@@ -255,7 +255,7 @@ struct ConformanceScenarioTests {
         #expect(queued.count == 2)
         #expect(queued.contains(Note.orientation))
         #expect(queued.contains(Note.locale))
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(sim.app("a").queuedNotifications.isEmpty)
         #expect(
             Self.isSubsequence(

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Applying events")
 struct DeviceApplyTests {
-    @Test("a batch is applied in order, all or nothing; the rejection names the failing event")
+    @Test(
+        "a batch is applied in order, all or nothing; the rejection names the failing event and the state after the rollback"
+    )
     func batchAllOrNothing() throws {
         var sim = Sim(ios: "7.0")
         sim.add("a")
@@ -12,9 +14,28 @@ struct DeviceApplyTests {
         let rejection = sim.rejection("a", .foregroundLaunch, .homeButton, .unlock)
         #expect(rejection?.index == 2)
         #expect(rejection?.code == .invalidTransition)
-        #expect(rejection?.state == .suspended)
+        // Mid-batch the app was suspended; the rollback put it back where it was (API.md, invalid-transition).
+        #expect(rejection?.state == .notRunning)
         #expect(sim.device == before)
         #expect(sim.entries.isEmpty)
+    }
+
+    @Test("a rejected batch restores every device field it moved: clock, lock, settings, interruption, task ids")
+    func rollbackRestoresTheWholeDevice() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        sim.add("b")
+        try sim.on("a", .foregroundLaunch)
+        let before = sim.device
+        let rejection = sim.rejection(
+            "a", .beginBackgroundTask(name: "t", duration: 5), .advanceTime(seconds: 3),
+            .change(kind: .orientation, value: "landscapeLeft"), .interruptionBegan(kind: .call),
+            .interruptionEnded(accepted: false), .lock, .endBackgroundTask(task: 99))
+        #expect(rejection?.index == 6)
+        #expect(sim.device == before)
+        // The next task id is the one the rejected batch had taken.
+        try sim.on("a", .beginBackgroundTask(name: "t", duration: nil))
+        #expect(sim.app("a").backgroundTasks.map(\.id) == [1])
     }
 
     @Test("seq increases by one per entry across apps and inputs of a device")

@@ -91,7 +91,7 @@ struct DeviceBackgroundTests {
         try sim.on("a", .foregroundLaunch, .startBackgroundActivity(mode: "audio"), .task(), .homeButton, .wait(30))
         #expect(sim.state("a") == .background)
         #expect(sim.rejection("a", .task()) != nil)
-        try sim.on("a", .activate, .task())
+        try sim.on("a", .activate(session: nil), .task())
         #expect(sim.app("a").backgroundTasks.count == 1)
     }
 

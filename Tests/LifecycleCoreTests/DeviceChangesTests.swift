@@ -61,7 +61,7 @@ struct DeviceChangesTests {
         var sim = try Self.threeApps()
         try sim.onDevice(.change(kind: .significantTime, value: nil), .change(kind: .significantTime, value: nil))
         #expect(sim.app("sleep").queuedNotifications.map(\.coalesced) == [2])
-        try sim.on("sleep", .activate)
+        try sim.on("sleep", .activate(session: nil))
         #expect(
             Array(sim.last.entries.trace(of: "sleep").dropFirst().prefix(4)) == [
                 "call applicationWillEnterForeground: [background]",
@@ -134,7 +134,7 @@ struct DeviceChangesTests {
     func deliveredBeforeInput() throws {
         var sim = try Self.threeApps()
         try sim.onDevice(.change(kind: .batteryState, value: "charging"))
-        try sim.on("sleep", .activate, .touch)
+        try sim.on("sleep", .activate(session: nil), .touch)
         let lines = sim.last.entries.trace(of: "sleep")
         #expect(
             lines.firstIndex(of: "queued UIDeviceBatteryStateDidChangeNotification")! < lines.firstIndex(

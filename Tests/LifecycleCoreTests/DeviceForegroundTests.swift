@@ -177,7 +177,7 @@ struct DeviceForegroundTests {
         var sim = Sim(ios: "7.0")
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .homeButton, .change(kind: .orientation, value: "landscapeLeft"))
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(
             sim.last.entries.trace(of: "a") == [
                 "state suspended→background",
@@ -198,7 +198,7 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .task(), .homeButton)
         #expect(sim.state("a") == .background)
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(
             sim.last.entries.trace(of: "a") == [
                 "call applicationWillEnterForeground: [background]",
@@ -244,7 +244,7 @@ struct DeviceForegroundTests {
         var sim = Sim(ios: "7.0")
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
-        let outcome = try sim.on("a", .foregroundLaunch, .activate)
+        let outcome = try sim.on("a", .foregroundLaunch, .activate(session: nil))
         #expect(outcome == Outcome(entries: [], changed: false))
         let background = try sim.on("a", .backgroundLaunch)
         #expect(background.changed == false)

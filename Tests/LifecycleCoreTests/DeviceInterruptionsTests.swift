@@ -281,7 +281,7 @@ struct DeviceInterruptionsTests {
         sim.add("a")
         try sim.onDevice(.lock)
         let before = sim.device
-        #expect(sim.rejection("a", .activate)?.allowed == ["unlock"])
+        #expect(sim.rejection("a", .activate(session: nil))?.allowed == ["unlock"])
         #expect(sim.device == before)
     }
 }

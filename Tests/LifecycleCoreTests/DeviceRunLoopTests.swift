@@ -71,7 +71,7 @@ struct DeviceRunLoopTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch, .homeButton, .runLoop(.redraw), .runLoop(.redraw), .runLoop(.redraw))
         #expect(sim.entries.runLoop(of: "a") == [false, false, false])
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(
             sim.last.entries.trace(of: "a").suffix(3) == [
                 "call applicationDidBecomeActive: [active]",
@@ -79,7 +79,7 @@ struct DeviceRunLoopTests {
                 "runloop redraw true ×3",
             ])
         try sim.onDevice(.homeButton)
-        try sim.on("a", .activate)
+        try sim.on("a", .activate(session: nil))
         #expect(!sim.last.entries.trace(of: "a").contains { $0.hasPrefix("runloop") })
     }
 

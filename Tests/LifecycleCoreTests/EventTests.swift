@@ -6,8 +6,9 @@ struct EventTests {
     /// One event of every type.
     static let everyEvent: [Event] =
         [
-            .launch(background: false, url: nil, sourceApplication: nil), .activate,
-            .openURL(url: "a://b", sourceApplication: nil, annotation: nil), .terminate, .forceQuit, .crash,
+            .launch(background: false, url: nil, sourceApplication: nil), .activate(session: nil),
+            .openURL(url: "a://b", sourceApplication: nil, annotation: nil, session: nil), .terminate, .forceQuit,
+            .crash,
             .beginBackgroundTask(name: nil, duration: nil), .endBackgroundTask(task: 1),
             .startBackgroundActivity(mode: "audio"), .stopBackgroundActivity(mode: "audio"),
             .remoteNotification(payload: nil, contentAvailable: false), .backgroundFetch, .memoryWarning,
@@ -15,6 +16,8 @@ struct EventTests {
             .interruptionEnded(accepted: false), .bannerNotification(title: nil), .notificationCenterOpened,
             .notificationCenterClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
             .change(kind: .orientation, value: "faceUp"),
+            .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
+            .closeScene(session: "s1"), .disconnectScene(session: "s1"),
         ] + RunLoopEvent.allCases.map(Event.runLoop)
 
     @Test("every event type has its wire name once, and the device events are exactly those listed as such")

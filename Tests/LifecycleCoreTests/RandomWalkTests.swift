@@ -31,6 +31,7 @@ struct RandomWalk {
         Selector.openURLOptions, Selector.openURLSourceApplication, Selector.didReceiveRemoteNotificationFetch,
         Selector.performFetch,
     ]
+    static let sceneVersions = ["13.0", "17.0", "27.0"]
 
     var random: SplitMix64
     var devices: [Device] = []
@@ -40,6 +41,10 @@ struct RandomWalk {
     var outcomes: [[Outcome]] = []
     /// App states as the `state` entries tell them, per device.
     var tracked: [[String: AppState]] = []
+    /// Scene states as the `sceneState` entries tell them, per device, per app and session.
+    var trackedScenes: [[String: [String: SceneState]]] = []
+    /// Sessions seen to be discarded, per device and app: none may come back.
+    var discarded: [[String: Set<String>]] = []
     /// `seq` and time of the newest entry seen, per device.
     var newest: [(seq: UInt64, time: Double)] = []
     var issues: [String] = []
@@ -47,12 +52,16 @@ struct RandomWalk {
 
     init(seed: UInt64) {
         random = SplitMix64(state: seed)
-        for index in 0..<3 { makeDevice(index) }
+        for index in 0..<4 { makeDevice(index) }
     }
 
     mutating func makeDevice(_ index: Int) {
         var configuration = DeviceConfiguration()
-        configuration.iosVersion = Version(random.pick(Self.versions))!
+        // The fourth device runs iOS 13 or later, often an iPad, with mostly scene apps (LIFECYCLE §11).
+        let scenes = index == 3
+        configuration.iosVersion = Version(random.pick(scenes ? Self.sceneVersions : Self.versions))!
+        configuration.idiom = scenes && random.chance(70) ? .pad : .phone
+        configuration.sceneDisconnectDelay = scenes ? random.pick([nil, 30]) : nil
         configuration.multitasking = random.chance(85)
         configuration.passcode = random.chance(50)
         configuration.memoryMB = random.pick([300, 600, 1024])
@@ -62,12 +71,17 @@ struct RandomWalk {
         var states: [String: AppState] = [:]
         for appIndex in 0..<Int.random(in: 2...4, using: &random) {
             var app = AppConfiguration(bundleId: "com.example.app\(appIndex)")
-            if random.chance(60) { app.iosVersion = Version(random.pick(Self.versions))! }
+            if random.chance(scenes && appIndex == 0 ? 0 : 60) {
+                app.iosVersion = Version(random.pick(scenes ? Self.sceneVersions : Self.versions))!
+            }
+            if random.chance(scenes ? (appIndex == 0 ? 100 : 75) : 15) { app.info.sceneManifest = randomManifest() }
+            if scenes, random.chance(30) { app.sdkVersion = Version(random.pick(Self.sceneVersions))! }
             app.info.exitsOnSuspend = random.chance(10)
             app.info.backgroundModes = Self.modes.filter { _ in random.chance(40) }
             if random.chance(30) { app.info.urlSchemes = ["app\(appIndex)"] }
-            app.delegate.notImplemented = Set(Self.optionalSelectors.filter { _ in random.chance(10) })
-            for selector in Self.optionalSelectors where random.chance(8) {
+            let selectors = Self.optionalSelectors + Selector.sceneSelectors
+            app.delegate.notImplemented = Set(selectors.filter { _ in random.chance(10) })
+            for selector in selectors where random.chance(8) {
                 app.delegate.durations[selector] = random.pick([0.5, 3, 6, 12, 25, 40])
             }
             if random.chance(15) { app.delegate.returns[Selector.didFinishLaunchingWithOptions] = false }
@@ -80,16 +94,32 @@ struct RandomWalk {
         now.append(0)
         outcomes.append([])
         tracked.append(states)
+        trackedScenes.append([:])
+        discarded.append([:])
         newest.append((0, 0))
+    }
+
+    mutating func randomManifest() -> SceneManifest {
+        var manifest = SceneManifest(supportsMultipleScenes: random.chance(60))
+        if random.chance(90) {
+            manifest.configurations = [
+                SceneConfiguration(name: "Default", delegateClass: random.chance(90) ? "SceneDelegate" : nil)
+            ]
+        }
+        return manifest
+    }
+
+    mutating func session(of device: Device, app: String) -> String {
+        random.pick(device.app(app)!.sessions.map(\.id) + ["ghost"])
     }
 
     mutating func appEvent(on device: Device, app: String) -> Event {
         let modes = BackgroundMode.continuous.sorted() + ["fetch"]
-        switch Int.random(in: 0..<21, using: &random) {
+        switch Int.random(in: 0..<24, using: &random) {
         case 0, 1: return .foregroundLaunch
         case 2: return .backgroundLaunch
         case 3: return .urlLaunch(random.pick(["\(app)://x", "other://y"]), from: "com.apple.mobilesafari")
-        case 4, 5: return .activate
+        case 4, 5: return .activate(session: nil)
         case 6: return .open(random.pick(["\(app)://open", "zzz://no"]))
         case 7: return .terminate
         case 8: return .forceQuit
@@ -103,6 +133,18 @@ struct RandomWalk {
         case 14:
             return .remoteNotification(payload: random.chance(50) ? ["k": 1] : nil, contentAvailable: random.chance(60))
         case 15: return .backgroundFetch
+        case 16:
+            let session = random.chance(10) ? session(of: device, app: app) : nil
+            return .openScene(
+                session: session, url: random.chance(30) ? "\(app)://s" : nil, sourceApplication: nil,
+                placement: random.pick(ScenePlacement.allCases))
+        case 17: return .closeScene(session: session(of: device, app: app))
+        case 18: return .disconnectScene(session: session(of: device, app: app))
+        case 19:
+            let session = session(of: device, app: app)
+            return random.chance(50)
+                ? .activate(session: session)
+                : .openURL(url: "\(app)://u", sourceApplication: nil, annotation: nil, session: session)
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }
@@ -189,6 +231,19 @@ struct RandomWalk {
                     issues.append("step \(step): \(selector) to \(app) while \(known) after \(events)")
                 }
                 if state != known { issues.append("step \(step): \(selector) reports \(state), \(app) is \(known)") }
+                if let session = entry.session {
+                    let scene = trackedScenes[index][app]?[session] ?? .unattached
+                    if entry.sceneState != scene {
+                        issues.append(
+                            "step \(step): \(selector) reports \(String(describing: entry.sceneState)), \(session) is \(scene)"
+                        )
+                    }
+                }
+            case .sceneState(let from, let to):
+                let session = entry.session!
+                let scene = trackedScenes[index][app]?[session] ?? .unattached
+                if from != scene { issues.append("step \(step): \(app) \(session) left \(from) but was \(scene)") }
+                trackedScenes[index][app, default: [:]][session] = to
             default:
                 break
             }
@@ -200,6 +255,44 @@ struct RandomWalk {
         for app in device.appsInOrder where tracked[index][app.id] != app.state {
             issues.append("step \(step): \(app.id) is \(app.state) but its entries say \(tracked[index][app.id]!)")
         }
+        for app in device.appsInOrder { checkScenes(of: app, device: index, step: step) }
+    }
+
+    /// An app's state is the aggregate of its scenes (LIFECYCLE §11.3); a discarded session never comes back.
+    mutating func checkScenes(of app: AppInstance, device index: Int, step: Int) {
+        let states = app.sessions.map(\.state)
+        if !devices[index].usesScenes(app), !app.sessions.isEmpty {
+            issues.append("step \(step): \(app.id) has sessions without the scene life cycle")
+        }
+        switch app.state {
+        case .active, .inactive, .background:
+            let aggregate: AppState =
+                states.contains(.foregroundActive)
+                ? .active : states.contains(.foregroundInactive) ? .inactive : .background
+            if devices[index].usesScenes(app), aggregate != app.state {
+                issues.append("step \(step): \(app.id) is \(app.state) but its scenes are \(states)")
+            }
+        case .suspended:
+            if states.contains(where: \.isForeground) {
+                issues.append("step \(step): suspended \(app.id) has scenes \(states)")
+            }
+        case .notRunning:
+            if states.contains(where: \.isConnected) {
+                issues.append("step \(step): not-running \(app.id) has scenes \(states)")
+            }
+        }
+        for session in app.sessions {
+            if trackedScenes[index][app.id]?[session.id] ?? .unattached != session.state {
+                issues.append("step \(step): \(app.id) \(session.id) is \(session.state), its entries say otherwise")
+            }
+        }
+        let ids = Set(app.sessions.map(\.id))
+        let gone = Set(trackedScenes[index][app.id, default: [:]].keys).subtracting(ids)
+        if !ids.isDisjoint(with: discarded[index][app.id, default: []]) {
+            issues.append("step \(step): a discarded session of \(app.id) came back: \(ids)")
+        }
+        discarded[index][app.id, default: []].formUnion(gone)
+        for id in gone { trackedScenes[index][app.id]?[id] = nil }
     }
 
     mutating func checkForeground(_ index: Int, step: Int) {
@@ -243,6 +336,10 @@ struct RandomWalkTests {
         #expect(entries > 10_000)
         #expect(first.rejections > 100)
         #expect(first.rejections < 8_000)
+        let sessions = first.devices.flatMap(\.appsInOrder).map(\.sessions.count).reduce(0, +)
+        let sceneEntries = first.outcomes.joined().flatMap(\.entries).filter { $0.session != nil }.count
+        #expect(sceneEntries > 500, "the walk reaches scene apps")
+        #expect(sessions + first.discarded.flatMap(\.values).map(\.count).reduce(0, +) > 3)
         let second = RandomWalk.run(seed: seed, steps: 10_000)
         #expect(first.outcomes == second.outcomes)
         #expect(first.devices == second.devices)

@@ -37,7 +37,7 @@ struct SelectorTests {
     func everyCallbackThenNotification() throws {
         var sim = Sim(ios: "7.0")
         sim.add("a")
-        try sim.on("a", .foregroundLaunch, .homeButton, .activate, .terminate)
+        try sim.on("a", .foregroundLaunch, .homeButton, .activate(session: nil), .terminate)
         let lines = sim.trace("a")
         for (index, line) in lines.enumerated() where line.hasPrefix("call ") {
             let selector = String(line.dropFirst(5).prefix { $0 != " " })

@@ -9,7 +9,8 @@ struct Sim {
 
     init(
         ios: String = "17.0", multitasking: Bool = true, passcode: Bool = false, memoryMB: Int = 1024,
-        clock: ClockMode = .manual, suspendDelay: Double = 0, settings: [String: JSONValue] = [:]
+        clock: ClockMode = .manual, suspendDelay: Double = 0, settings: [String: JSONValue] = [:],
+        idiom: Idiom = .phone, sceneDisconnectDelay: Double? = nil
     ) {
         var configuration = DeviceConfiguration()
         configuration.iosVersion = Version(ios)!
@@ -19,6 +20,8 @@ struct Sim {
         configuration.clockMode = clock
         configuration.suspendDelay = suspendDelay
         configuration.settings = settings
+        configuration.idiom = idiom
+        configuration.sceneDisconnectDelay = sceneDisconnectDelay
         device = try! Device(id: "d", configuration: configuration)
     }
 
@@ -26,7 +29,8 @@ struct Sim {
     mutating func add(
         _ id: String = "a", ios: String? = nil, exitsOnSuspend: Bool = false, backgroundModes: [String] = [],
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
-        returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100
+        returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
+        scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -35,6 +39,9 @@ struct Sim {
             notImplemented: notImplemented, durations: durations, returns: returns,
             endsTasksOnExpiration: endsTasksOnExpiration)
         configuration.memoryMB = memoryMB
+        configuration.info.sceneManifest = scenes
+        configuration.delegate.configurationForConnecting = configurationForConnecting
+        configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)
     }
 
@@ -126,8 +133,10 @@ extension TimelineEntry {
     /// `call S [state]`, `post N`, `state a→b`, `end reason notified code`, `runloop e true|false`, `task began 1`.
     var line: String {
         switch body {
-        case .callback(let selector, let state, _, _): "call \(selector) [\(state)]"
-        case .notification(let name, _, let queuedAt, _): queuedAt == nil ? "post \(name)" : "queued \(name)"
+        case .callback(let selector, let state, _, _):
+            "call \(selector) [\(state)]" + (session.map { " \($0):\(sceneState!)" } ?? "")
+        case .notification(let name, _, let queuedAt, _):
+            (queuedAt == nil ? "post \(name)" : "queued \(name)") + (session.map { " \($0)" } ?? "")
         case .state(let from, let to): "state \(from)→\(to)"
         case .termination(let reason, let notified, let code):
             "end \(reason) notified:\(notified)" + (code.map { " \($0)" } ?? "")
@@ -135,6 +144,7 @@ extension TimelineEntry {
             "runloop \(event) \(delivered)" + (coalesced.map { " ×\($0)" } ?? "")
         case .device(let event, _): "device \(event)"
         case .backgroundTask(let event, let task, _): "task \(event) \(task)"
+        case .sceneState(let from, let to): "scene \(session!) \(from)→\(to)"
         }
     }
 }
@@ -145,7 +155,9 @@ extension Event {
     static func urlLaunch(_ url: String, from source: String? = nil) -> Event {
         .launch(background: false, url: url, sourceApplication: source)
     }
-    static func open(_ url: String) -> Event { .openURL(url: url, sourceApplication: nil, annotation: nil) }
+    static func open(_ url: String) -> Event {
+        .openURL(url: url, sourceApplication: nil, annotation: nil, session: nil)
+    }
     static func task(_ name: String? = nil, duration: Double? = nil) -> Event {
         .beginBackgroundTask(name: name, duration: duration)
     }

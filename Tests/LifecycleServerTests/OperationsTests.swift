@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import LifecycleServer
+
 @Suite struct OperationsTests {
     @Test func theOpenAPIDocumentIsServedAsYAMLWithAnETag() throws {
         try withLiveServer { server in
@@ -105,7 +107,7 @@ import Testing
         defer { server.stop() }
         try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
         let poll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(eventually { server.service.parked.load(ordering: .relaxed) == 1 })
         let start = DispatchTime.now()
         server.stop()
         let reply = try poll.join()

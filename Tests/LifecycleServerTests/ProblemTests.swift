@@ -77,6 +77,18 @@ import Testing
         ("/v1/apps/a1/events", #"{"kind": "launch"}"#, "type"),
         ("/v1/devices/d1/events", #"{"type": "advanceTime", "seconds": -1}"#, "seconds"),
         ("/v1/devices/d1/events", #"{"type": "interruptionBegan", "kind": "meteor"}"#, "kind"),
+        ("/v1/apps", #"{"bundleId": "x", "device": null}"#, "device"),
+        (
+            "/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"applicationDidBecomeActive:": null}}}"#,
+            "delegate.returns.applicationDidBecomeActive:"
+        ),
+        ("/v1/devices", #"{"settings": null}"#, "settings"),
+        ("/v1/apps", #"{"bundleId": "x", "info": {"urlSchemes": ["mail", ""]}}"#, "info.urlSchemes"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": [""]}}"#, "delegate"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"durations": {"": 1}}}"#, "delegate"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"": true}}}"#, "delegate"),
+        ("/v1/devices", #"{"clock": {"speed": null}}"#, "clock.speed"),
+        ("/v1/devices/d1/events", #"{"type": "bannerNotification", "title": null}"#, "title"),
     ])
     func aBadFieldIsInvalidFieldNamingIt(path: String, body: String, field: String) throws {
         try withFixture { server in
@@ -166,10 +178,12 @@ import Testing
         }
     }
 
-    @Test func aBodyThatIsNotJSONByItsContentTypeIsUnsupportedMediaType() throws {
+    /// The body types a web page may send anywhere without asking (and a body without a type) change nothing.
+    @Test(arguments: ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""])
+    func aBodyThatIsNotJSONByItsContentTypeIsUnsupportedMediaType(contentType: String) throws {
         try withFixture { server in
             let reply = try server.request(
-                "POST", "/v1/apps/a1/events", body: #"{"type": "launch"}"#, headers: [("Content-Type", "text/plain")])
+                "POST", "/v1/apps/a1/events", body: #"{"type": "launch"}"#, headers: [("Content-Type", contentType)])
             expectProblem(reply, status: 415, code: "unsupported-media-type")
             #expect(try server.get("/v1/apps/a1").string("state") == "notRunning")
         }

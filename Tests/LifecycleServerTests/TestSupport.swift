@@ -2,15 +2,18 @@ import Dispatch
 import Foundation
 import HTTPServer
 import LifecycleServer
-import LifecycleStore
 import Logging
 import Testing
+
+@testable import LifecycleStore
 
 /// Where a live server keeps its journal.
 enum Store {
     case memory
     /// A `SQLiteJournal` in this directory (which outlives the server, for restarts).
     case sqlite(directory: String)
+    /// A `SQLiteJournal` in this directory whose database cannot grow past `pageLimit` pages: a full disk.
+    case sqliteFull(directory: String, pageLimit: Int)
 }
 
 /// The real daemon in-process: a `LifecycleService` behind an `HTTPServer` on a free port, recovered and open.
@@ -19,22 +22,34 @@ final class LiveServer: Sendable {
     let server: HTTPServer
     let journal: any Journal
     private let stopped = Locked(false)
+    /// How many times the service reported that its store failed (the daemon would exit then).
+    let storeFailures: Locked<Int>
 
     var port: Int { server.port }
 
     init(
-        store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, tokens: TokenTable? = nil
+        store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000,
+        tokens: TokenTable? = nil, configure: (inout ServiceOptions) -> Void = { _ in }
     ) throws {
         var logger = Logger(label: "LifecycleServerTests")
         logger.logLevel = .error
         switch store {
         case .memory: journal = MemoryJournal()
         case .sqlite(let directory): journal = try SQLiteJournal(directory: directory, logger: logger)
+        case .sqliteFull(let directory, let pageLimit):
+            journal = try SQLiteJournal(
+                directory: directory, logger: logger,
+                busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds, pageLimit: pageLimit)
         }
         var options = ServiceOptions()
         options.historyLimit = historyLimit
         options.tokens = tokens
+        options.snapshotEvery = snapshotEvery
         options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
+        let failures = Locked(0)
+        storeFailures = failures
+        options.storeFailed = { failures.update { $0 += 1 } }
+        configure(&options)
         service = LifecycleService(journal: journal, options: options, logger: logger)
         try service.recover()
         server = HTTPServer(
@@ -140,9 +155,10 @@ final class LiveServer: Sendable {
 /// Starts a live server, runs `body`, and always stops the server.
 func withLiveServer<T>(
     store: Store = .memory, historyLimit: Int = 10_000, maxBodyBytes: Int = 1 << 20, tokens: TokenTable? = nil,
-    _ body: (LiveServer) throws -> T
+    configure: (inout ServiceOptions) -> Void = { _ in }, _ body: (LiveServer) throws -> T
 ) throws -> T {
-    let server = try LiveServer(store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, tokens: tokens)
+    let server = try LiveServer(
+        store: store, historyLimit: historyLimit, maxBodyBytes: maxBodyBytes, tokens: tokens, configure: configure)
     defer { server.stop() }
     return try body(server)
 }
@@ -184,6 +200,16 @@ func selectors(_ entries: [[String: Any]]) -> [String] {
 /// The `seq` of each entry.
 func seqs(_ entries: [[String: Any]]) -> [Int] {
     entries.compactMap { ($0["seq"] as? NSNumber)?.intValue }
+}
+
+/// Whether `condition` holds within `seconds`, looking every 2 ms (as the HTTP server's tests do).
+func eventually(seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while DispatchTime.now().uptimeNanoseconds < deadline {
+        if try condition() { return true }
+        usleep(2000)
+    }
+    return try condition()
 }
 
 /// Seconds since `start`.

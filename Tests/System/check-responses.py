@@ -178,6 +178,38 @@ def main():
     c.call("POST", "/v1/devices/d4/events", {"type": "advanceTime", "seconds": 700})
     c.call("POST", "/v1/apps/b1/events", {"type": "launch"})
 
+    # Scenes (LIFECYCLE.md §11): an iPad, a scene app with two windows, and every scene event and entry.
+    c.call("POST", "/v1/devices", {"id": "pad", "iosVersion": "17.0", "idiom": "pad", "sceneDisconnectDelay": 60})
+    c.call("POST", "/v1/apps", {"id": "s1", "device": "pad", "bundleId": "com.example.notes", "sdkVersion": "17.0",
+                                 "info": {"urlSchemes": ["notes"], "sceneManifest": {
+                                     "supportsMultipleScenes": True,
+                                     "configurations": [{"name": "Default Configuration",
+                                                         "role": "UIWindowSceneSessionRoleApplication",
+                                                         "delegateClass": "SceneDelegate"}]}},
+                                 "delegate": {"returns": {
+                                     "application:configurationForConnectingSceneSession:options:": "Default Configuration"},
+                                     "durations": {"sceneDidBecomeActive:": 0.5}}})
+    c.call("POST", "/v1/apps", {"id": "gated", "device": "pad", "bundleId": "com.example.old", "iosVersion": "27.0"})
+    scene_events = [
+        {"type": "launch"}, {"type": "openScene", "session": "side", "url": "notes://n", "sourceApplication": "x"},
+        {"type": "openURL", "url": "notes://a", "session": "side"}, {"type": "activate", "session": "s1"},
+        {"type": "openScene", "placement": "fullScreen"}, {"type": "homeButton"},
+        {"type": "disconnectScene", "session": "side"}, {"type": "closeScene", "session": "s1"},
+        {"type": "advanceTime", "seconds": 61}, {"type": "activate"}, {"type": "forceQuit"},
+    ]
+    for event in scene_events:
+        c.call("POST", "/v1/apps/s1/events", event)
+    c.call("POST", "/v1/apps/gated/events", {"type": "launch"})
+    for path in ["/v1/devices/pad", "/v1/apps/s1", "/v1/apps/gated", "/v1/apps/s1/callbacks?session=side",
+                 "/v1/apps/s1/timeline?session=side&limit=1000", "/v1/apps/s1/notifications?delivered=true&limit=1000"]:
+        c.call("GET", path)
+    c.call("POST", "/v1/apps/s1/events", {"type": "activate", "session": "nope"})
+    c.call("POST", "/v1/apps/a1/events", {"type": "openScene"})
+    c.call("POST", "/v1/apps/s1/events", {"type": "openScene", "session": "s4"})
+    c.call("POST", "/v1/apps/s1/events", {"type": "disconnectScene", "session": "s4"})
+    c.call("POST", "/v1/apps/s1/events", [{"type": "homeButton"}, {"type": "closeScene"}])
+    c.call("GET", "/v1/apps/s1/timeline?session=bad%20id")
+
     for path in ["/v1/devices", "/v1/devices?limit=1", "/v1/devices/d1", "/v1/apps", "/v1/apps?device=d1&state=suspended",
                  "/v1/apps?limit=1&after=a1", "/v1/apps/a1", "/v1/apps/a1/callbacks", "/v1/apps/a1/callbacks?after=3&limit=2",
                  "/v1/apps/a1/timeline", "/v1/apps/a1/notifications", "/v1/apps/a1/notifications?delivered=true",
@@ -200,6 +232,21 @@ def main():
     c.call("POST", "/v1/devices", {"iosVersion": "1.0"})
     c.call("POST", "/v1/apps/a1/events", {"type": "launch"}, headers={"Content-Type": "text/plain"})
     c.call("GET", "/v1/apps/a1/callbacks?limit=0")
+    # Query bounds: after beyond 2^63-1, empty values, wait above --max-wait, limit above 1000 on every path.
+    for path in ["/v1/apps/a1/timeline?after=9223372036854775808", "/v1/devices/d1/timeline?after=",
+                 "/v1/apps/a1/callbacks?wait=", "/v1/apps/a1/callbacks?wait=3601", "/v1/apps?after=",
+                 "/v1/apps/a1/notifications?limit=1001", "/v1/devices?limit="]:
+        status, problem = c.call("GET", path)
+        if status != 400 or problem.get("code") != "invalid-field":
+            fail(f"GET {path}: expected 400 invalid-field, got {status}")
+    c.call("GET", "/v1/apps/a1/timeline?after=9223372036854775807")
+    # One event over --max-event-bytes (64 KiB by default), alone and in a batch: 413 with limit (and index).
+    big = {"type": "remoteNotification", "payload": {"p": "x" * 70000}}
+    for body in [big, [{"type": "memoryWarning"}, big]]:
+        status, problem = c.call("POST", "/v1/apps/a1/events", body)
+        if status != 413 or problem.get("limit") != 65536:
+            fail(f"an event over 64 KiB: expected 413 with limit 65536, got {status} {problem}")
+    c.call("POST", "/v1/devices", {"settings": None})
     c.call("DELETE", "/v1/apps")
     c.call("POST", "/v1/apps/a1/events", {"type": "homeButton"}, headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
     c.call("DELETE", "/v1/apps/a2")

@@ -47,6 +47,15 @@ struct APIError: Error {
         return error
     }
 
+    /// One event (or a device or app description) larger than `--max-event-bytes`: 413 with the limit.
+    static func eventTooLarge(bytes: Int, limit: Int, what: String) -> APIError {
+        var error = APIError(
+            status: 413, code: "payload-too-large", title: "Payload Too Large",
+            detail: "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)")
+        error.extra["limit"] = .number(Double(limit))
+        return error
+    }
+
     static func unsupportedMediaType(_ contentType: String) -> APIError {
         APIError(
             status: 415, code: "unsupported-media-type", title: "Unsupported Media Type",
@@ -108,10 +117,35 @@ extension APIError {
             self.init(status: 400, code: "invalid-field", title: "Invalid Field", detail: rejection.detail)
         case .notFound:
             self.init(status: 404, code: "not-found", title: "Not Found", detail: rejection.detail)
+        case .alreadyExists:
+            self.init(status: 409, code: "already-exists", title: "Already Exists", detail: rejection.detail)
         }
+        if let sceneState = rejection.sceneState { extra["sceneState"] = .string(sceneState.rawValue) }
+        if let lifecycle = rejection.lifecycle { extra["lifecycle"] = .string(lifecycle) }
         if let state = rejection.state { extra["state"] = .string(state.rawValue) }
         if !rejection.allowed.isEmpty { extra["allowed"] = .array(rejection.allowed.map(JSONValue.string)) }
         if let field = rejection.field { extra["field"] = .string(field) }
         if let index = rejection.index { extra["index"] = .number(Double(index)) }
     }
+}
+
+extension APIError {
+    /// Why a host did not make a change, as the client sees it. Store errors name files and SQL: those
+    /// go to the log, never into an answer.
+    init(_ error: HostError) {
+        switch error {
+        case .rejected(let rejection): self.init(rejection)
+        case .deviceGone(let id): self = .notFound("device \(id) was deleted; nothing was changed")
+        case .idempotencyKeyReused: self = .idempotencyKeyReused()
+        case .storeFailed: self = .storeFailed
+        case .notDurableYet:
+            self = .notReady(
+                "the first request with this Idempotency-Key is not durable yet; retry with the same key later")
+        }
+    }
+
+    /// The store could not make a change durable.
+    static let storeFailed = APIError.notReady(
+        "the store could not make the change durable, so it was not made; the daemon takes no more changes and "
+            + "restarts to recover (GET /readyz says why meanwhile); retry then, with the same Idempotency-Key if any")
 }

@@ -1,36 +1,67 @@
 import HTTPServer
 
+/// The query parameters of paged reads and lists, range-checked: a value outside its range answers
+/// `400 invalid-field` naming the range, never a trap.
+struct PageQuery: Equatable, Sendable {
+    /// The largest `after`: a `seq` is an `Int64` on the wire, so 2^63−1.
+    static let maxAfter = UInt64(Int64.max)
+    /// The largest `limit` of every page and list.
+    static let maxLimit = 1000
+    static let defaultLimit = 100
+
+    var after: UInt64?
+    var limit = PageQuery.defaultLimit
+    /// Seconds to hold an empty page; 0 answers at once.
+    var wait = 0.0
+}
+
 extension HTTPRequest {
-    /// `after`, `limit` and `wait` of paged timeline reads.
-    func pageQuery() throws(APIError) -> (after: UInt64?, limit: Int, wait: Double) {
-        var after: UInt64?
+    /// `after`, `limit` and `wait` of paged timeline reads; `wait` above `maxWait` answers 400.
+    func pageQuery(maxWait: Double) throws(APIError) -> PageQuery {
+        var page = PageQuery()
         if let text = query["after"] {
-            guard let value = UInt64(text) else {
-                throw .invalidField("after", "after must be a seq: a whole number, 0 or more, not \"\(text)\"")
+            guard let value = UInt64(text), value <= PageQuery.maxAfter else {
+                throw .invalidField(
+                    "after", "after must be a seq: a whole number from 0 to \(PageQuery.maxAfter), not \"\(text)\"")
             }
-            after = value
+            page.after = value
         }
-        var wait = 0.0
         if let text = query["wait"] {
-            guard let value = Double(text), value >= 0, value <= 60 else {
-                throw .invalidField("wait", "wait must be a number of seconds from 0 to 60, not \"\(text)\"")
+            guard let value = Double(text), value.isFinite, value >= 0, value <= maxWait else {
+                throw .invalidField(
+                    "wait",
+                    "wait must be a number of seconds from 0 to \(maxWait.formatted) (--max-wait), not \"\(text)\"")
             }
-            wait = value
+            page.wait = value
         }
-        return (after, try limitQuery(), wait)
+        page.limit = try limitQuery()
+        return page
     }
 
     /// `limit` and `after` (an id) of device and app lists.
     func listQuery() throws(APIError) -> (limit: Int, after: String?) {
-        (try limitQuery(), query["after"])
+        let limit = try limitQuery()
+        guard let after = query["after"] else { return (limit, nil) }
+        guard Identifier.isValid(after) else {
+            throw .invalidField("after", "after must be an id, [A-Za-z0-9._-]{1,128} (a page's next), not \"\(after)\"")
+        }
+        return (limit, after)
     }
 
     /// `limit`: 1 to 1000, 100 when absent.
     private func limitQuery() throws(APIError) -> Int {
-        guard let text = query["limit"] else { return 100 }
-        guard let value = Int(text), (1...1000).contains(value) else {
-            throw .invalidField("limit", "limit must be a whole number from 1 to 1000, not \"\(text)\"")
+        guard let text = query["limit"] else { return PageQuery.defaultLimit }
+        guard let value = Int(text), (1...PageQuery.maxLimit).contains(value) else {
+            throw .invalidField(
+                "limit", "limit must be a whole number from 1 to \(PageQuery.maxLimit), not \"\(text)\"")
         }
         return value
+    }
+}
+
+extension Double {
+    /// `60` rather than `60.0` for whole numbers, for messages.
+    fileprivate var formatted: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

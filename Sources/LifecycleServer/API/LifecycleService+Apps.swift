@@ -4,35 +4,28 @@ import LifecycleCore
 extension LifecycleService {
     func createApp(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let body = try request.requiredJSONBody()
+        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
         let id = parsed.id ?? "a-" + Self.newID()
-        var stripped = Self.withoutID(body)
-        if case .object(var members) = stripped {
-            members["device"] = nil
-            stripped = .object(members)
-        }
-        let config = stripped
         if let deviceID = parsed.device {
             guard let host = registry.device(deviceID) else {
                 throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")
             }
-            try addApp(id, parsed, config: config, to: host, done)
+            try addApp(id, parsed, to: host, done)
         } else {
             // Without a device the app gets a new one with default settings, so a curl user needs none.
             var deviceRequest = try DeviceRequest(.object([:]))
             if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
-            let deviceConfig: JSONValue =
-                parsed.configuration.iosVersion.map { .object(["iosVersion": .string($0.description)]) } ?? .object([:])
             guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
-            try createDevice(id: nil, request: deviceRequest, config: deviceConfig) { [self] result in
+            try createDevice(id: nil, request: deviceRequest) { [self] result in
                 switch result {
                 case .success(let host):
                     do throws(APIError) {
-                        try addApp(id, parsed, config: config, to: host, done)
+                        try addApp(id, parsed, to: host, done)
                     } catch {
                         // Another request took the id meanwhile: the device made for this app goes again.
                         registry.removeDevice(host, apps: [])
-                        host.delete { _ in done(error.response) }
+                        deleteHost(host) { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
@@ -42,18 +35,18 @@ extension LifecycleService {
     }
 
     private func addApp(
-        _ id: String, _ parsed: AppRequest, config: JSONValue, to host: DeviceHost,
+        _ id: String, _ parsed: AppRequest, to host: DeviceHost,
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         guard registry.reserveApp(id, on: host) else { throw .alreadyExists("app \(id) already exists") }
-        host.addApp(id: id, configuration: parsed.configuration, config: config) { [registry, metrics] result in
+        host.addApp(id: id, configuration: parsed.configuration) { [registry, metrics] result in
             switch result {
             case .success(let json):
                 metrics.apps.record(registry.apps)
                 done(.json(201, json, headers: [("Location", "/v1/apps/\(id)")]))
             case .failure(let error):
                 registry.releaseApp(id, from: host)
-                done(error.response)
+                done(APIError(error).response)
             }
         }
     }
@@ -89,7 +82,7 @@ extension LifecycleService {
                 metrics.apps.record(registry.apps)
                 done(HTTPResponse(status: 204))
             case .failure(let error):
-                done(error.response)
+                done(APIError(error).response)
             }
         }
     }
@@ -129,15 +122,17 @@ extension LifecycleService {
         var lastWritten: String?
         var more = false
         for candidate in candidates {
+            // Full at `limit` items, or once the items reach --max-answer-bytes: `next` says where to go on.
+            let full = count == limit || w.bytes.count >= options.maxAnswerBytes
             let matched = candidate.host.shared.withLock { shared -> Bool in
                 let device = shared.current
                 guard !shared.gone, let app = device.app(candidate.id), state == nil || app.state == state
                 else { return false }
-                if count < limit { SnapshotEncoder.app(app, on: device, into: &w) }
+                if !full { SnapshotEncoder.app(app, on: device, into: &w) }
                 return true
             }
             guard matched else { continue }
-            if count == limit {
+            if full {
                 more = true
                 break
             }

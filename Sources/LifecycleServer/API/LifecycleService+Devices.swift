@@ -7,23 +7,21 @@ extension LifecycleService {
         var hooks = HostHooks(
             eventsApplied: { [metrics] in metrics.applied($0) },
             entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
-            storeFailed: { [logger, metrics] error in
-                metrics.storeFailures.increment()
-                logger.error("the store failed", metadata: ["error": "\(error)"])
-            })
+            storeFailed: { [weak self] error in self?.storeDidFail(error) })
         hooks.snapshotEvery = options.snapshotEvery
         return hooks
     }
 
-    func makeHost(_ device: Device, anchorWall: Double) -> DeviceHost {
+    func makeHost(_ device: Device, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
-            device: device, anchorWall: anchorWall, journal: journal, historyLimit: options.historyLimit,
-            hooks: hostHooks)
+            device: device, anchorWall: anchorWall, journal: journal, history: historyBounds,
+            hooks: hostHooks, journaled: journaled)
     }
 
-    /// Creates and registers a device; its creation is journaled before `completion` runs.
+    /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
+    /// the creation waits for the reset to hand its deletion to the journal.
     func createDevice(
-        id: String?, request: DeviceRequest, config: JSONValue,
+        id: String?, request: DeviceRequest,
         completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
     ) throws(APIError) {
         let id = id ?? "d-" + Self.newID()
@@ -33,19 +31,24 @@ extension LifecycleService {
         } catch {
             throw APIError(error)
         }
-        let host = makeHost(device, anchorWall: Date().timeIntervalSince1970)
-        guard registry.insertDevice(host) else { throw .alreadyExists("device \(id) already exists") }
-        metrics.devices.record(registry.devices)
-        host.create(config: config) { [registry] result in
-            if case .failure = result { registry.removeDevice(host, apps: []) }
-            completion(result.map { _ in host })
+        admitCreation { [self] in
+            let host = makeHost(device, anchorWall: Date().timeIntervalSince1970)
+            guard registry.insertDevice(host) else {
+                return completion(.failure(.alreadyExists("device \(id) already exists")))
+            }
+            metrics.devices.record(registry.devices)
+            host.create { [registry] result in
+                if case .failure = result { registry.removeDevice(host, apps: []) }
+                completion(result.map { _ in host }.mapError(APIError.init))
+            }
         }
     }
 
     func createDevice(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let body = try request.jsonBody() ?? .object([:])
+        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
-        try createDevice(id: parsed.id, request: parsed, config: Self.withoutID(body)) { result in
+        try createDevice(id: parsed.id, request: parsed) { result in
             switch result {
             case .success(let host):
                 let json = host.shared.withLock { Self.deviceJSON($0.device) }
@@ -67,31 +70,43 @@ extension LifecycleService {
 
     func deleteDevice(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let host = try device(id)
-        let apps = host.shared.withLock { $0.device.appOrder }
-        registry.removeDevice(host, apps: apps)
+        registry.removeDevice(host, apps: [])
         metrics.devices.record(registry.devices)
-        metrics.apps.record(registry.apps)
-        host.delete { result in
+        deleteHost(host) { result in
             switch result {
             case .success: done(HTTPResponse(status: 204))
-            case .failure(let error): done(error.response)
+            case .failure(let error): done(APIError(error).response)
             }
         }
+    }
+
+    /// Deletes a host taken out of the registry, and gives back every app id it holds.
+    func deleteHost(_ host: DeviceHost, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+        host.delete(
+            releaseApps: { [registry, metrics] apps in
+                for app in apps { registry.releaseApp(app, from: host) }
+                metrics.apps.record(registry.apps)
+            },
+            completion: completion)
     }
 
     func listDevices(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let (limit, after) = try request.listQuery()
         var hosts = registry.allDevices().filter { after == nil || $0.id > after! }
         hosts.sort { $0.id < $1.id }
-        let page = hosts.prefix(limit)
-        var w = JSONWriter(reservingCapacity: 256 + page.count * 400)
+        var w = JSONWriter(reservingCapacity: 256 + min(hosts.count, limit) * 400)
         w.beginObject()
         w.field("items")
         w.beginArray()
-        for host in page { host.shared.withLock { SnapshotEncoder.device($0.current, into: &w) } }
+        var written = 0
+        // At most `limit` devices, and none more once the items reach --max-answer-bytes.
+        while written < hosts.count && written < limit && w.bytes.count < options.maxAnswerBytes {
+            hosts[written].shared.withLock { SnapshotEncoder.device($0.current, into: &w) }
+            written += 1
+        }
         w.endArray()
         w.field("next")
-        if hosts.count > limit, let last = page.last { w.string(last.id) } else { w.null() }
+        if written < hosts.count, written > 0 { w.string(hosts[written - 1].id) } else { w.null() }
         w.endObject()
         return .read(w.bytes, request: request)
     }
@@ -105,13 +120,6 @@ extension LifecycleService {
         var w = JSONWriter(reservingCapacity: 512)
         SnapshotEncoder.device(device, into: &w)
         return w.bytes
-    }
-
-    /// The body as journaled: the id travels in the record itself.
-    static func withoutID(_ body: JSONValue) -> JSONValue {
-        guard case .object(var members) = body else { return body }
-        members["id"] = nil
-        return .object(members)
     }
 
     static func newID() -> String {

@@ -19,6 +19,7 @@ extension LifecycleService {
         _ request: HTTPRequest, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
+        try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
         let events = try EventDecoder.decode(json, deviceOnly: app == nil)
         var key: String?
         if let text = request.header("Idempotency-Key") {
@@ -27,7 +28,16 @@ extension LifecycleService {
             }
             key = text
         }
-        host.applyEvents(
-            .init(events: events, json: json, app: app, idempotencyKey: key, path: request.path), completion: done)
+        host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key, path: request.path)) {
+            result in
+            switch result {
+            case .success(let answer):
+                var headers = [("Content-Type", "application/json")]
+                if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
+                done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))
+            case .failure(let error):
+                done(APIError(error).response)
+            }
+        }
     }
 }

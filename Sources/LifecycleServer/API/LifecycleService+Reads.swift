@@ -8,25 +8,34 @@ extension LifecycleService {
         _ request: HTTPRequest, app id: String, callbacksOnly: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let host = try appHost(id)
-        if callbacksOnly {
-            try page(request, host: host, app: id, filter: { $0.isCallback }, done)
-        } else {
-            try page(request, host: host, app: id, filter: { _ in true }, done)
+        let query = try request.pageQuery(maxWait: options.maxWait)
+        let session = try request.sessionFilter()
+        switch (callbacksOnly, session) {
+        case (true, nil): try page(request, query: query, host: host, app: id, filter: { $0.isCallback }, done)
+        case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
+        case (true, let session?):
+            try page(
+                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.session == session }, done)
+        case (false, let session?):
+            try page(request, query: query, host: host, app: id, filter: { $0.session == session }, done)
         }
     }
 
     func readTimeline(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
         throws(APIError)
     {
-        try page(request, host: try device(id), app: nil, filter: { _ in true }, done)
+        let query = try request.pageQuery(maxWait: options.maxWait)
+        try page(request, query: query, host: try device(id), app: nil, filter: { _ in true }, done)
     }
 
     func readNotifications(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
         throws(APIError)
     {
         let host = try appHost(id)
+        // The queue has no paging, but a malformed after or limit is still the client's mistake to hear of.
+        let query = try request.pageQuery(maxWait: options.maxWait)
         if request.query["delivered"] == "true" {
-            try page(request, host: host, app: id, filter: { $0.isNotification }, done)
+            try page(request, query: query, host: host, app: id, filter: { $0.isNotification }, done)
             return
         }
         if let delivered = request.query["delivered"], delivered != "false" {
@@ -42,66 +51,93 @@ extension LifecycleService {
     }
 
     private func page(
-        _ request: HTTPRequest, host: DeviceHost, app: String?, filter: @escaping @Sendable (StoredEntry) -> Bool,
-        _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
+        filter: @escaping @Sendable (StoredEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let query = try request.pageQuery()
         let after = query.after ?? 0
         let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
-        try pageOrPark(
+        pageOrPark(
             request, host: host, app: app, after: after, explicitCursor: query.after != nil,
             limit: query.limit, deadline: deadline, filter: filter, done)
     }
 
-    /// Answers the page, or parks the request until the host publishes entries or the deadline passes.
+    /// Answers the page, or parks the request until the host publishes entries for this timeline or the
+    /// deadline passes. `poll` is the request's parked poll once it has one: looking again reuses it, and
+    /// its one timer, rather than parking anew.
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
         deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (StoredEntry) -> Bool,
-        _ done: @escaping @Sendable (HTTPResponse) -> Void
-    ) throws(APIError) {
+        poll: Poll? = nil, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
+        let respond: @Sendable (HTTPResponse) -> Void = { response in
+            if let poll { poll.answer { done(response) } } else { done(response) }
+        }
         let waitLeft = deadline.map { $0 - ContinuousClock.now }
         let park = waitLeft.map { $0 > .zero } ?? false && isReady
-        let result = try host.shared.withLock { shared throws(APIError) -> [UInt8]? in
-            guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
-            let ring: EntryRing
-            if let app {
-                guard shared.device.app(app) != nil else { throw .notFound("no app \(app)") }
-                ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
-            } else {
-                ring = shared.deviceTimeline
-            }
-            if explicitCursor, after < ring.evictedThrough {
-                throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
-            }
-            let items = ring.page(after: after, limit: limit, where: filter)
-            if items.isEmpty && park {
-                let waiter = Waiter { [self] in
-                    parked.subtract(1, ordering: .relaxed)
-                    do throws(APIError) {
-                        try pageOrPark(
-                            request, host: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit,
-                            deadline: deadline, filter: filter, done)
-                    } catch {
-                        done(error.response)
-                    }
+        var parkedNow: Poll?
+        let result: [UInt8]?
+        do throws(APIError) {
+            result = try host.shared.withLock { shared throws(APIError) -> [UInt8]? in
+                guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
+                let ring: EntryRing
+                if let app {
+                    guard shared.device.app(app) != nil else { throw .notFound("no app \(app)") }
+                    ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
+                } else {
+                    ring = shared.deviceTimeline
                 }
-                shared.waiters.append(waiter)
-                parked.add(1, ordering: .relaxed)
-                let seconds = Double(waitLeft!.components.seconds) + Double(waitLeft!.components.attoseconds) * 1e-18
-                waiter.expire(after: seconds)
-                return nil
+                if explicitCursor, after < ring.evictedThrough {
+                    throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
+                }
+                let items = ring.page(after: after, limit: limit, maxBytes: options.maxAnswerBytes, where: filter)
+                if items.isEmpty && park {
+                    let waiting =
+                        poll
+                        ?? Poll(
+                            look: { [self] poll in
+                                pageOrPark(
+                                    request, host: host, app: app, after: after, explicitCursor: explicitCursor,
+                                    limit: limit, deadline: deadline, filter: filter, poll: poll, done)
+                            },
+                            timerArmed: { [self] in pollTimers.add($0, ordering: .relaxed) },
+                            answered: { [self] in parked.subtract(1, ordering: .relaxed) })
+                    if poll == nil { parkedNow = waiting }
+                    shared.park(waiting, app: app)
+                    return nil
+                }
+                var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.json.count + 1 })
+                w.beginObject()
+                w.field("items")
+                w.beginArray()
+                for item in items { w.raw(item.json) }
+                w.endArray()
+                w.field("next")
+                w.int(Int(items.last?.seq ?? after))
+                w.endObject()
+                return w.bytes
             }
-            var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.json.count + 1 })
-            w.beginObject()
-            w.field("items")
-            w.beginArray()
-            for item in items { w.raw(item.json) }
-            w.endArray()
-            w.field("next")
-            w.int(Int(items.last?.seq ?? after))
-            w.endObject()
-            return w.bytes
+        } catch {
+            return respond(error.response)
         }
-        if let result { done(.read(result, request: request)) }
+        if let result { return respond(.read(result, request: request)) }
+        if let parkedNow, let waitLeft {
+            parked.add(1, ordering: .relaxed)
+            let seconds = Double(waitLeft.components.seconds) + Double(waitLeft.components.attoseconds) * 1e-18
+            // At the end of the wait the poll answers with whatever it finds, possibly an empty page.
+            parkedNow.arm(after: seconds) { [self] poll in
+                pageOrPark(
+                    request, host: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit,
+                    deadline: nil, filter: filter, poll: poll, done)
+            }
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// `?session=`: keep only the entries about that scene session; nil when absent.
+    fileprivate func sessionFilter() throws(APIError) -> String? {
+        guard let session = query["session"] else { return nil }
+        try Identifier.validate(session, field: "session")
+        return session
     }
 }

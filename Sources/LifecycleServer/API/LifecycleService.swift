@@ -7,21 +7,40 @@ import Logging
 import Synchronization
 
 /// Options the daemon's command line sets.
+/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
+struct HistoryBounds: Sendable {
+    var entries: Int
+    var bytes: Int
+}
+
 public struct ServiceOptions: Sendable {
     /// Entries kept per app timeline (and per device timeline); older ones answer 410.
     public var historyLimit = 10_000
     /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
     /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
+    /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
+    /// below the request limit, so one request cannot make one huge timeline entry.
+    public var maxEventBytes = 64 << 10
+    /// The most bytes of items one page or list answers; a page stops early with `next` set.
+    public var maxAnswerBytes = 4 << 20
+    /// The most bytes of timeline entries one device retains (its own timeline and its apps'); the oldest
+    /// go first, as with `historyLimit`.
+    public var historyBytes = 32 << 20
+    /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
+    public var maxWait = 60.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
     /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).
     public var tokens: TokenTable?
+    /// Called once, the first time the store fails to make a change durable. From then on every change
+    /// answers 503 and `/readyz` says why; reads go on. The daemon exits for its supervisor to restart it.
+    public var storeFailed: @Sendable () -> Void = {}
 
     public init() {}
 }
 
-/// The REST API of API.md over hosted devices: an `HTTPResponder` for `HTTPServer`.
+/// The REST API (`api/openapi.yaml`) over hosted devices: an `HTTPResponder` for `HTTPServer`.
 public final class LifecycleService: HTTPResponder {
     enum Phase: Int {
         case recovering, ready, draining
@@ -34,21 +53,30 @@ public final class LifecycleService: HTTPResponder {
     let metrics = ServiceMetrics()
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
+    /// Timers of parked polls now armed: one per poll, however often it looks again.
+    let pollTimers = Atomic<Int>(0)
+    /// Requests taken and not yet answered (parked ones included).
+    let inFlight = Atomic<Int>(0)
+    /// Device creations wait while a reset is under way, so that none lands in the middle of one.
+    let resetGate = Protected(ResetGate())
+    /// Why changes are refused, once the store has failed: what clients see (the log has the details).
+    let storeFailure = Protected<String?>(nil)
     let openAPIDocument: [UInt8]
-    let access: Mutex<AccessPolicy>
+    let access: Protected<AccessPolicy>
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
         self.options = options
         self.logger = logger
-        access = Mutex(AccessPolicy(table: options.tokens))
-        let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
-        openAPIDocument = url.flatMap { try? Data(contentsOf: $0) }.map { Array($0) } ?? []
+        access = Protected(AccessPolicy(table: options.tokens))
+        openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
     }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
     /// Whether recovery is done and the service is not draining.
+    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes) }
+
     public var isReady: Bool { currentPhase == .ready }
 
     func setPhase(_ next: Phase) { phase.store(next.rawValue, ordering: .releasing) }
@@ -57,8 +85,8 @@ public final class LifecycleService: HTTPResponder {
     public func beginDraining() {
         setPhase(.draining)
         for host in registry.allDevices() {
-            let waiters = host.shared.withLock { $0.takeWaiters() }
-            waiters.forEach { $0.fire() }
+            // Answered before this returns, so that they answer 200 before the server stops taking answers.
+            for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
         }
     }
 
@@ -72,7 +100,9 @@ public final class LifecycleService: HTTPResponder {
         let started = DispatchTime.now().uptimeNanoseconds
         let (route, id) = Route.match(request.path)
         let logs = logger.logLevel <= .debug
-        let finish: @Sendable (HTTPResponse) -> Void = { [metrics, logger] response in
+        inFlight.add(1, ordering: .relaxed)
+        let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
+            inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             metrics.request(route, status: response.status, nanoseconds: elapsed)
             if logs {
@@ -107,6 +137,7 @@ public final class LifecycleService: HTTPResponder {
                 throw .notReady("the daemon is shutting down and takes no more changes")
             case .ready, .draining: break
             }
+            if Route.isWrite(request.method), storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
         }
         switch (route, request.method) {
         case (.livez, _): done(.json(200, ["status": "ok"]))

@@ -2,18 +2,16 @@ import HTTPServer
 import LifecycleCore
 
 extension HTTPRequest {
-    /// The JSON body; nil when there is none. 415 for a body that says it is something else.
+    /// The JSON body; nil when there is none. 415 for a body not labelled `application/json` (or `+json`):
+    /// a web page can send form, text or multipart bodies to any server without asking, never JSON.
     func jsonBody() throws(APIError) -> JSONValue? {
-        if let type = header("Content-Type") {
-            let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() } ?? ""
-            // curl -d sends form encoding by default; its bodies are read as JSON so pasted commands work.
-            let accepted =
-                mediaType == "application/json" || mediaType.hasSuffix("+json")
-                || mediaType == "application/x-www-form-urlencoded"
-            if !accepted && !(body.isEmpty && mediaType.isEmpty) { throw .unsupportedMediaType(mediaType) }
-        }
         let significant = body.contains { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         guard significant else { return nil }
+        let type = header("Content-Type") ?? ""
+        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() } ?? ""
+        guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+            throw .unsupportedMediaType(mediaType.isEmpty ? "a body without Content-Type" : mediaType)
+        }
         do {
             return try JSONParser.parse(body)
         } catch {

@@ -3,9 +3,12 @@ import LifecycleCore
 /// Turns the body of `POST .../events` (one event object or an array of them) into core events.
 enum EventDecoder {
     static let maxBatch = 1000
+    /// Task ids are counted from 1 and stay far below this (2^53 − 1, the largest exactly representable whole number).
+    static let maxTaskID = 9_007_199_254_740_991
 
     /// `deviceOnly`: the device path, which takes device events only.
-    static func decode(_ body: JSONValue, deviceOnly: Bool) throws(APIError) -> [Event] {
+    /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    static func decode(_ body: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> [Event] {
         let items: [JSONValue]
         if case .array(let array) = body {
             guard !array.isEmpty, array.count <= maxBatch else {
@@ -19,7 +22,7 @@ enum EventDecoder {
         events.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             do {
-                events.append(try decodeOne(item, deviceOnly: deviceOnly))
+                events.append(try decodeOne(item, deviceOnly: deviceOnly, replaying: replaying))
             } catch var error {
                 if items.count > 1 { error.extra["index"] = .number(Double(index)) }
                 throw error
@@ -28,8 +31,8 @@ enum EventDecoder {
         return events
     }
 
-    static func decodeOne(_ value: JSONValue, deviceOnly: Bool) throws(APIError) -> Event {
-        let reader = try FieldReader(value, what: "an event")
+    static func decodeOne(_ value: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> Event {
+        let reader = try FieldReader(value, what: "an event", replaying: replaying)
         let type = try reader.requiredString("type")
         let validTypes = deviceOnly ? Event.deviceTypes : Event.allTypes
         guard validTypes.contains(type) else {
@@ -55,25 +58,38 @@ enum EventDecoder {
                     sourceApplication: try r.string("sourceApplication")),
                 ["background", "url", "sourceApplication"]
             )
-        case "activate": return (.activate, [])
+        case "activate": return (.activate(session: try session(r)), ["session"])
         case "openURL":
             return (
                 .openURL(
                     url: try r.requiredString("url"), sourceApplication: try r.string("sourceApplication"),
-                    annotation: r.value("annotation")),
-                ["url", "sourceApplication", "annotation"]
+                    annotation: r.value("annotation"), session: try session(r)),
+                ["url", "sourceApplication", "annotation", "session"]
             )
+        case "openScene":
+            return (
+                .openScene(
+                    session: try session(r), url: try r.string("url"),
+                    sourceApplication: try r.string("sourceApplication"),
+                    placement: try r.enumeration("placement", ScenePlacement.self) ?? .split),
+                ["session", "url", "sourceApplication", "placement"]
+            )
+        case "closeScene":
+            return (.closeScene(session: try requiredSession(r)), ["session"])
+        case "disconnectScene":
+            return (.disconnectScene(session: try requiredSession(r)), ["session"])
         case "terminate": return (.terminate, [])
         case "forceQuit": return (.forceQuit, [])
         case "crash": return (.crash, [])
         case "beginBackgroundTask":
             return (
-                .beginBackgroundTask(name: try r.string("name"), duration: try r.nonNegative("duration")),
+                .beginBackgroundTask(
+                    name: try r.string("name"), duration: try r.number("duration", in: 0...Device.maximumTime)),
                 ["name", "duration"]
             )
         case "endBackgroundTask":
-            guard let task = try r.integer("task") else {
-                throw .invalidField("task", "task (the task id) is required")
+            guard let task = try r.integer("task", in: 1...Self.maxTaskID) else {
+                throw .invalidField("task", "task (the task id, from 1 to \(Self.maxTaskID)) is required")
             }
             return (.endBackgroundTask(task: task), ["task"])
         case "startBackgroundActivity":
@@ -115,8 +131,8 @@ enum EventDecoder {
             return (.memoryPressure(level: level), ["level"])
         case "reboot": return (.reboot, [])
         case "advanceTime":
-            guard let seconds = try r.nonNegative("seconds") else {
-                throw .invalidField("seconds", "seconds (0 or more) is required")
+            guard let seconds = try r.number("seconds", in: 0...Device.maximumTime) else {
+                throw .invalidField("seconds", "seconds (from 0 to \(Device.maximumTime.plainText)) is required")
             }
             return (.advanceTime(seconds: seconds), ["seconds"])
         case "change":
@@ -127,5 +143,19 @@ enum EventDecoder {
         default:
             throw .unknownEvent(type, validTypes: Event.allTypes)
         }
+    }
+
+    /// A scene session id: the same form as every other id.
+    private static func session(_ r: FieldReader) throws(APIError) -> String? {
+        guard let session = try r.string("session") else { return nil }
+        try Identifier.validate(session, field: "session")
+        return session
+    }
+
+    private static func requiredSession(_ r: FieldReader) throws(APIError) -> String {
+        guard let session = try session(r) else {
+            throw .invalidField("session", "session (the id of one of the app's scene sessions) is required")
+        }
+        return session
     }
 }

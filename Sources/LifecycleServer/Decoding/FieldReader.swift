@@ -5,14 +5,20 @@ struct FieldReader {
     let members: [String: JSONValue]
     /// The path of this object within the body, e.g. `delegate.` (empty at the top).
     let prefix: String
+    /// Reading a journaled body: it is read as it was when it was accepted, when a `null` member counted
+    /// as absent, so a data directory written then still replays.
+    let replaying: Bool
 
-    init(_ value: JSONValue, prefix: String = "", what: String = "the body") throws(APIError) {
+    init(_ value: JSONValue, prefix: String = "", what: String = "the body", replaying: Bool = false)
+        throws(APIError)
+    {
         guard case .object(let members) = value else {
             let field = prefix.isEmpty ? "body" : String(prefix.dropLast())
             throw .invalidField(field, "\(what) must be a JSON object, not \(value.typeName)")
         }
         self.members = members
         self.prefix = prefix
+        self.replaying = replaying
     }
 
     func path(_ key: String) -> String { prefix + key }
@@ -24,13 +30,18 @@ struct FieldReader {
         }
     }
 
-    private func present(_ key: String) -> JSONValue? {
-        guard let value = members[key], value != .null else { return nil }
+    /// The member, nil when absent. A member that is there as `null` is an error: the schema gives no
+    /// typed member a null, and reading it as absent would accept what the contract refuses.
+    private func present(_ key: String) throws(APIError) -> JSONValue? {
+        guard let value = members[key], !(replaying && value == .null) else { return nil }
+        guard value != .null else {
+            throw .invalidField(path(key), "\(path(key)) must not be null: omit it to get its default")
+        }
         return value
     }
 
     func string(_ key: String) throws(APIError) -> String? {
-        guard let value = present(key) else { return nil }
+        guard let value = try present(key) else { return nil }
         guard case .string(let text) = value else {
             throw .invalidField(path(key), "\(path(key)) must be a string, not \(value.typeName)")
         }
@@ -43,7 +54,7 @@ struct FieldReader {
     }
 
     func bool(_ key: String) throws(APIError) -> Bool? {
-        guard let value = present(key) else { return nil }
+        guard let value = try present(key) else { return nil }
         guard case .bool(let flag) = value else {
             throw .invalidField(path(key), "\(path(key)) must be true or false, not \(value.typeName)")
         }
@@ -51,34 +62,44 @@ struct FieldReader {
     }
 
     func number(_ key: String) throws(APIError) -> Double? {
-        guard let value = present(key) else { return nil }
+        guard let value = try present(key) else { return nil }
         guard case .number(let number) = value, number.isFinite else {
             throw .invalidField(path(key), "\(path(key)) must be a number, not \(value.typeName)")
         }
         return number
     }
 
-    func nonNegative(_ key: String) throws(APIError) -> Double? {
+    /// A number within `range`; the error names the range.
+    func number(_ key: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
         guard let number = try number(key) else { return nil }
-        guard number >= 0 else { throw .invalidField(path(key), "\(path(key)) must be 0 or more, not \(number)") }
+        guard range.contains(number) else {
+            throw .invalidField(
+                path(key),
+                "\(path(key)) must be a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText), "
+                    + "not \(number.plainText)")
+        }
         return number
     }
 
-    func integer(_ key: String) throws(APIError) -> Int? {
+    /// A whole number within `range`; the error names the range.
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let number = try number(key) else { return nil }
-        guard number == number.rounded(), abs(number) < 1e15 else {
-            throw .invalidField(path(key), "\(path(key)) must be a whole number, not \(number)")
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw .invalidField(
+                path(key),
+                "\(path(key)) must be a whole number from \(range.lowerBound) to \(range.upperBound), "
+                    + "not \(number.plainText)")
         }
         return Int(number)
     }
 
     func object(_ key: String) throws(APIError) -> FieldReader? {
-        guard let value = present(key) else { return nil }
-        return try FieldReader(value, prefix: path(key) + ".", what: path(key))
+        guard let value = try present(key) else { return nil }
+        return try FieldReader(value, prefix: path(key) + ".", what: path(key), replaying: replaying)
     }
 
     func strings(_ key: String) throws(APIError) -> [String]? {
-        guard let value = present(key) else { return nil }
+        guard let value = try present(key) else { return nil }
         guard case .array(let items) = value else {
             throw .invalidField(path(key), "\(path(key)) must be an array of strings, not \(value.typeName)")
         }

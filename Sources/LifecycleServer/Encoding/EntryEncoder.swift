@@ -13,12 +13,20 @@ enum EntryEncoder {
         if let app = entry.app { w.string(app) } else { w.null() }
         w.field("kind")
         w.string(entry.kind)
+        if let session = entry.session {
+            w.field("session")
+            w.string(session)
+        }
         switch entry.body {
         case .callback(let selector, let state, let args, let duration):
             w.field("selector")
             w.string(selector)
             w.field("state")
             w.string(state.rawValue)
+            if let sceneState = entry.sceneState {
+                w.field("sceneState")
+                w.string(sceneState.rawValue)
+            }
             w.field("args")
             w.value(.object(args))
             w.field("duration")
@@ -64,6 +72,11 @@ enum EntryEncoder {
             w.string(event)
             w.field("detail")
             w.value(.object(detail))
+        case .sceneState(let from, let to):
+            w.field("from")
+            w.string(from.rawValue)
+            w.field("to")
+            w.string(to.rawValue)
         case .backgroundTask(let event, let task, let name):
             w.field("event")
             w.string(event.rawValue)

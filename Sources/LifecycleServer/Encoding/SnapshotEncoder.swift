@@ -12,6 +12,10 @@ enum SnapshotEncoder {
         w.string(app.configuration.bundleId)
         w.field("iosVersion")
         w.string(app.iosVersion.description)
+        w.field("sdkVersion")
+        w.string((app.configuration.sdkVersion ?? app.iosVersion).description)
+        w.field("lifecycle")
+        w.string(device.usesScenes(app) ? "scene" : "appDelegate")
         w.field("state")
         w.string(app.state.rawValue)
         w.field("stateSince")
@@ -20,6 +24,8 @@ enum SnapshotEncoder {
         w.int(Int(app.lastSeq))
         w.field("pendingNotifications")
         w.int(app.queuedNotifications.count)
+        w.field("sessions")
+        sessions(app.sessions, into: &w)
         w.field("backgroundTasks")
         w.beginArray()
         for task in app.backgroundTasks {
@@ -69,6 +75,8 @@ enum SnapshotEncoder {
         strings(info.backgroundModes, into: &w)
         w.field("urlSchemes")
         strings(info.urlSchemes, into: &w)
+        w.field("sceneManifest")
+        if let manifest = info.sceneManifest { sceneManifest(manifest, into: &w) } else { w.null() }
         w.endObject()
         let delegate = app.configuration.delegate
         w.field("delegate")
@@ -84,9 +92,13 @@ enum SnapshotEncoder {
         w.endObject()
         w.field("returns")
         w.beginObject()
-        for key in delegate.returns.keys.sorted() {
+        var returns = delegate.returns.mapValues(JSONValue.bool)
+        if let name = delegate.configurationForConnecting {
+            returns[Selector.configurationForConnecting] = .string(name)
+        }
+        for key in returns.keys.sorted() {
             w.key(key)
-            w.bool(delegate.returns[key]!)
+            w.value(returns[key]!)
         }
         w.endObject()
         w.field("endsTasksOnExpiration")
@@ -94,6 +106,47 @@ enum SnapshotEncoder {
         w.endObject()
         w.field("memoryMB")
         w.int(app.configuration.memoryMB)
+        w.endObject()
+    }
+
+    private static func sessions(_ sessions: [SceneSession], into w: inout JSONWriter) {
+        w.beginArray()
+        for session in sessions {
+            w.beginObject()
+            w.field("id")
+            w.string(session.id)
+            w.field("configuration")
+            if let configuration = session.configuration { w.string(configuration) } else { w.null() }
+            w.field("role")
+            w.string(session.role)
+            w.field("state")
+            w.string(session.state.rawValue)
+            w.field("stateSince")
+            w.number(session.stateSince)
+            w.field("pendingDiscard")
+            w.bool(session.pendingDiscard)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    private static func sceneManifest(_ manifest: SceneManifest, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("supportsMultipleScenes")
+        w.bool(manifest.supportsMultipleScenes)
+        w.field("configurations")
+        w.beginArray()
+        for configuration in manifest.configurations {
+            w.beginObject()
+            w.field("name")
+            w.string(configuration.name)
+            w.field("role")
+            w.string(configuration.role)
+            w.field("delegateClass")
+            if let delegateClass = configuration.delegateClass { w.string(delegateClass) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
         w.endObject()
     }
 
@@ -146,6 +199,10 @@ enum SnapshotEncoder {
         w.endObject()
         w.field("suspendDelay")
         w.number(configuration.suspendDelay)
+        w.field("idiom")
+        w.string(configuration.idiom.rawValue)
+        w.field("sceneDisconnectDelay")
+        if let delay = configuration.sceneDisconnectDelay { w.number(delay) } else { w.null() }
         w.field("settings")
         w.value(.object(device.settings))
         w.field("time")

@@ -3,21 +3,29 @@ import LifecycleCore
 /// A timeline entry as served: encoded once, with what reads filter on.
 struct StoredEntry: Sendable {
     let seq: UInt64
+    /// The app it is about; nil for a device-level entry.
+    let app: String?
     let isCallback: Bool
     let isNotification: Bool
+    /// The scene session the entry is about (`?session=` keeps only these).
+    let session: String?
     let json: [UInt8]
 
-    init(seq: UInt64, isCallback: Bool, isNotification: Bool, json: [UInt8]) {
+    init(seq: UInt64, app: String?, isCallback: Bool, isNotification: Bool, session: String? = nil, json: [UInt8]) {
         self.seq = seq
+        self.app = app
         self.isCallback = isCallback
         self.isNotification = isNotification
+        self.session = session
         self.json = json
     }
 
     init(_ entry: TimelineEntry) {
         seq = entry.seq
+        app = entry.app
         isCallback = entry.isCallback
         isNotification = entry.isNotification
+        session = entry.session
         json = EntryEncoder.encode(entry)
     }
 }
@@ -29,6 +37,8 @@ struct EntryRing: Sendable {
     let limit: Int
     /// The highest `seq` evicted; 0 when nothing was.
     private(set) var evictedThrough: UInt64 = 0
+    /// Bytes of JSON retained.
+    private(set) var bytes = 0
 
     init(limit: Int, evictedThrough: UInt64 = 0) {
         self.limit = limit
@@ -41,21 +51,33 @@ struct EntryRing: Sendable {
     var count: Int { entries.count - start }
     var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }
 
-    /// Appends an entry; returns how many entries were evicted to make room.
-    mutating func append(_ entry: StoredEntry) -> Int {
+    /// Appends an entry; returns the entry evicted to stay within `limit` entries, if one was.
+    @discardableResult
+    mutating func append(_ entry: StoredEntry) -> StoredEntry? {
         entries.append(entry)
-        guard count > limit else { return 0 }
-        evictedThrough = entries[start].seq
+        bytes += entry.json.count
+        return count > limit ? evictOldest() : nil
+    }
+
+    /// Evicts the oldest retained entry and returns it; nil when none is retained.
+    mutating func evictOldest() -> StoredEntry? {
+        guard count > 0 else { return nil }
+        let oldest = entries[start]
+        evictedThrough = oldest.seq
+        bytes -= oldest.json.count
         start += 1
         if start >= 1024 && start * 2 >= entries.count {
             entries.removeFirst(start)
             start = 0
         }
-        return 1
+        return oldest
     }
 
-    /// Up to `limit` entries with `seq > after` that match, oldest first.
-    func page(after: UInt64, limit: Int, where matches: (StoredEntry) -> Bool) -> [StoredEntry] {
+    /// Up to `limit` entries with `seq > after` that match, oldest first, and no more once their JSON has
+    /// reached `maxBytes` (so at most one entry past it; a page always moves on).
+    func page(
+        after: UInt64, limit: Int, maxBytes: Int = .max, where matches: (StoredEntry) -> Bool
+    ) -> [StoredEntry] {
         var low = start
         var high = entries.count
         while low < high {
@@ -63,9 +85,15 @@ struct EntryRing: Sendable {
             if entries[middle].seq <= after { low = middle + 1 } else { high = middle }
         }
         var result: [StoredEntry] = []
+        var resultBytes = 0
         var index = low
         while index < entries.count && result.count < limit {
-            if matches(entries[index]) { result.append(entries[index]) }
+            let entry = entries[index]
+            if matches(entry) {
+                if resultBytes >= maxBytes { break }
+                result.append(entry)
+                resultBytes += entry.json.count + 1
+            }
             index += 1
         }
         return result

@@ -1,10 +1,11 @@
-import HTTPServer
-
 /// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
 struct IdempotencyCache {
+    /// A first answer (its status and body) and the fingerprint of the request's body. Only answers to
+    /// applied events are remembered, so far always `200`.
     struct Answer {
         var fingerprint: UInt64
-        var response: HTTPResponse
+        var body: [UInt8]
+        var status = 200
     }
 
     private var answers: [String: Answer] = [:]
@@ -22,6 +23,11 @@ struct IdempotencyCache {
     /// Every remembered answer, oldest first.
     var ordered: [(key: String, answer: Answer)] {
         order[start...].compactMap { key in answers[key].map { (key, $0) } }
+    }
+
+    /// Drops an answer whose record never became durable, so a retry applies the request afresh.
+    mutating func forget(_ key: String) {
+        answers[key] = nil
     }
 
     mutating func remember(_ key: String, _ answer: Answer) {

@@ -6,26 +6,48 @@ struct Published: Sendable {
     var device: Device
     var deviceTimeline: EntryRing
     var appTimelines: [String: EntryRing] = [:]
-    var waiters: [Waiter] = []
+    /// Parked long polls by the app timeline they watch; `devicePolls` watch the device's.
+    var appPolls: [String: [Poll]] = [:]
+    var devicePolls: [Poll] = []
     /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
     var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
     var gone = false
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
     var durableAppends: UInt64 = 0
-    var barriers: [(target: UInt64, action: @Sendable () -> Void)] = []
+    var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
+    /// Set once an append failed: no later append of this process becomes durable.
+    var storeFailed = false
     /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
     /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
     var snapshots: [String: CachedSnapshot] = [:]
     let historyLimit: Int
+    /// The most bytes of entries the device's timelines hold together (each entry counted once).
+    let historyBytes: Int
+    /// Bytes of the entries retained in any of the device's timelines, each counted once.
+    private(set) var retainedBytes = 0
     /// Wall-clock seconds at which a realtime clock read 0.
     let anchorWall: Double
 
-    init(device: Device, historyLimit: Int, anchorWall: Double) {
+    init(device: Device, historyLimit: Int, historyBytes: Int, anchorWall: Double) {
         self.device = device
         self.historyLimit = historyLimit
+        self.historyBytes = historyBytes
         self.anchorWall = anchorWall
         deviceTimeline = EntryRing(limit: historyLimit)
+    }
+
+    /// Installs timelines restored from a snapshot, then evicts what is over the byte cap.
+    mutating func restore(deviceTimeline: EntryRing, appTimelines: [String: EntryRing]) {
+        self.deviceTimeline = deviceTimeline
+        self.appTimelines = appTimelines
+        retainedBytes = deviceTimeline.bytes
+        for ring in appTimelines.values {
+            for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {
+                retainedBytes += entry.json.count
+            }
+        }
+        _ = evictOverBytes()
     }
 
     /// Installs a newer state and its entries; returns how many entries were evicted.
@@ -35,18 +57,68 @@ struct Published: Sendable {
         for app in changedApps { snapshots[app] = nil }
         var evicted = 0
         for (entry, app) in zip(entries, apps) {
-            evicted += deviceTimeline.append(entry)
-            if let app {
-                let dropped = appTimelines[app, default: EntryRing(limit: historyLimit)].append(entry)
-                appEntriesRetained += 1 - dropped
-                evicted += dropped
+            retainedBytes += entry.json.count
+            if let dropped = deviceTimeline.append(entry) {
+                evicted += 1
+                releaseFromDevice(dropped)
             }
+            if let app {
+                appEntriesRetained += 1
+                if let dropped = appTimelines[app, default: EntryRing(limit: historyLimit)].append(entry) {
+                    evicted += 1
+                    releaseFromApp(dropped)
+                }
+            }
+        }
+        return evicted + evictOverBytes()
+    }
+
+    mutating func removeTimeline(of app: String) {
+        guard let ring = appTimelines.removeValue(forKey: app) else { return }
+        appEntriesRetained -= ring.count
+        for entry in ring.retained { releaseFromApp(entry, counted: false) }
+    }
+
+    /// Evicts the oldest entries of the device, from whichever timeline holds them, until the device holds
+    /// at most `historyBytes`; returns how many ring entries were evicted.
+    private mutating func evictOverBytes() -> Int {
+        var evicted = 0
+        while retainedBytes > historyBytes {
+            var oldestApp: String?
+            var oldestSeq = deviceTimeline.oldestSeq ?? .max
+            for (app, ring) in appTimelines {
+                if let seq = ring.oldestSeq, seq < oldestSeq {
+                    oldestSeq = seq
+                    oldestApp = app
+                }
+            }
+            if let app = oldestApp, let dropped = appTimelines[app]?.evictOldest() {
+                releaseFromApp(dropped)
+            } else if let dropped = deviceTimeline.evictOldest() {
+                releaseFromDevice(dropped)
+            } else {
+                break
+            }
+            evicted += 1
         }
         return evicted
     }
 
-    mutating func removeTimeline(of app: String) {
-        appEntriesRetained -= appTimelines.removeValue(forKey: app)?.count ?? 0
+    /// An entry left the device's timeline: its bytes are free unless its app's timeline still holds it.
+    private mutating func releaseFromDevice(_ entry: StoredEntry) {
+        if let app = entry.app, let ring = appTimelines[app], ring.evictedThrough < entry.seq,
+            ring.oldestSeq.map({ $0 <= entry.seq }) ?? false
+        {
+            return
+        }
+        retainedBytes -= entry.json.count
+    }
+
+    /// An entry left its app's timeline: its bytes are free unless the device's timeline still holds it.
+    private mutating func releaseFromApp(_ entry: StoredEntry, counted: Bool = true) {
+        if counted { appEntriesRetained -= 1 }
+        if deviceTimeline.evictedThrough < entry.seq { return }
+        retainedBytes -= entry.json.count
     }
 
     /// The device as a reader should see it now. A realtime clock moves between events: its time,
@@ -58,9 +130,34 @@ struct Published: Sendable {
         return copy
     }
 
-    mutating func takeWaiters() -> [Waiter] {
-        defer { waiters = [] }
-        return waiters
+    /// Every parked poll, to answer them all (a delete, a reset, a drain).
+    mutating func takeAllPolls() -> [Poll] {
+        defer {
+            appPolls = [:]
+            devicePolls = []
+        }
+        return devicePolls + appPolls.values.joined()
+    }
+
+    /// The polls that entries for `apps` (and the device's timeline) concern; a poll on another app sleeps on.
+    mutating func takePolls(for apps: [String?], entries: Bool) -> [Poll] {
+        var polls: [Poll] = []
+        if entries {
+            polls = devicePolls
+            devicePolls = []
+        }
+        for case let app? in apps {
+            if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
+        }
+        return polls
+    }
+
+    mutating func park(_ poll: Poll, app: String?) {
+        if let app {
+            appPolls[app, default: []].append(poll)
+        } else {
+            devicePolls.append(poll)
+        }
     }
 }
 

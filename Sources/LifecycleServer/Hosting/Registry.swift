@@ -3,7 +3,7 @@ import Synchronization
 /// Which host holds each device and app. Sharded by id so lookups on the request path never share one lock.
 final class Registry: Sendable {
     private final class Shard: Sendable {
-        let maps = Mutex(Maps())
+        let maps = Protected(Maps())
     }
 
     private struct Maps {
@@ -16,7 +16,7 @@ final class Registry: Sendable {
     private let appCount = Atomic<Int>(0)
     /// Bumped whenever an app id comes or goes: the version of `sortedApps`.
     private let appsVersion = Atomic<UInt64>(0)
-    private let sortedApps = Mutex<(version: UInt64, apps: [(id: String, host: DeviceHost)])?>(nil)
+    private let sortedApps = Protected<(version: UInt64, apps: [(id: String, host: DeviceHost)])?>(nil)
 
     init(shardCount: Int = 64) {
         shards = (0..<shardCount).map { _ in Shard() }

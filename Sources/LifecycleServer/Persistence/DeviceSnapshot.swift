@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import LifecycleCore
 
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
@@ -8,7 +7,7 @@ import LifecycleCore
 /// The bytes: `LCSN` and a version byte; a small JSON header (`anchorWall`, the apps whose timelines
 /// are saved with their `evictedThrough` and oldest `seq`, the device's own, and the idempotency keys);
 /// the core's Codable JSON; then every retained entry once, oldest first, as `seq`, flags, the index of
-/// its app in the header and its JSON exactly as served; then each remembered answer's body. Entries
+/// its app in the header, its scene session when flag 4 says it has one, and its JSON exactly as served; then each remembered answer's body. Entries
 /// and bodies are length-prefixed bytes, never re-escaped, so saving and loading cost little beyond a copy.
 struct DeviceSnapshot {
     var anchorWall: Double
@@ -17,7 +16,9 @@ struct DeviceSnapshot {
     var appTimelines: [String: EntryRing]
     var idempotency: [(key: String, answer: IdempotencyCache.Answer)]
 
-    private static let magic: [UInt8] = Array("LCSN".utf8) + [1]
+    /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
+    static let version: UInt8 = 1
+    private static let magic: [UInt8] = Array("LCSN".utf8) + [version]
     private static let noApp = UInt32.max
 
     init(
@@ -49,7 +50,7 @@ struct DeviceSnapshot {
                 idempotency.map { key, answer in
                     [
                         "key": .string(key), "fp": .string(String(answer.fingerprint)),
-                        "status": .number(Double(answer.response.status)),
+                        "status": .number(Double(answer.status)),
                     ]
                 }),
         ]
@@ -75,17 +76,21 @@ struct DeviceSnapshot {
         out.u32(UInt32(written.count))
         for (seq, app, entry) in written {
             out.u64(seq)
-            out.bytes.append((entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0))
+            out.bytes.append(
+                (entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0) | (entry.session != nil ? 4 : 0))
             out.u32(app)
+            if let session = entry.session { out.blob(Array(session.utf8)) }
             out.blob(entry.json)
         }
-        for (_, answer) in idempotency { out.blob(answer.response.body) }
+        for (_, answer) in idempotency { out.blob(answer.body) }
         return out.bytes
     }
 
     init(bytes: [UInt8], historyLimit: Int) throws {
         var input = ByteReader(bytes)
-        guard try input.take(Self.magic.count) == Self.magic[...] else { throw JournalEntry.CorruptRecord() }
+        guard try input.take(4) == Self.magic[..<4] else { throw JournalEntry.CorruptRecord() }
+        let version = try input.byte()
+        guard version == 1 else { throw UnknownVersion(version: version) }
         let header = try JSONParser.parse(try input.blob())
         device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
         guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
@@ -110,24 +115,35 @@ struct DeviceSnapshot {
             let seq = try input.u64()
             let flags = try input.byte()
             let app = try input.u32()
+            let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
+            guard app == Self.noApp || Int(app) < appIDs.count else { throw JournalEntry.CorruptRecord() }
             let stored = StoredEntry(
-                seq: seq, isCallback: flags & 1 != 0, isNotification: flags & 2 != 0, json: Array(try input.blob()))
-            if seq >= deviceOldest { _ = deviceRing.append(stored) }
+                seq: seq, app: app == Self.noApp ? nil : appIDs[Int(app)], isCallback: flags & 1 != 0,
+                isNotification: flags & 2 != 0, session: session, json: Array(try input.blob()))
+            if seq >= deviceOldest { deviceRing.append(stored) }
             if app != Self.noApp {
                 guard Int(app) < rings.count else { throw JournalEntry.CorruptRecord() }
-                if seq >= rings[Int(app)].oldest { _ = rings[Int(app)].ring.append(stored) }
+                if seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(stored) }
             }
         }
         deviceTimeline = deviceRing
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
             guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                let status = item["status"]?.numberValue
+                let status = item["status"]?.numberValue, (200...299).contains(status)
             else { throw JournalEntry.CorruptRecord() }
-            let response = HTTPResponse(
-                status: Int(status), headers: [("Content-Type", "application/json")], body: Array(try input.blob()))
-            return (key, IdempotencyCache.Answer(fingerprint: print, response: response))
+            return (
+                key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob()), status: Int(status))
+            )
         }
+    }
+}
+
+extension DeviceSnapshot {
+    /// A snapshot in a format newer than this build reads.
+    struct UnknownVersion: Error, CustomStringConvertible {
+        var version: UInt8
+        var description: String { "a snapshot has format version \(version), newer than this build reads" }
     }
 }
 

@@ -1,61 +1,97 @@
+import Foundation
 import LifecycleCore
 
 /// One accepted input as it is journaled: enough, with the deterministic core, to rebuild everything.
-enum JournalEntry {
+///
+/// Records hold the core's own values (configurations, `Event`s), never the API's request JSON, so a
+/// change to what the API accepts cannot make a journaled record unreadable. The format is versioned
+/// (`JournalRecordFormat`); every earlier version still decodes.
+enum JournalEntry: Equatable, Codable {
     /// The device was created at wall-clock `wall` (the anchor of a realtime clock).
-    case device(config: JSONValue, wall: Double)
-    case app(id: String, config: JSONValue)
+    case device(configuration: DeviceConfiguration, wall: Double)
+    case app(id: String, configuration: AppConfiguration)
     case deleteApp(id: String)
     /// A batch of events, with the device time it was applied at and its idempotency key.
-    case events(app: String?, now: Double, events: JSONValue, key: String?, fingerprint: UInt64?)
+    case events(app: String?, now: Double, events: [Event], key: String?, fingerprint: UInt64?)
     /// A realtime clock fired deadlines up to `now`.
     case advance(now: Double)
 
-    var bytes: [UInt8] {
-        var members: [String: JSONValue]
-        switch self {
-        case .device(let config, let wall):
-            members = ["op": "device", "config": config, "wall": .number(wall)]
-        case .app(let id, let config):
-            members = ["op": "app", "id": .string(id), "config": config]
-        case .deleteApp(let id):
-            members = ["op": "deleteApp", "id": .string(id)]
-        case .events(let app, let now, let events, let key, let fingerprint):
-            members = [
-                "op": "events", "app": app.map(JSONValue.string) ?? .null, "now": .number(now), "events": events,
-            ]
-            if let key { members["key"] = .string(key) }
-            // A 64-bit fingerprint does not fit a JSON number exactly: it travels as text.
-            if let fingerprint { members["fp"] = .string(String(fingerprint)) }
-        case .advance(let now):
-            members = ["op": "advance", "now": .number(now)]
-        }
-        return JSONWriter.encode(.object(members))
-    }
+    /// The record in the current format.
+    var bytes: [UInt8] { JournalRecordFormat.encode(self) }
 
+    /// Decodes a record of any version.
     init(bytes: [UInt8]) throws {
-        let value = try JSONParser.parse(bytes)
-        switch value["op"]?.stringValue {
-        case "device":
-            self = .device(config: value["config"] ?? .object([:]), wall: value["wall"]?.numberValue ?? 0)
-        case "app":
-            guard let id = value["id"]?.stringValue, let config = value["config"] else { throw CorruptRecord() }
-            self = .app(id: id, config: config)
-        case "deleteApp":
-            guard let id = value["id"]?.stringValue else { throw CorruptRecord() }
-            self = .deleteApp(id: id)
-        case "events":
-            guard let now = value["now"]?.numberValue, let events = value["events"] else { throw CorruptRecord() }
-            self = .events(
-                app: value["app"]?.stringValue, now: now, events: events, key: value["key"]?.stringValue,
-                fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
-        case "advance":
-            guard let now = value["now"]?.numberValue else { throw CorruptRecord() }
-            self = .advance(now: now)
-        default:
-            throw CorruptRecord()
-        }
+        self = try JournalRecordFormat.decode(bytes)
     }
 
     struct CorruptRecord: Error {}
+}
+
+/// The versions of the journal's record format.
+///
+/// - Version 1 (the first release): the API's request JSON, `{"op": ..., "config" | "events": <as posted>,
+///   "now", "wall", "key", "fp"}`, read with the API's decoders.
+/// - Version 2: `{"v":2,"entry":<JournalEntry as Codable JSON>}`: the core's values. An `Event` case added
+///   later is one more Codable case: no new version is needed for it.
+enum JournalRecordFormat {
+    static let current = 2
+    private static let prefix = Array(#"{"v":2,"entry":"#.utf8)
+
+    /// Why a record cannot be read: a version newer than this build knows.
+    struct UnknownVersion: Error, CustomStringConvertible {
+        var version: String
+        var description: String { "a journal record has format version \(version), newer than this build reads" }
+    }
+
+    static func encode(_ entry: JournalEntry) -> [UInt8] {
+        // Every number in an entry is finite (the API range-checks them; the core keeps its clock finite),
+        // so encoding cannot fail.
+        let body = try! encoder.encode(entry)
+        return prefix + Array(body) + [UInt8(ascii: "}")]
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> JournalEntry {
+        if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
+            return try JSONDecoder().decode(JournalEntry.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
+        }
+        let value = try JSONParser.parse(bytes)
+        if let version = value["v"] { throw UnknownVersion(version: "\(version)") }
+        return try decodeVersion1(value)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    /// Version 1: the request JSON as posted, decoded as the first release decoded it.
+    private static func decodeVersion1(_ value: JSONValue) throws -> JournalEntry {
+        switch value["op"]?.stringValue {
+        case "device":
+            let request = try DeviceRequest(value["config"] ?? .object([:]), replaying: true)
+            return .device(configuration: request.configuration, wall: value["wall"]?.numberValue ?? 0)
+        case "app":
+            guard let id = value["id"]?.stringValue, let config = value["config"] else {
+                throw JournalEntry.CorruptRecord()
+            }
+            return .app(id: id, configuration: try AppRequest(config, replaying: true).configuration)
+        case "deleteApp":
+            guard let id = value["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
+            return .deleteApp(id: id)
+        case "events":
+            guard let now = value["now"]?.numberValue, let events = value["events"] else {
+                throw JournalEntry.CorruptRecord()
+            }
+            let app = value["app"]?.stringValue
+            return .events(
+                app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
+                key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
+        case "advance":
+            guard let now = value["now"]?.numberValue else { throw JournalEntry.CorruptRecord() }
+            return .advance(now: now)
+        default:
+            throw JournalEntry.CorruptRecord()
+        }
+    }
 }

@@ -27,16 +27,15 @@ extension LifecycleService {
                 if let snapshot = stream.snapshot {
                     let restored = try DeviceSnapshot(bytes: snapshot.state, historyLimit: options.historyLimit)
                     host = DeviceHost(
-                        snapshot: restored, journal: journal, historyLimit: options.historyLimit, hooks: hostHooks)
+                        snapshot: restored, journal: journal, history: historyBounds, hooks: hostHooks)
                 } else {
                     guard let first = records.popFirst() else { continue }
-                    guard case .device(let config, let wall) = try JournalEntry(bytes: first.bytes) else {
+                    guard case .device(let configuration, let wall) = try JournalEntry(bytes: first.bytes) else {
                         throw RecoveryError(
                             description: "device \(stream.stream): the first record is not its creation")
                     }
-                    let request = try DeviceRequest(config)
                     host = makeHost(
-                        try Device(id: stream.stream, configuration: request.configuration), anchorWall: wall)
+                        try Device(id: stream.stream, configuration: configuration), anchorWall: wall, journaled: true)
                 }
                 for record in records {
                     try host.replay(JournalEntry(bytes: record.bytes))

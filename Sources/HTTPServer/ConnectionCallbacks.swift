@@ -1,0 +1,55 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The per-connection libmicrohttpd callbacks: the accept policy (per-client limit) and the connection
+/// notifications (the connection table). Their context is the daemon's `Worker`.
+enum ConnectionCallbacks {
+    /// `MHD_AcceptPolicyCallback`: refuses a client already holding its share of connections.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
+        guard let context, let address else { return .NO }
+        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+        guard let client = ClientAddress(address) else { return .YES }
+        return worker.core.clients.admits(client) ? .YES : .NO
+    }
+
+    /// `MHD_OPTION_URI_LOG_CALLBACK`: the request target as sent, before libmicrohttpd decodes it; kept for
+    /// the access handler's first call. Returns nil, the initial `req_cls`.
+    ///
+    /// libmicrohttpd parses the query into its per-connection memory right after this call, and a query of
+    /// about a thousand parameters exhausts that memory: the connection is then closed without an answer.
+    /// When the target will be refused anyway (`RequestTarget`), its query is cut to nothing here, in
+    /// libmicrohttpd's own buffer and within the string, so the refusal can be answered.
+    static let requestLine:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
+            UnsafeMutableRawPointer? = { context, target, connection in
+                guard let context, let target, let connection else { return nil }
+                let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+                let rawTarget = String(cString: target)
+                worker.connections.receivedTarget(rawTarget, on: connection)
+                if RequestTarget.queryWillBeRefused(rawTarget), let mark = strchr(target, Int32(UInt8(ascii: "?"))) {
+                    UnsafeMutablePointer(mutating: mark + 1).pointee = 0
+                }
+                return nil
+            }
+
+    /// `MHD_NotifyConnectionCallback`: a connection opened or closed.
+    static let notify: MHD_NotifyConnectionCallback = { context, connection, _, event in
+        guard let context, let connection else { return }
+        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED:
+            let client = lifecycled_mhd_client_address(connection).flatMap(ClientAddress.init)
+            if let client { worker.core.clients.opened(client) }
+            worker.connections.opened(connection, socket: lifecycled_mhd_connection_fd(connection), client: client)
+        case .CONNECTION_NOTIFY_CLOSED:
+            if let client = worker.connections.closed(connection) { worker.core.clients.closed(client) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Keeps browsers and foreign names out: the `Host` must name this server (DNS rebinding), and a
+/// state-changing request sent by a web page must come from this server's own origin or an allowed one
+/// (cross-site request forgery).
+struct RequestPolicy: Sendable {
+    /// Lower-cased host names (IPv6 in brackets) the `Host` header may carry, port aside; any IP address may too.
+    let hostNames: Set<String>
+    /// Lower-cased origins (`scheme://host[:port]`) allowed besides the server's own.
+    let origins: Set<String>
+
+    init(listenHost: String, allowedHosts: [String], allowedOrigins: [String]) {
+        var names: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        for name in [listenHost] + allowedHosts {
+            let lowered = name.lowercased()
+            names.insert(lowered.contains(":") && !lowered.hasPrefix("[") ? "[\(lowered)]" : lowered)
+        }
+        hostNames = names
+        origins = Set(allowedOrigins.map { Self.normalizedOrigin($0) })
+    }
+
+    /// The problem to answer instead of calling the responder, or nil when the request may go on.
+    /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out.
+    func problem(method: String, headers: [(name: String, value: String)], hostRequired: Bool) -> HTTPResponse? {
+        let hosts = headers.filter { asciiCaseInsensitiveEquals($0.name, "Host") }
+        if hosts.count > 1 {
+            return ProblemResponse.problem(
+                status: 400, title: "Bad Request",
+                detail: "The request has \(hosts.count) Host fields; exactly one is allowed.", code: "ambiguous-host")
+        }
+        let host = hosts.first?.value
+        if host == nil && hostRequired {
+            return ProblemResponse.problem(
+                status: 400, title: "Bad Request",
+                detail: "An HTTP/1.1 request needs a Host field naming this server.", code: "missing-host")
+        }
+        // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
+        if let host, case let name = Self.hostName(host), !hostNames.contains(name) && !Self.isIPLiteral(name) {
+            return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
+        }
+        guard !["GET", "HEAD", "OPTIONS"].contains(method) else { return nil }
+        if let origin = Self.header("Origin", in: headers) {
+            let normalized = Self.normalizedOrigin(origin)
+            let own = host.map { "http://" + $0.lowercased() }
+            if normalized != own && !origins.contains(normalized) {
+                return ProblemResponse.crossOrigin(origin: origin)
+            }
+            return nil
+        }
+        if let site = Self.header("Sec-Fetch-Site", in: headers), site.lowercased() == "cross-site" {
+            return ProblemResponse.crossSite
+        }
+        return nil
+    }
+
+    /// The name part of a `Host` value: `example.com:8080` → `example.com`, `[::1]:80` → `[::1]`.
+    static func hostName(_ host: String) -> String {
+        let lowered = host.lowercased()
+        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
+            return String(lowered[...end])
+        }
+        if let colon = lowered.lastIndex(of: ":") { return String(lowered[..<colon]) }
+        return lowered
+    }
+
+    /// An IPv4 address, or an IPv6 address in brackets.
+    static func isIPLiteral(_ name: String) -> Bool {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        if name.hasPrefix("[") && name.hasSuffix("]") {
+            return inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &ipv6) == 1
+        }
+        return inet_pton(AF_INET, name, &ipv4) == 1
+    }
+
+    private static func normalizedOrigin(_ origin: String) -> String {
+        var lowered = origin.lowercased()
+        while lowered.hasSuffix("/") { lowered.removeLast() }
+        return lowered
+    }
+
+    private static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+        headers.first { asciiCaseInsensitiveEquals($0.name, name) }?.value
+    }
+}

@@ -1,0 +1,67 @@
+/// Checks the request target as sent (before libmicrohttpd decodes it), which the decoded path can no
+/// longer show: `%00` would cut the path short and `%2F` would turn one segment into two.
+enum RequestTarget {
+    /// Longest request target (path and query) accepted, in bytes.
+    static let maxBytes = 4096
+    /// Most query parameters accepted.
+    static let maxQueryParameters = 100
+
+    /// Whether the target is refused for its length or its number of query parameters (a cheap check).
+    static func queryWillBeRefused(_ rawTarget: String) -> Bool {
+        let bytes = rawTarget.utf8
+        return bytes.count > maxBytes || bytes.lazy.filter { $0 == UInt8(ascii: "&") }.count >= maxQueryParameters
+    }
+
+    static func problem(rawTarget: String) -> HTTPResponse? {
+        let bytes = Array(rawTarget.utf8)
+        if bytes.count > maxBytes {
+            return ProblemResponse.problem(
+                status: 414, title: "URI Too Long",
+                detail: "The request target is \(bytes.count) bytes; at most \(maxBytes) are allowed.",
+                code: "uri-too-long")
+        }
+        let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        var index = 0
+        while index < queryStart {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < queryStart,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                let decoded = high << 4 | low
+                if decoded == 0 || decoded == UInt8(ascii: "/") {
+                    return ProblemResponse.problem(
+                        status: 400, title: "Bad Request",
+                        detail:
+                            "The path contains \(decoded == 0 ? "%00 (NUL)" : "%2F (an encoded /)"); path segments may not contain NUL or an encoded slash.",
+                        code: "invalid-path")
+                }
+                index += 3
+            } else {
+                if bytes[index] == 0 {
+                    return ProblemResponse.problem(
+                        status: 400, title: "Bad Request", detail: "The path contains a NUL byte.", code: "invalid-path"
+                    )
+                }
+                index += 1
+            }
+        }
+        if queryStart < bytes.endIndex {
+            let parameters = bytes[(queryStart + 1)...].split(separator: UInt8(ascii: "&")).count
+            if parameters > maxQueryParameters {
+                return ProblemResponse.problem(
+                    status: 400, title: "Bad Request",
+                    detail: "The query has \(parameters) parameters; at most \(maxQueryParameters) are allowed.",
+                    code: "too-many-query-parameters")
+            }
+        }
+        return nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import HTTPServer
+import HTTPTestClient
+import Testing
+
+/// Browsers kept out: a foreign `Host` (DNS rebinding) and state-changing requests from foreign web pages.
+@Suite struct RequestPolicyTests {
+    private func served(
+        allowedHosts: [String] = [], allowedOrigins: [String] = [],
+        _ body: (TestHTTPClient, Box<Int>) throws -> Void
+    ) throws {
+        let calls = Box(0)
+        try withServer(
+            configure: {
+                $0.allowedHosts = allowedHosts
+                $0.allowedOrigins = allowedOrigins
+            },
+            { _, completion in
+                calls.update { $0 += 1 }
+                completion(textResponse("ok"))
+            }
+        ) { server in try body(TestHTTPClient(port: server.port), calls) }
+    }
+
+    @Test func aForeignHostIsMisdirected() throws {
+        try served { client, calls throws in
+            let response = try client.request(path: "/v1/devices", headers: [("Host", "evil.example:8080")])
+            #expect(response.status == 421)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.text.contains(#""code":"misdirected-request""#))
+            #expect(calls.get() == 0)
+        }
+    }
+
+    @Test func twoHostFieldsAreRefused() throws {
+        try served { client, calls throws in
+            let response = try client.request(
+                path: "/v1/devices", headers: [("Host", "localhost"), ("Host", "evil.example")])
+            #expect(response.status == 400)
+            #expect(response.text.contains(#""code":"ambiguous-host""#))
+            #expect(calls.get() == 0)
+        }
+    }
+
+    @Test func anHTTP11RequestWithoutHostIsRefusedButHTTP10IsServed() throws {
+        try served { client, calls throws in
+            try client.sendBytes(Array("GET /v1/devices HTTP/1.1\r\n\r\n".utf8))
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.text.contains(#""code":"missing-host""#))
+            #expect(calls.get() == 0)
+            try client.sendBytes(Array("GET /v1/devices HTTP/1.0\r\n\r\n".utf8))
+            #expect(try client.readResponse().status == 200)
+            #expect(calls.get() == 1)
+        }
+    }
+
+    /// A DNS-rebinding page sends its own host name; an IP address is never one.
+    @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9", "LOCALHOST", "10.1.2.3:8080", "[fe80::1]"])
+    func loopbackNamesAreServed(host: String) throws {
+        try served { client, calls throws in
+            #expect(try client.request(path: "/v1/devices", headers: [("Host", host)]).status == 200)
+            #expect(calls.get() == 1)
+        }
+    }
+
+    @Test func anAllowedHostIsServed() throws {
+        try served(allowedHosts: ["sim.internal"]) { client, _ throws in
+            #expect(try client.request(path: "/", headers: [("Host", "sim.internal:8080")]).status == 200)
+            #expect(try client.request(path: "/", headers: [("Host", "other.internal")]).status == 421)
+        }
+    }
+
+    @Test(arguments: ["POST", "PUT", "PATCH", "DELETE"])
+    func aStateChangingRequestFromAForeignPageIsForbidden(method: String) throws {
+        try served { client, calls throws in
+            for origin in ["https://evil.example", "null", "http://localhost:3000"] {
+                let response = try client.request(
+                    method: method, path: "/v1/reset", headers: [("Origin", origin)], body: Array("{}".utf8))
+                #expect(response.status == 403)
+                #expect(response.text.contains(#""code":"cross-origin-request""#))
+            }
+            #expect(calls.get() == 0)
+        }
+    }
+
+    @Test func aCrossSiteFetchWithoutOriginIsForbidden() throws {
+        try served { client, calls throws in
+            let response = try client.request(
+                method: "POST", path: "/v1/reset", headers: [("Sec-Fetch-Site", "cross-site")])
+            #expect(response.status == 403)
+            #expect(calls.get() == 0)
+        }
+    }
+
+    /// A dashboard served by the server itself sends its own origin (`http://` + the Host it used).
+    @Test func theServersOwnPagesAndAllowedOriginsMayChangeState() throws {
+        try served(allowedOrigins: ["http://dash.example:3000"]) { client, calls throws in
+            let own = try client.request(
+                method: "POST", path: "/v1/reset",
+                headers: [("Origin", "http://localhost"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(own.status == 200)
+            let allowed = try client.request(
+                method: "POST", path: "/v1/reset",
+                headers: [("Origin", "http://dash.example:3000"), ("Sec-Fetch-Site", "cross-site")])
+            #expect(allowed.status == 200)
+            #expect(calls.get() == 2)
+        }
+    }
+
+    @Test func readsFromAnyPageAreServed() throws {
+        try served { client, _ throws in
+            let response = try client.request(
+                path: "/v1/devices", headers: [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")])
+            #expect(response.status == 200)
+        }
+    }
+}

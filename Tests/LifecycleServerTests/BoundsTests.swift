@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import LifecycleServer
+
+/// Memory is bounded whatever clients send: one event, one answer, one device's history.
+@Suite struct BoundsTests {
+    private func payload(_ bytes: Int) -> String { String(repeating: "x", count: bytes) }
+
+    @Test func anEventOverMaxEventBytesIsPayloadTooLargeWithItsIndexAndChangesNothing() throws {
+        try withLiveServer(configure: { $0.maxEventBytes = 4096 }) { server in
+            try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
+            let single = try server.post(
+                "/v1/apps/a1/events", #"{"type": "launch", "url": "mail:\#(payload(5000))"}"#)
+            expectProblem(single, status: 413, code: "payload-too-large")
+            #expect(single.int("limit") == 4096)
+            let batch = try server.post(
+                "/v1/apps/a1/events",
+                #"[{"type": "launch"}, {"type": "remoteNotification", "payload": {"p": "\#(payload(5000))"}}]"#)
+            expectProblem(batch, status: 413, code: "payload-too-large")
+            #expect(batch.int("index") == 1)
+            #expect(try server.get("/v1/apps/a1").string("state") == "notRunning")
+            // Under the limit, and a batch whose events are each under it, are accepted.
+            try server.postEvents(
+                "/v1/apps/a1/events",
+                #"[{"type": "launch"}, {"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}, "#
+                    + #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}]"#)
+        }
+    }
+
+    @Test func aDeviceOrAppDescriptionOverMaxEventBytesIsPayloadTooLarge() throws {
+        try withLiveServer(configure: { $0.maxEventBytes = 4096 }) { server in
+            let device = try server.post("/v1/devices", #"{"settings": {"settings": "\#(payload(5000))"}}"#)
+            expectProblem(device, status: 413, code: "payload-too-large")
+            let app = try server.post(
+                "/v1/apps", #"{"bundleId": "\#(payload(200))", "info": {"urlSchemes": ["\#(payload(5000))"]}}"#)
+            expectProblem(app, status: 413, code: "payload-too-large")
+            #expect(try server.get("/v1/devices").items.isEmpty)
+        }
+    }
+
+    @Test func aPageStopsOnceItsItemsReachMaxAnswerBytesAndNextGoesOn() throws {
+        try withLiveServer(configure: { $0.maxAnswerBytes = 10_000 }) { server in
+            try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
+            try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+            for _ in 0..<10 {
+                try server.postEvents(
+                    "/v1/apps/a1/events",
+                    #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+            }
+            let page = try server.get("/v1/apps/a1/timeline?limit=1000")
+            #expect(page.status == 200)
+            #expect(page.body.count < 10_000 + 4_000, "\(page.body.count) bytes")
+            let next = try #require(page.int("next"))
+            let rest = try server.get("/v1/apps/a1/timeline?limit=1000&after=\(next)")
+            #expect(!rest.items.isEmpty)
+            // Read to the end, every entry comes once and in order.
+            let all = try server.allEntries("/v1/apps/a1/timeline", limit: 1000)
+            #expect(seqs(all) == seqs(all).sorted())
+            #expect(Set(seqs(all)).count == all.count)
+            #expect(all.count > page.items.count)
+        }
+    }
+
+    @Test func listsStopOnceTheirItemsReachMaxAnswerBytes() throws {
+        try withLiveServer(configure: { $0.maxAnswerBytes = 65_536 }) { server in
+            for index in 0..<40 {
+                try server.createDevice(#"{"id": "d\#(index)", "settings": {"settings": "\#(payload(3000))"}}"#)
+                try server.createApp(
+                    #"{"id": "a\#(index)", "device": "d\#(index)", "bundleId": "\#(payload(255))", "info": {"urlSchemes": ["\#(payload(2000))"]}}"#
+                )
+            }
+            var seen: [String] = []
+            var after: String?
+            var pages = 0
+            repeat {
+                let page = try server.get("/v1/devices?limit=1000" + (after.map { "&after=\($0)" } ?? ""))
+                #expect(page.body.count < 65_536 + 4_000)
+                seen += page.items.compactMap { $0["id"] as? String }
+                after = page.string("next")
+                pages += 1
+            } while after != nil && pages < 100
+            #expect(pages > 1)
+            #expect(seen.count == 40 && Set(seen).count == 40)
+            let apps = try server.get("/v1/apps?limit=1000")
+            #expect(apps.items.count < 40 && apps.string("next") != nil)
+        }
+    }
+
+    @Test func aDeviceKeepsAtMostHistoryBytesAcrossItsTimelinesAndOlderCursorsAreGone() throws {
+        let cap = 200_000
+        try withLiveServer(configure: { $0.historyBytes = cap }) { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            for app in ["a1", "a2"] {
+                try server.createApp(#"{"id": "\#(app)", "device": "d1", "bundleId": "com.example.\#(app)"}"#)
+            }
+            try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+            for index in 0..<200 {
+                let app = index % 2 == 0 ? "a1" : "a2"
+                try server.postEvents(
+                    "/v1/apps/\(app)/events",
+                    #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+            }
+            var retained = 0
+            var seen = Set<Int>()
+            for path in ["/v1/devices/d1/timeline", "/v1/apps/a1/timeline", "/v1/apps/a2/timeline"] {
+                let page = try server.get(path + "?limit=1000")
+                for item in page.items {
+                    let seq = item["seq"] as! Int
+                    if seen.insert(seq).inserted {
+                        retained += try JSONSerialization.data(withJSONObject: item).count
+                    }
+                }
+            }
+            #expect(retained <= cap + 10_000, "\(retained) bytes retained")
+            #expect(retained > cap / 2, "\(retained) bytes retained")
+            let oldest = try #require(seqs(try server.get("/v1/apps/a1/timeline?limit=1").items).first)
+            #expect(oldest > 10, "the oldest entries of a1 were evicted")
+            expectProblem(try server.get("/v1/apps/a1/timeline?after=1"), status: 410, code: "gone")
+        }
+    }
+}
+
+extension BoundsTests {
+    /// The byte cap is applied the same way live, on replay and from a snapshot: a restart serves the same history.
+    @Test(arguments: [5, 1_000_000])
+    func aRestartKeepsTheSameCappedHistory(snapshotEvery: Int) throws {
+        let configure: (inout ServiceOptions) -> Void = {
+            $0.historyBytes = 150_000
+            $0.snapshotEvery = snapshotEvery
+        }
+        let paths = ["/v1/devices/d1/timeline", "/v1/apps/a1/timeline", "/v1/apps/a2/timeline"]
+        try withTemporaryDirectory { directory in
+            var before: [String: String] = [:]
+            do {
+                let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+                defer { server.stop() }
+                try server.createDevice(#"{"id": "d1"}"#)
+                for app in ["a1", "a2"] {
+                    try server.createApp(#"{"id": "\#(app)", "device": "d1", "bundleId": "com.example.\#(app)"}"#)
+                }
+                try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+                for index in 0..<120 {
+                    let event =
+                        index % 3 == 0
+                        ? #"{"type": "launch"}"#
+                        : #"{"type": "remoteNotification", "payload": {"p": "\#(String(repeating: "z", count: 2500))"}}"#
+                    try server.postEvents("/v1/apps/\(index % 2 == 0 ? "a1" : "a2")/events", event)
+                }
+                for path in paths { before[path] = try server.get(path + "?limit=1000").text }
+                let oldest = try #require(seqs(try server.get("/v1/devices/d1/timeline?limit=1").items).first)
+                #expect(oldest > 1, "the cap evicted entries")
+            }
+            let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+            defer { server.stop() }
+            for path in paths {
+                #expect(try server.get(path + "?limit=1000").text == before[path], "\(path)")
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LifecycleCore
+import Testing
+
+@testable import LifecycleServer
+
+/// Snapshots round-trip: what is saved is what loads, the core state, every retained entry (with what
+/// was evicted before it) and every remembered answer.
+@Suite struct DeviceSnapshotTests {
+    static func summary(_ ring: EntryRing) -> [String] {
+        ["evictedThrough \(ring.evictedThrough)"]
+            + ring.retained.map {
+                "\($0.seq) \($0.isCallback) \($0.isNotification) \(String(decoding: $0.json, as: UTF8.self))"
+            }
+    }
+
+    @Test func aSnapshotLoadsAsItWasSaved() throws {
+        try withLiveServer(historyLimit: 8) { server in
+            try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
+            try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
+            try server.createApp(#"{"id": "b", "device": "d", "bundleId": "com.example.b"}"#)
+            try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            try server.postEvents(
+                "/v1/apps/b/events", #"[{"type": "launch"}, {"type": "beginBackgroundTask", "duration": 5}]"#)
+            try server.postEvents(
+                "/v1/devices/d/events", #"[{"type": "lock"}, {"type": "advanceTime", "seconds": 2.5}]"#)
+            let host = try #require(server.service.registry.device("d"))
+            let published = host.shared.withLock { $0 }
+            let answers: [(key: String, answer: IdempotencyCache.Answer)] = [
+                ("/v1/apps/a/events\nk1", .init(fingerprint: .max, body: Array(#"{"x":1}"#.utf8))),
+                ("/v1/devices/d/events\nk2", .init(fingerprint: 7, body: [], status: 201)),
+            ]
+            let saved = DeviceSnapshot(
+                anchorWall: 1_763_900_000.25, device: published.device, deviceTimeline: published.deviceTimeline,
+                appTimelines: published.appTimelines, idempotency: answers)
+            let bytes = try saved.encoded()
+            #expect(bytes.starts(with: Array("LCSN".utf8) + [DeviceSnapshot.version]))
+
+            let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8)
+            #expect(loaded.anchorWall == saved.anchorWall)
+            #expect(loaded.device == saved.device)
+            #expect(Self.summary(loaded.deviceTimeline) == Self.summary(saved.deviceTimeline))
+            #expect(saved.deviceTimeline.evictedThrough > 0, "the history limit evicted nothing: a weaker test")
+            #expect(loaded.appTimelines.keys.sorted() == ["a", "b"])
+            for (app, ring) in saved.appTimelines {
+                #expect(Self.summary(try #require(loaded.appTimelines[app])) == Self.summary(ring), "\(app)")
+            }
+            #expect(loaded.idempotency.map(\.key) == answers.map(\.key))
+            #expect(loaded.idempotency.map(\.answer.fingerprint) == answers.map(\.answer.fingerprint))
+            #expect(loaded.idempotency.map(\.answer.body) == answers.map(\.answer.body))
+            #expect(loaded.idempotency.map(\.answer.status) == [200, 201])
+        }
+    }
+
+    @Test func aNewerSnapshotVersionIsRefusedByName() throws {
+        #expect(throws: DeviceSnapshot.UnknownVersion.self) {
+            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [2, 0, 0, 0, 0], historyLimit: 8)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LifecycleCore
+import Testing
+
+@testable import LifecycleServer
+
+/// The journal's record format: the core's values under a version tag; every earlier version still reads.
+@Suite struct JournalRecordFormatTests {
+    /// Fields that event types require, with values at their edges; other types need only `type`.
+    static let fields: [String: JSONValue] = [
+        "launch": ["background": true, "url": "mail://x", "sourceApplication": "com.example.a"],
+        "openURL": ["url": "mail://é\u{1}\"", "annotation": ["n": 1e-300, "list": [true, .null, -0.5]]],
+        "beginBackgroundTask": ["name": "upload", "duration": 1e12],
+        "endBackgroundTask": ["task": 9_007_199_254_740_991],
+        "startBackgroundActivity": ["mode": "audio"],
+        "stopBackgroundActivity": ["mode": "audio"],
+        "remoteNotification": ["payload": ["aps": ["alert": "hi"]], "contentAvailable": true],
+        "switchApp": ["to": "b"],
+        "interruptionBegan": ["kind": "call"],
+        "interruptionEnded": ["accepted": true],
+        "bannerNotification": ["title": "Hello"],
+        "memoryPressure": ["level": "critical"],
+        "advanceTime": ["seconds": 0.1],
+        "change": ["kind": "batteryLevel", "value": 0.25],
+    ]
+
+    static func event(_ type: String) throws -> Event {
+        var members: [String: JSONValue] = ["type": .string(type)]
+        if case .object(let extra)? = fields[type] { members.merge(extra) { $1 } }
+        return try EventDecoder.decodeOne(.object(members), deviceOnly: false)
+    }
+
+    @Test func everyKindOfEntryAndEveryEventTypeRoundTripsInTheCurrentFormat() throws {
+        let events = try Event.allTypes.map(Self.event)
+        var app = AppConfiguration(bundleId: "com.example.a")
+        app.delegate.durations = ["applicationDidEnterBackground:": 86_400]
+        var device = DeviceConfiguration()
+        device.clockMode = .realtime
+        device.clockSpeed = 1_000_000
+        device.settings = ["locale": "fr_FR"]
+        let entries: [JournalEntry] = [
+            .device(configuration: device, wall: 1_763_900_000.123_456),
+            .app(id: "a", configuration: app),
+            .deleteApp(id: "a"),
+            .events(app: "a", now: 12.5, events: events, key: "/v1/apps/a/events\nk", fingerprint: .max),
+            .events(app: nil, now: 0, events: [.lock], key: nil, fingerprint: nil),
+            .advance(now: 1e12),
+        ]
+        for entry in entries {
+            let bytes = entry.bytes
+            #expect(bytes.starts(with: Array(#"{"v":2,"entry":"#.utf8)))
+            #expect(try JournalEntry(bytes: bytes) == entry)
+        }
+    }
+
+    /// Records as the first release wrote them (the API's request JSON) decode to the same core values.
+    @Test func version1RecordsStillDecode() throws {
+        let records: [(String, JournalEntry)] = [
+            (
+                #"{"config":{"iosVersion":"7.0","passcode":true},"op":"device","wall":1763900000.5}"#,
+                .device(
+                    configuration: try DeviceRequest(["iosVersion": "7.0", "passcode": true]).configuration,
+                    wall: 1_763_900_000.5)
+            ),
+            (
+                #"{"config":{"bundleId":"com.example.mail"},"id":"mail","op":"app"}"#,
+                .app(id: "mail", configuration: AppConfiguration(bundleId: "com.example.mail"))
+            ),
+            (#"{"id":"mail","op":"deleteApp"}"#, .deleteApp(id: "mail")),
+            (
+                #"{"app":"mail","events":[{"type":"launch"},{"type":"homeButton"}],"fp":"18446744073709551615","key":"/v1/apps/mail/events\nk1","now":3,"op":"events"}"#,
+                .events(
+                    app: "mail", now: 3,
+                    events: [.launch(background: false, url: nil, sourceApplication: nil), .homeButton],
+                    key: "/v1/apps/mail/events\nk1", fingerprint: .max)
+            ),
+            (
+                #"{"app":null,"events":{"seconds":30,"type":"advanceTime"},"now":0,"op":"events"}"#,
+                .events(app: nil, now: 0, events: [.advanceTime(seconds: 30)], key: nil, fingerprint: nil)
+            ),
+            (#"{"now":42.5,"op":"advance"}"#, .advance(now: 42.5)),
+        ]
+        for (text, entry) in records {
+            #expect(try JournalEntry(bytes: Array(text.utf8)) == entry, "\(text)")
+        }
+    }
+
+    @Test func aNewerVersionIsRefusedByName() throws {
+        #expect(throws: JournalRecordFormat.UnknownVersion.self) {
+            try JournalEntry(bytes: Array(#"{"v":3,"entry":{}}"#.utf8))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import LifecycleStore
+
+/// A stream deleted in this process is never recreated by a late append or snapshot; only a record that
+/// starts the stream brings the name back, afresh.
+@Suite struct StreamDeletionTests {
+    static func error(_ result: Result<Void, StoreError>) -> StoreError? {
+        guard case .failure(let error) = result else { return nil }
+        return error
+    }
+
+    @Test func aLateAppendOrSnapshotOfADeletedStreamIsRefusedAndLeavesNothing() throws {
+        try TemporaryDirectory.with { directory in
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            let first = Collected<Result<UInt64, StoreError>>()
+            journal.append(stream: "phone", record: [1], startsStream: true) { first.add($0) }
+            journal.append(stream: "phone", record: [2]) { first.add($0) }
+            journal.deleteStream("phone")
+            let late = Collected<Result<UInt64, StoreError>>()
+            journal.append(stream: "phone", record: [3]) { late.add($0) }
+            let snapshot = Collected<Result<Void, StoreError>>()
+            journal.saveSnapshot(stream: "phone", upTo: 2, state: [9]) { snapshot.add($0) }
+            journal.flush()
+            journal.close()
+            #expect(late.values == [.failure(.streamDeleted(stream: "phone"))])
+            #expect(snapshot.values.map(Self.error) == [.streamDeleted(stream: "phone")])
+
+            let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            defer { reopened.close() }
+            #expect(try reopened.recover() == [])
+        }
+    }
+
+    @Test func aStartingRecordBringsTheNameBackAfreshAndOlderSnapshotsStayOut() throws {
+        try TemporaryDirectory.with { directory in
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            let seqs = Collected<Result<UInt64, StoreError>>()
+            journal.append(stream: "phone", record: [1], startsStream: true) { seqs.add($0) }
+            journal.deleteStream("phone")
+            journal.append(stream: "phone", record: [2], startsStream: true) { seqs.add($0) }
+            let stale = Collected<Result<Void, StoreError>>()
+            journal.saveSnapshot(stream: "phone", upTo: 1, state: [9]) { stale.add($0) }
+            // After a reset, no snapshot of a record before it is kept either.
+            journal.append(stream: "tablet", record: [3], startsStream: true) { seqs.add($0) }
+            journal.deleteAll()
+            journal.saveSnapshot(stream: "tablet", upTo: 3, state: [9]) { stale.add($0) }
+            journal.append(stream: "tablet", record: [4], startsStream: true) { seqs.add($0) }
+            journal.flush()
+            journal.close()
+            #expect(
+                stale.values.map(Self.error) == [.streamDeleted(stream: "phone"), .streamDeleted(stream: "tablet")])
+
+            let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            defer { reopened.close() }
+            #expect(
+                try reopened.recover() == [
+                    RecoveredStream(stream: "tablet", snapshot: nil, records: [JournalRecord(seq: 4, bytes: [4])])
+                ])
+        }
+    }
+
+    @Test func aStartingRecordDropsWhateverAStreamOfThatNameHeld() throws {
+        try TemporaryDirectory.with { directory in
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            journal.append(stream: "phone", record: [1], startsStream: true) { _ in }
+            journal.append(stream: "phone", record: [2]) { _ in }
+            journal.flush()
+            journal.saveSnapshot(stream: "phone", upTo: 2, state: [9])
+            journal.append(stream: "phone", record: [3], startsStream: true) { _ in }
+            journal.close()
+
+            let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            defer { reopened.close() }
+            #expect(
+                try reopened.recover() == [
+                    RecoveredStream(stream: "phone", snapshot: nil, records: [JournalRecord(seq: 3, bytes: [3])])
+                ])
+        }
+    }
+}

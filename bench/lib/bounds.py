@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The hostile runs of issue 9 against one daemon, with its RSS after each: events of 1 MB (refused by
+--max-event-bytes), events just under the event limit until one device passes --history-bytes, and
+the biggest pages a client can ask for (capped by --max-answer-bytes).
+Usage: bounds.py BINARY [DAEMON ARGS...]"""
+import http.client, json, os, re, subprocess, sys, tempfile, time
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1)) / 1024
+
+
+def main():
+    binary, extra = sys.argv[1], sys.argv[2:]
+    log = tempfile.NamedTemporaryFile(prefix="lifecycled-bounds-", suffix=".log", delete=False)
+    daemon = subprocess.Popen([binary, "--port", "0", *extra], stdout=log, stderr=log)
+    try:
+        port = None
+        for _ in range(200):
+            text = open(log.name).read()
+            found = re.search(r"url=http://127\.0\.0\.1:(\d+)", text)
+            if found and "ready" in text:
+                port = int(found.group(1))
+                break
+            time.sleep(0.05)
+        if port is None:
+            sys.exit("the daemon did not start:\n" + open(log.name).read())
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        def call(method, path, body=None):
+            data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+            conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            return answer.status, answer.read()
+
+        print(f"args: {' '.join(extra) or '(defaults)'}")
+        print(f"rss at start: {rss_mib(daemon.pid):.0f} MiB")
+        call("POST", "/v1/devices", {"id": "d1"})
+        call("POST", "/v1/apps", {"id": "a1", "device": "d1", "bundleId": "com.example.a"})
+        call("POST", "/v1/apps/a1/events", {"type": "launch"})
+
+        megabyte = json.dumps({"type": "remoteNotification", "payload": {"p": "x" * 1_000_000}}).encode()
+        statuses = {}
+        started = time.time()
+        for _ in range(200):
+            status, _ = call("POST", "/v1/apps/a1/events", megabyte)
+            statuses[status] = statuses.get(status, 0) + 1
+        print(f"200 events of 1 MB: answers {statuses} in {time.time() - started:.1f}s; rss {rss_mib(daemon.pid):.0f} MiB")
+
+        near_limit = json.dumps({"type": "remoteNotification", "payload": {"p": "y" * 60_000}}).encode()
+        statuses = {}
+        started = time.time()
+        for _ in range(1000):
+            status, _ = call("POST", "/v1/apps/a1/events", near_limit)
+            statuses[status] = statuses.get(status, 0) + 1
+        print(f"1000 events of 60 KB on one device (60 MB posted): answers {statuses} in "
+              f"{time.time() - started:.1f}s; rss {rss_mib(daemon.pid):.0f} MiB")
+
+        for path in ["/v1/apps/a1/timeline?limit=1000", "/v1/devices/d1/timeline?limit=1000",
+                     "/v1/apps/a1/notifications?delivered=true&limit=1000"]:
+            started = time.time()
+            status, body = call("GET", path)
+            page = json.loads(body)
+            print(f"GET {path}: {status}, {len(body) / 1048576:.2f} MiB, {len(page['items'])} items, "
+                  f"next {page['next']}, {1000 * (time.time() - started):.0f} ms")
+        total, after, pages = 0, 0, 0
+        while True:
+            status, body = call("GET", f"/v1/devices/d1/timeline?limit=1000&after={after}")
+            if status == 410:
+                after = json.loads(body)["oldestSeq"] - 1
+                continue
+            page = json.loads(body)
+            if not page["items"]:
+                break
+            total += len(body)
+            after = page["next"]
+            pages += 1
+        print(f"the device's retained timeline: {total / 1048576:.1f} MiB in {pages} pages; rss {rss_mib(daemon.pid):.0f} MiB")
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=30)
+        os.unlink(log.name)
+
+
+if __name__ == "__main__":
+    main()
