@@ -22,6 +22,10 @@ import Testing
         "memoryPressure": ["level": "critical"],
         "advanceTime": ["seconds": 0.1],
         "change": ["kind": "batteryLevel", "value": 0.25],
+        "activate": ["session": "s1"],
+        "openScene": ["session": "s2", "url": "mail://y"],
+        "closeScene": ["session": "s1"],
+        "disconnectScene": ["session": "s2"],
     ]
 
     static func event(_ type: String) throws -> Event {
