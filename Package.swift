@@ -69,6 +69,7 @@ let package = Package(
                 .embedInCode("Resources/dashboard/api.js"),
                 .embedInCode("Resources/dashboard/events.js"),
                 .embedInCode("Resources/dashboard/timeline.js"),
+                .embedInCode("Resources/dashboard/live.js"),
                 .embedInCode("Resources/dashboard/dashboard.css"),
             ]
         ),

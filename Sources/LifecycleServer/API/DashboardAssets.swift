@@ -15,6 +15,12 @@ enum DashboardAssets {
         }
     }
 
+    /// Only this origin's scripts, styles and API: no inline code, nothing from another host, no framing. The
+    /// page is a target for nothing but its own scripts, so a token typed into it goes nowhere else.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
     static let page = Asset(PackageResources.index_html, "text/html; charset=utf-8")
 
     /// The files under `/dashboard/`, by name.
@@ -23,6 +29,7 @@ enum DashboardAssets {
         "api.js": Asset(PackageResources.api_js, "text/javascript; charset=utf-8"),
         "events.js": Asset(PackageResources.events_js, "text/javascript; charset=utf-8"),
         "timeline.js": Asset(PackageResources.timeline_js, "text/javascript; charset=utf-8"),
+        "live.js": Asset(PackageResources.live_js, "text/javascript; charset=utf-8"),
         "dashboard.css": Asset(PackageResources.dashboard_css, "text/css; charset=utf-8"),
     ]
 }

@@ -9,6 +9,16 @@ export class Problem extends Error {
   }
 }
 
+/** fetch, with a readable error when the daemon cannot be reached at all. */
+async function send(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Problem(0, { title: "No answer", detail: `the daemon did not answer ${init.method || "GET"} ${path}: is it still running?` });
+  }
+}
+
 export class Client {
   constructor(namespace, token) {
     this.namespace = namespace || "default";
@@ -27,14 +37,14 @@ export class Client {
     return headers;
   }
 
+  /** A request; every one that changes something is JSON, labelled so (the daemon answers 415 otherwise). */
   async request(method, rest, body, { signal } = {}) {
     const init = { method, headers: this.headers(), signal };
-    if (body !== undefined) {
+    if (method !== "GET" && method !== "HEAD") {
       init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      if (body !== undefined) init.body = JSON.stringify(body);
     }
-    const answer = await fetch(this.path(rest), init);
-    return this.read(answer);
+    return this.read(await send(this.path(rest), init));
   }
 
   /** GET with the ETag of the previous answer: `null` when nothing changed (304). */
@@ -43,7 +53,7 @@ export class Client {
     const headers = this.headers();
     const etag = this.etags.get(key);
     if (etag) headers["If-None-Match"] = etag;
-    const answer = await fetch(key, { headers, signal });
+    const answer = await send(key, { headers, signal });
     if (answer.status === 304) return null;
     const value = await this.read(answer);
     const tag = answer.headers.get("ETag");
@@ -63,20 +73,5 @@ export class Client {
         : { title: answer.statusText || "Error", status: answer.status, detail: text.slice(0, 300) });
     }
     return value;
-  }
-
-  /** Every item of a paged listing (`{"items", "next"}`). */
-  async all(rest) {
-    const items = [];
-    let after = null;
-    for (let page = 0; page < 1000; page++) {
-      const separator = rest.includes("?") ? "&" : "?";
-      const query = `${separator}limit=1000${after ? `&after=${encodeURIComponent(after)}` : ""}`;
-      const answer = await this.request("GET", rest + query);
-      items.push(...answer.items);
-      if (answer.next === null || answer.next === undefined) break;
-      after = answer.next;
-    }
-    return items;
   }
 }

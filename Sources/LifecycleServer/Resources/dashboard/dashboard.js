@@ -1,22 +1,26 @@
 // The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
 // and buttons for the events the app and its device accept. It uses only the public HTTP API.
 import { Client, Problem } from "./api.js";
-import { appEvents, deviceEvents, sceneEvents, label, eventFrom } from "./events.js";
+import { appEventsFor, deviceEvents, sceneEvents, label, eventFrom } from "./events.js";
+import { NamespaceWatcher, TimelineFollower } from "./live.js";
 import { drawTimeline, describe } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "lifecycled.token";
+/** Entries kept in the page for the selected device; the chart draws the latest of them. */
+const KEPT_ENTRIES = 2000;
 
 const view = {
   client: null,
+  watcher: null,
+  follower: null,
   devices: [],
   apps: [],
+  /** The namespace answered 404: it does not exist (yet), or the daemon has no namespaces. */
+  missing: false,
+  loaded: false,
   selected: null,
   entries: [],
-  cursor: 0,
-  watch: null,
-  follow: null,
-  pendingForm: null,
 };
 
 function element(name, attributes = {}, ...children) {
@@ -26,26 +30,32 @@ function element(name, attributes = {}, ...children) {
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (value !== false && value !== undefined && value !== null) node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
   return node;
 }
 
+const badge = (state, extra = {}) => element("span", { class: `badge ${state}`, "data-state": state, ...extra }, state);
+
 // ---------------------------------------------------------------- errors
 
+/** Shows a problem document (or any error) in the alert box; `null` hides it. */
 function showError(error) {
   const box = $("error");
   if (!error) { box.hidden = true; box.replaceChildren(); return; }
   if (error instanceof Problem) {
     const doc = error.document;
     const details = [];
-    for (const key of ["state", "field", "allowed", "validTypes", "oldestSeq", "limit", "index"]) {
+    for (const key of ["state", "sceneState", "lifecycle", "field", "allowed", "validTypes", "oldestSeq", "limit", "index"]) {
       if (doc[key] !== undefined) details.push(`${key}: ${Array.isArray(doc[key]) ? doc[key].join(", ") : doc[key]}`);
     }
+    const status = error.status ? ` (${error.status}${doc.code ? ` ${doc.code}` : ""})` : "";
     box.replaceChildren(
-      element("strong", {}, `${doc.title || "Error"} (${error.status}${doc.code ? `, ${doc.code}` : ""})`),
+      element("strong", {}, `${doc.title || "Error"}${status}`),
       element("span", { class: "detail" }, doc.detail || ""),
-      details.length ? element("div", { class: "extra" }, details.join(" · ")) : null);
-    if (error.status === 401) $("token-form").hidden = false;
+      details.length ? element("div", { class: "extra" }, details.join(" · ")) : null,
+      error.status === 401 ? element("div", { class: "extra" }, "Tokens are on: enter a token in the Token field above.")
+        : error.status === 403 ? element("div", { class: "extra" }, "This token may not do that here: try another one.") : null);
+    if (error.status === 401 || error.status === 403) $("token-form").hidden = false;
   } else {
     box.replaceChildren(element("strong", {}, "Error"), element("span", { class: "detail" }, String(error.message || error)));
   }
@@ -65,26 +75,38 @@ async function attempt(work) {
 
 // ---------------------------------------------------------------- devices and apps
 
-function renderApps() {
+function deviceFacts(device) {
+  const facts = [];
+  if (device.iosVersion) facts.push(`iOS ${device.iosVersion}`);
+  if (device.time !== undefined) facts.push(`t=${device.time}`);
+  if (device.locked) facts.push("locked");
+  if (device.interruption) facts.push(`${device.interruption} interruption`);
+  return facts.join(" · ");
+}
+
+function renderLists() {
   const filter = $("state-filter").value;
-  const byDevice = new Map(view.devices.map((d) => [d.id, []]));
+  const byDevice = new Map(view.devices.map((d) => [d.id, { device: d, apps: [] }]));
   for (const app of view.apps) {
-    if (!byDevice.has(app.device)) byDevice.set(app.device, []);
-    byDevice.get(app.device).push(app);
+    if (!byDevice.has(app.device)) byDevice.set(app.device, { device: { id: app.device }, apps: [] });
+    byDevice.get(app.device).apps.push(app);
   }
   const groups = [];
-  for (const [device, apps] of byDevice) {
+  for (const { device, apps } of byDevice.values()) {
     const shown = apps.filter((app) => !filter || app.state === filter);
     if (filter && shown.length === 0) continue;
     const items = shown.map((app) => element("li", {},
       element("button", {
         class: "app-row", type: "button", "data-app": app.id, "aria-current": app.id === view.selected ? "true" : "false",
         onclick: () => select(app.id),
-      }, element("span", {}, app.id), element("span", { class: `badge ${app.state}`, "data-state": app.state }, app.state))));
-    groups.push(element("div", { class: "device" }, element("h3", {}, `Device ${device}`), element("ul", {}, ...items)));
+      }, element("span", { class: "app-name" }, app.id), badge(app.state))));
+    groups.push(element("section", { class: "device", "data-device": device.id, "aria-label": `Device ${device.id}` },
+      element("h3", {}, `Device ${device.id}`, element("span", { class: "facts" }, deviceFacts(device))),
+      items.length ? element("ul", {}, ...items) : element("p", { class: "help" }, "no app")));
   }
-  if (groups.length === 0) groups.push(element("p", { class: "help" }, filter ? `No app is ${filter}.` : "No device or app yet: create an app below."));
+  if (groups.length === 0) groups.push(element("p", { class: "help empty", id: "empty-state" }, emptyText(filter)));
   $("devices").replaceChildren(...groups);
+  $("devices").setAttribute("aria-busy", view.loaded ? "false" : "true");
 
   const chosen = $("new-app-device").value;
   $("new-app-device").replaceChildren(element("option", { value: "" }, "a new device"),
@@ -92,87 +114,19 @@ function renderApps() {
   renderSelected();
 }
 
+function emptyText(filter) {
+  if (!view.loaded) return "Loading…";
+  if (filter) return `No app is ${filter}.`;
+  const ns = view.client.namespace;
+  if (view.missing && ns !== "default") {
+    return `Namespace ${ns} does not exist yet: creating an app here creates it.`;
+  }
+  return `Namespace ${ns} has no device or app yet: create an app below.`;
+}
+
 function applySnapshot(app) {
   const index = view.apps.findIndex((a) => a.id === app.id);
   if (index >= 0) view.apps[index] = app; else view.apps.push(app);
-}
-
-async function loadAll() {
-  const [devices, apps] = await Promise.all([view.client.all("/devices"), view.client.all("/apps")]);
-  view.devices = devices;
-  view.apps = apps;
-  renderApps();
-}
-
-/** Live changes: the namespace's `changes` stream where the daemon has one, else cheap polls with ETags. */
-async function watchChanges() {
-  view.watch?.abort();
-  const controller = new AbortController();
-  view.watch = controller;
-  if (await streamChanges(controller.signal)) return;
-  $("live").textContent = "live (polling every second)";
-  while (!controller.signal.aborted) {
-    try {
-      const [devices, apps] = await Promise.all([view.client.poll("/devices?limit=1000", { signal: controller.signal }),
-        view.client.poll("/apps?limit=1000", { signal: controller.signal })]);
-      if (devices) view.devices = devices.items;
-      if (apps) view.apps = apps.items;
-      if (devices || apps) renderApps();
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      showError(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
-/** Reads `/changes` as server-sent events through fetch (so the token header goes along); false if absent. */
-async function streamChanges(signal) {
-  let answer;
-  try {
-    answer = await fetch(view.client.path("/changes"), { headers: view.client.headers({ Accept: "text/event-stream" }), signal });
-  } catch {
-    return false;
-  }
-  if (!answer.ok || !(answer.headers.get("Content-Type") || "").startsWith("text/event-stream")) return false;
-  $("live").textContent = "live (stream)";
-  const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let event = "message";
-        const data = [];
-        for (const line of block.split("\n")) {
-          if (line.startsWith("event:")) event = line.slice(6).trim();
-          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-        }
-        if (data.length) onChange(event, JSON.parse(data.join("\n")));
-      }
-    }
-  } catch {
-    // The stream ended (namespace deleted, daemon stopping): fall through and poll.
-  }
-  return signal.aborted;
-}
-
-function onChange(event, data) {
-  if (event === "snapshot") { view.devices = data.devices || []; view.apps = data.apps || []; }
-  else if (event === "app") applySnapshot(data);
-  else if (event === "device") {
-    const index = view.devices.findIndex((d) => d.id === data.id);
-    if (index >= 0) view.devices[index] = data; else view.devices.push(data);
-  } else if (event === "deleted") {
-    if (data.kind === "app") view.apps = view.apps.filter((a) => a.id !== data.id);
-    else { view.devices = view.devices.filter((d) => d.id !== data.id); view.apps = view.apps.filter((a) => a.device !== data.id); }
-  }
-  renderApps();
 }
 
 // ---------------------------------------------------------------- the selected app
@@ -184,46 +138,72 @@ function selectedApp() {
 function renderSelected() {
   const app = selectedApp();
   if (!app) {
-    $("app-heading").textContent = "No app selected";
-    $("app-summary").textContent = "Pick an app on the left, or create one.";
+    $("app-heading").textContent = view.selected ? `App ${view.selected} is gone` : "No app selected";
+    $("app-summary").textContent = view.selected ? "It was deleted. Pick another app, or create one."
+      : "Pick an app on the left, or create one.";
     $("event-buttons").replaceChildren();
+    $("event-buttons").dataset.app = "";
+    $("event-form").hidden = true;
+    $("app-details").hidden = true;
     return;
   }
-  $("app-heading").replaceChildren(`App ${app.id} `, element("span", { class: `badge ${app.state}`, id: "app-state", "data-state": app.state }, app.state));
-  const facts = [`device ${app.device}`, `iOS ${app.iosVersion}`, app.bundleId];
-  if (app.lifecycle) facts.push(`${app.lifecycle} life cycle`);
-  if (app.termination) facts.push(`last end: ${app.termination.reason}`);
+  $("app-details").hidden = false;
+  $("app-heading").replaceChildren(`App ${app.id} `, badge(app.state, { id: "app-state" }));
+  const facts = [`device ${app.device}`, `iOS ${app.iosVersion}`, app.bundleId, `since t=${app.stateSince}`];
+  if (app.lifecycle === "scene") facts.push(`scenes: ${(app.sessions || []).map((s) => `${s.id} ${s.state}`).join(", ") || "none"}`);
+  if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => t.id ?? t.task ?? t).join(", ")}`);
+  if (app.pendingNotifications) facts.push(`${app.pendingNotifications} notifications queued`);
+  if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
   $("app-summary").textContent = facts.join(" · ");
-  if (!$("event-buttons").dataset.app || $("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
+  if ($("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
   renderTimeline();
 }
 
 function renderButtons(app) {
   const container = $("event-buttons");
   container.dataset.app = `${app.id}:${app.lifecycle}`;
-  const group = (title, definitions) => [element("div", { class: "group" }, title),
+  const group = (title, definitions) => element("div", { class: "group", role: "group", "aria-label": `${title} events` },
+    element("span", { class: "group-title" }, title),
     ...definitions.map((definition) => element("button", {
-      type: "button", "data-event": definition.type, onclick: () => startEvent(definition),
-    }, label(definition.type)))];
-  const parts = [...group("App", appEvents), ...group("Device", deviceEvents)];
-  if (app.lifecycle === "scene") parts.push(...group("Scenes", sceneEvents));
-  container.replaceChildren(...parts);
+      type: "button", "data-event": definition.type, onclick: (click) => startEvent(definition, click.currentTarget),
+    }, label(definition.type) + (definition.fields.some((f) => !f.optional) ? "…" : ""))));
+  const groups = [group("App", appEventsFor(app.lifecycle)), group("Device", deviceEvents)];
+  if (app.lifecycle === "scene") groups.push(group("Scenes", sceneEvents));
+  container.replaceChildren(...groups);
 }
 
-function startEvent(definition) {
+/** An event without fields is sent at once; one with fields opens its small form. */
+function startEvent(definition, button) {
   if (definition.fields.length === 0) { send(definition, {}); return; }
+  const app = selectedApp();
   const form = $("event-form");
   const inputs = definition.fields.map((field) => {
     const id = `field-${definition.type}-${field.name}`;
     let input;
-    if (field.kind === "choice") input = element("select", { id, name: field.name }, ...field.options.map((o) => element("option", {}, o)));
-    else if (field.kind === "flag") input = element("input", { id, name: field.name, type: "checkbox" });
-    else input = element("input", { id, name: field.name, type: field.kind === "number" ? "number" : "text", step: "any", value: field.value || "" });
-    return [element("label", { for: id }, field.label + (field.optional ? " (optional)" : "")), input];
+    if (field.kind === "choice") {
+      input = element("select", { id, name: field.name }, ...field.options.map((o) => element("option", {}, o)));
+    } else if (field.kind === "app") {
+      const others = view.apps.filter((a) => a.device === app.device && a.id !== app.id);
+      input = element("select", { id, name: field.name }, ...others.map((a) => element("option", {}, a.id)));
+    } else if (field.kind === "session") {
+      const sessions = (app.sessions || []).map((s) => element("option", { value: s.id }, `${s.id} (${s.state})`));
+      input = element("select", { id, name: field.name }, field.optional ? element("option", { value: "" }, "the system's choice") : null, ...sessions);
+    } else if (field.kind === "flag") {
+      input = element("input", { id, name: field.name, type: "checkbox" });
+    } else {
+      input = element("input", { id, name: field.name, type: field.kind === "number" ? "number" : "text", step: "any",
+        value: field.value || "", spellcheck: "false" });
+    }
+    const text = field.label + (field.optional && field.kind !== "flag" ? " (optional)" : "");
+    return field.kind === "flag" ? [element("label", { class: "check" }, input, ` ${text}`)]
+      : [element("label", { for: id }, text), input];
   }).flat();
-  form.replaceChildren(element("strong", {}, label(definition.type)), ...inputs,
-    element("div", { class: "inline" }, element("button", { type: "submit" }, "Send"),
-      element("button", { type: "button", onclick: () => { form.hidden = true; } }, "Cancel")));
+  const close = () => { form.hidden = true; button?.focus(); };
+  form.replaceChildren(element("strong", { id: "event-form-title" }, label(definition.type)), ...inputs,
+    element("div", { class: "inline" }, element("button", { type: "submit", id: "event-send" }, "Send"),
+      element("button", { type: "button", onclick: close }, "Cancel")));
+  form.setAttribute("aria-labelledby", "event-form-title");
+  form.onkeydown = (key) => { if (key.key === "Escape") close(); };
   form.onsubmit = (submit) => {
     submit.preventDefault();
     const values = {};
@@ -231,7 +211,7 @@ function startEvent(definition) {
       const input = form.elements[field.name];
       values[field.name] = field.kind === "flag" ? input.checked : input.value;
     }
-    send(definition, values).then((ok) => { if (ok) form.hidden = true; });
+    send(definition, values).then((ok) => { if (ok) close(); });
   };
   form.hidden = false;
   form.querySelector("input, select")?.focus();
@@ -244,27 +224,24 @@ async function send(definition, values) {
     const event = eventFrom(definition, values);
     return view.client.request("POST", `/apps/${encodeURIComponent(app.id)}/events`, event);
   });
-  if (!answer) return false;
+  if (!answer) { $("answer").textContent = `${label(definition.type)}: refused (see the error above)`; return false; }
   if (answer.app) applySnapshot(answer.app);
-  mergeEntries(answer.entries || []);
-  renderApps();
+  const entries = answer.entries || [];
+  $("answer").textContent = answer.changed === false ? `${label(definition.type)}: changed nothing`
+    : `${label(definition.type)}: ${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+  mergeEntries(entries);
+  renderLists();
   return true;
 }
 
+/** Adds entries (from an answer or from the follower) once each, in seq order. */
 function mergeEntries(entries) {
-  let added = false;
-  for (const entry of entries) {
-    if (entry.seq > view.cursor || !view.entries.some((e) => e.seq === entry.seq)) {
-      view.entries.push(entry);
-      added = true;
-    }
-  }
-  if (added) {
-    view.entries.sort((a, b) => a.seq - b.seq);
-    view.entries = view.entries.filter((e, i, all) => i === 0 || all[i - 1].seq !== e.seq).slice(-2000);
-    view.cursor = Math.max(view.cursor, ...view.entries.map((e) => e.seq));
-  }
+  const known = new Set(view.entries.map((e) => e.seq));
+  const fresh = entries.filter((e) => !known.has(e.seq) && (known.add(e.seq), true));
+  if (fresh.length === 0) return;
+  view.entries = view.entries.concat(fresh).sort((a, b) => a.seq - b.seq).slice(-KEPT_ENTRIES);
   renderTimeline();
+  scheduleQueue();
 }
 
 function renderTimeline() {
@@ -273,11 +250,19 @@ function renderTimeline() {
   const apps = view.apps.filter((a) => a.device === app.device);
   drawTimeline($("timeline-chart"), apps, view.entries, app.id);
   const callbacks = view.entries.filter((e) => e.kind === "callback" && e.app === app.id);
-  $("callbacks").replaceChildren(...callbacks.map((entry) =>
-    element("li", { "data-seq": entry.seq, "data-selector": entry.selector, title: describe(entry) },
-      `${entry.selector}${entry.session ? ` [${entry.session}]` : ""} — ${entry.sceneState || entry.state}, t=${entry.time}`)));
   const list = $("callbacks");
+  list.replaceChildren(...(callbacks.length ? callbacks.map((entry) =>
+    element("li", { "data-seq": entry.seq, "data-selector": entry.selector, title: describe(entry) },
+      element("code", {}, entry.selector),
+      `${entry.session ? ` [${entry.session}]` : ""} — ${entry.sceneState || entry.state}, t=${entry.time}`))
+    : [element("li", { class: "help" }, "no callback yet")]));
   list.scrollTop = list.scrollHeight;
+}
+
+let queueTimer = null;
+function scheduleQueue() {
+  clearTimeout(queueTimer);
+  queueTimer = setTimeout(() => { if (view.selected) loadQueue(view.selected); }, 200);
 }
 
 async function loadQueue(app) {
@@ -288,46 +273,28 @@ async function loadQueue(app) {
     : [element("li", { class: "help" }, "nothing queued")]));
 }
 
-/** Follows the selected app's device timeline with long polls, from the first entry still held. */
-async function follow(app) {
-  view.follow?.abort();
-  const controller = new AbortController();
-  view.follow = controller;
-  const device = app.device;
-  view.entries = [];
-  view.cursor = 0;
-  while (!controller.signal.aborted) {
-    try {
-      const page = await view.client.request("GET",
-        `/devices/${encodeURIComponent(device)}/timeline?after=${view.cursor}&limit=1000&wait=20`, undefined, { signal: controller.signal });
-      if (controller.signal.aborted) return;
-      mergeEntries(page.items);
-      if (page.next !== null && page.next !== undefined) view.cursor = Math.max(view.cursor, page.next);
-      if (page.items.length) loadQueue(app.id);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (error instanceof Problem && error.status === 410 && error.document.oldestSeq) {
-        view.cursor = error.document.oldestSeq - 1;
-        continue;
-      }
-      showError(error);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  }
-}
-
 function select(id) {
   view.selected = id;
   const app = selectedApp();
   $("event-form").hidden = true;
   $("event-buttons").dataset.app = "";
   $("queue").replaceChildren();
-  location.hash = `ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`;
-  renderApps();
-  if (app) { follow(app); loadQueue(app.id); }
+  $("answer").textContent = "";
+  history.replaceState(null, "", `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`);
+  if (app && app.device !== view.follower?.device) {
+    view.follower?.stop();
+    view.entries = [];
+    view.follower = new TimelineFollower(view.client, app.device, {
+      entries: mergeEntries,
+      gone: () => renderSelected(),
+      problem: showError,
+    }).start();
+  }
+  renderLists();
+  if (app) loadQueue(app.id);
 }
 
-// ---------------------------------------------------------------- forms
+// ---------------------------------------------------------------- forms and the namespace
 
 async function createApp(submit) {
   submit.preventDefault();
@@ -337,44 +304,67 @@ async function createApp(submit) {
     const value = form.elements[key].value.trim();
     if (value) body[key] = value;
   }
+  if (form.elements.scenes.checked) {
+    body.info = { sceneManifest: { supportsMultipleScenes: true, configurations: [{ name: "Default Configuration" }] } };
+  }
   const app = await attempt(() => view.client.request("POST", "/apps", body));
   if (!app) return;
   applySnapshot(app);
   if (!view.devices.some((d) => d.id === app.device)) view.devices.push({ id: app.device });
+  view.missing = false;
   form.elements.id.value = "";
   select(app.id);
+  $("app-heading").focus();
 }
 
-function open(namespace) {
+function open(namespace, wantedApp) {
   const token = sessionStorage.getItem(TOKEN_KEY) || "";
+  view.watcher?.stop();
+  view.follower?.stop();
+  view.follower = null;
   view.client = new Client(namespace, token);
-  view.selected = null;
-  view.follow?.abort();
+  Object.assign(view, { devices: [], apps: [], entries: [], missing: false, loaded: false, selected: wantedApp || null });
   $("namespace").value = namespace;
-  if (token) $("token-form").hidden = false;
-  attempt(loadAll).then(() => {
-    const wanted = new URLSearchParams(location.hash.slice(1)).get("app");
-    if (wanted && view.apps.some((a) => a.id === wanted)) select(wanted);
-  });
-  watchChanges();
+  $("token-form").hidden = !token;
+  document.title = `lifecycled · ${namespace}`;
+  showError(null);
+  renderLists();
+  view.watcher = new NamespaceWatcher(view.client, {
+    lists: (devices, apps) => {
+      Object.assign(view, { devices, apps, missing: false, loaded: true });
+      if (view.selected && !view.follower && selectedApp()) select(view.selected);
+      renderLists();
+    },
+    missing: () => { Object.assign(view, { devices: [], apps: [], missing: true, loaded: true }); renderLists(); },
+    status: (text) => { $("live").textContent = text; },
+    problem: (error) => { $("live").textContent = "stopped"; view.loaded = true; showError(error); renderLists(); },
+  }).start();
 }
 
 function start() {
   const params = new URLSearchParams(location.hash.slice(1));
   $("namespace-form").addEventListener("submit", (submit) => {
     submit.preventDefault();
-    if (!$("namespace").checkValidity()) { showError(new Error("A namespace is a DNS label: lowercase letters, digits and hyphens.")); return; }
-    location.hash = `ns=${encodeURIComponent($("namespace").value)}`;
-    open($("namespace").value);
+    const namespace = $("namespace").value.trim() || "default";
+    if (!$("namespace").checkValidity()) {
+      showError(new Error("A namespace name is a DNS label: 1 to 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit."));
+      return;
+    }
+    history.replaceState(null, "", `#ns=${encodeURIComponent(namespace)}`);
+    open(namespace);
   });
   $("token-form").addEventListener("submit", (submit) => {
     submit.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, $("token").value.trim());
-    open(view.client.namespace);
+    const token = $("token").value.trim();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token); else sessionStorage.removeItem(TOKEN_KEY);
+    $("token").value = "";
+    $("token-state").textContent = token ? "a token is set for this tab" : "no token";
+    open(view.client.namespace, view.selected);
   });
-  $("state-filter").addEventListener("change", renderApps);
+  $("state-filter").addEventListener("change", renderLists);
   $("new-app").addEventListener("submit", createApp);
-  open(params.get("ns") || "default");
+  $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
+  open(params.get("ns") || "default", params.get("app"));
 }
 
 start();

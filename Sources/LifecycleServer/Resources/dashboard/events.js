@@ -4,6 +4,10 @@ const text = (name, label, extra = {}) => ({ name, label, kind: "text", ...extra
 const number = (name, label, extra = {}) => ({ name, label, kind: "number", ...extra });
 const choice = (name, label, options, extra = {}) => ({ name, label, kind: "choice", options, ...extra });
 const flag = (name, label) => ({ name, label, kind: "flag" });
+// Filled when the form opens: the other apps of the device, the app's scene sessions.
+const app = (name, label) => ({ name, label, kind: "app" });
+const session = (name, label, extra = {}) => ({ name, label, kind: "session", ...extra });
+const MODES = ["audio", "location", "voip", "external-accessory", "bluetooth-central", "bluetooth-peripheral"];
 
 export const appEvents = [
   { type: "launch", fields: [flag("background", "In the background"), text("url", "URL", { optional: true })] },
@@ -15,8 +19,8 @@ export const appEvents = [
   { type: "beginBackgroundTask", fields: [text("name", "Name", { optional: true }),
     number("duration", "Ends itself after (s)", { optional: true })] },
   { type: "endBackgroundTask", fields: [number("task", "Task id", { value: "1" })] },
-  { type: "startBackgroundActivity", fields: [choice("mode", "Mode", ["audio", "location", "voip"])] },
-  { type: "stopBackgroundActivity", fields: [choice("mode", "Mode", ["audio", "location", "voip"])] },
+  { type: "startBackgroundActivity", fields: [choice("mode", "Mode", MODES)] },
+  { type: "stopBackgroundActivity", fields: [choice("mode", "Mode", MODES)] },
   { type: "remoteNotification", fields: [flag("contentAvailable", "content-available")] },
   { type: "backgroundFetch", fields: [] },
   { type: "memoryWarning", fields: [] },
@@ -30,6 +34,7 @@ export const appEvents = [
 
 export const deviceEvents = [
   { type: "homeButton", fields: [] },
+  { type: "switchApp", fields: [app("to", "Switch to")] },
   { type: "lock", fields: [] },
   { type: "unlock", fields: [] },
   { type: "interruptionBegan", fields: [choice("kind", "Kind", ["call", "sms", "alarm", "alert"])] },
@@ -46,11 +51,19 @@ export const deviceEvents = [
 ];
 
 export const sceneEvents = [
-  { type: "openScene", fields: [text("session", "Session id", { optional: true }),
-    choice("placement", "Placement", ["split", "fullScreen"])] },
-  { type: "closeScene", fields: [text("session", "Session id")] },
-  { type: "disconnectScene", fields: [text("session", "Session id")] },
+  { type: "openScene", fields: [text("session", "New session id", { optional: true }),
+    choice("placement", "Placement", ["split", "fullScreen"]), text("url", "URL", { optional: true })] },
+  { type: "closeScene", fields: [session("session", "Session")] },
+  { type: "disconnectScene", fields: [session("session", "Session")] },
 ];
+
+/** The app events of a scene app: activate and openURL may pick the scene. */
+export function appEventsFor(lifecycle) {
+  if (lifecycle !== "scene") return appEvents;
+  return appEvents.map((definition) => definition.type === "activate" || definition.type === "openURL"
+    ? { ...definition, fields: [...definition.fields, session("session", "Session", { optional: true })] }
+    : definition);
+}
 
 /** Human words for an event type: "homeButton" → "Home button". */
 export function label(type) {

@@ -9,7 +9,9 @@ const STATE_COLORS = {
 };
 const COLUMN = 18;
 const LANE = 34;
-const LABELS = 170;
+const LABELS = 130;
+const PAD = 8;
+const GAP = 14;
 const TOP = 34;
 
 function node(name, attributes = {}, parent) {
@@ -47,7 +49,7 @@ function lanesFor(apps, entries) {
     lanes.push({ key: app.id, label: app.id, app: app.id });
     const sessions = new Set((app.sessions || []).map((s) => s.id));
     for (const entry of entries) if (entry.app === app.id && entry.session) sessions.add(entry.session);
-    for (const session of sessions) lanes.push({ key: `${app.id}/${session}`, label: `  scene ${session}`, app: app.id });
+    for (const session of sessions) lanes.push({ key: `${app.id}/${session}`, label: `scene ${session}`, app: app.id, session });
   }
   return lanes;
 }
@@ -57,21 +59,41 @@ function laneOf(entry) {
   return entry.session ? `${entry.app}/${entry.session}` : entry.app;
 }
 
+/**
+ * Draws `allEntries` (one device's, in seq order; the latest 400) into `container`: lane names in a
+ * column that stays put, the marks beside it in a region that scrolls sideways, newest in view.
+ * Each entry is a column; a gap and a rule mark each step of simulated time.
+ */
 export function drawTimeline(container, apps, allEntries, selected) {
   const entries = allEntries.slice(-400);
   const lanes = lanesFor(apps, entries);
   const index = new Map(lanes.map((lane, i) => [lane.key, i]));
-  const width = LABELS + Math.max(1, entries.length) * COLUMN + 40;
+  // Column positions: one per entry, plus a gap wherever simulated time moves.
+  const lefts = [];
+  let left = PAD;
+  entries.forEach((entry, i) => {
+    if (i > 0 && entry.time !== entries[i - 1].time) left += GAP;
+    lefts.push(left);
+    left += COLUMN;
+  });
+  const width = left + 40;
   const height = TOP + lanes.length * LANE + 10;
-  const svg = node("svg", { width, height, viewBox: `0 0 ${width} ${height}` });
-  const x = (i) => LABELS + i * COLUMN + COLUMN / 2;
+  const x = (i) => (i < lefts.length ? lefts[i] : left) + COLUMN / 2;
   const y = (key) => TOP + (index.get(key) ?? 0) * LANE + LANE / 2;
 
+  const names = node("svg", { width: LABELS, height, "aria-hidden": "true", class: "lane-names" });
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  const svg = node("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": entries.length ? `${entries.length} entries, seq ${first.seq} to ${last.seq}, t=${first.time} to t=${last.time}`
+      : "no entries yet" });
   lanes.forEach((lane, i) => {
     const top = TOP + i * LANE;
-    node("rect", { x: 0, y: top, width, height: LANE, fill: lane.app === selected ? "#eef4fb" : (i % 2 ? "#fafbfc" : "#fff") }, svg);
-    node("line", { x1: LABELS - 6, x2: width, y1: top + LANE / 2, y2: top + LANE / 2, stroke: "#d0d7de" }, svg);
-    const text = node("text", { x: 8, y: top + LANE / 2 + 4, class: "lane-label" }, svg);
+    const fill = lane.app === selected ? "#eef4fb" : (i % 2 ? "#fafbfc" : "#fff");
+    node("rect", { x: 0, y: top, width: LABELS, height: LANE, fill }, names);
+    node("rect", { x: 0, y: top, width, height: LANE, fill }, svg);
+    node("line", { x1: 0, x2: width, y1: top + LANE / 2, y2: top + LANE / 2, stroke: "#d0d7de" }, svg);
+    const text = node("text", { x: lane.session ? 20 : 8, y: top + LANE / 2 + 4, class: "lane-label" }, names);
     text.textContent = lane.label;
   });
 
@@ -79,7 +101,7 @@ export function drawTimeline(container, apps, allEntries, selected) {
   const open = new Map();
   const band = (key, from, to, state) => {
     if (!(index.has(key))) return;
-    titled(node("rect", { x: x(from) - COLUMN / 2, y: y(key) + 8, width: Math.max(2, (to - from) * COLUMN),
+    titled(node("rect", { x: x(from) - COLUMN / 2, y: y(key) + 8, width: Math.max(2, x(to) - x(from)),
       height: 6, fill: STATE_COLORS[state] || "#8c959f", opacity: 0.85 }, svg), `${key}: ${state}`);
   };
   entries.forEach((entry, i) => {
@@ -91,14 +113,17 @@ export function drawTimeline(container, apps, allEntries, selected) {
   });
   for (const [key, { i, state }] of open) band(key, i, entries.length, state);
 
-  // Simulated time, written above the column where it moves.
-  let lastTime = null;
+  // Simulated time: a rule where it moves, labelled unless the previous label is still too close.
+  let labelEnd = -Infinity;
   entries.forEach((entry, i) => {
-    if (entry.time === lastTime) return;
-    lastTime = entry.time;
-    node("line", { x1: x(i) - COLUMN / 2, x2: x(i) - COLUMN / 2, y1: TOP - 6, y2: height, stroke: "#eaeef2" }, svg);
-    const label = node("text", { x: x(i) - COLUMN / 2 + 2, y: 14, class: "time-label" }, svg);
-    label.textContent = `t=${entry.time}`;
+    if (i > 0 && entry.time === entries[i - 1].time) return;
+    const rule = x(i) - COLUMN / 2 - (i > 0 ? GAP / 2 : 0);
+    node("line", { x1: rule, x2: rule, y1: TOP - 6, y2: height, stroke: "#afb8c1", "stroke-dasharray": "3 3" }, svg);
+    const text = `t=${entry.time}`;
+    if (rule < labelEnd) return;
+    const label = node("text", { x: rule + 2, y: 14, class: "time-label" }, svg);
+    label.textContent = text;
+    labelEnd = rule + 8 + text.length * 6.5;
   });
 
   entries.forEach((entry, i) => {
@@ -133,6 +158,13 @@ export function drawTimeline(container, apps, allEntries, selected) {
     titled(mark, describe(entry));
   });
 
-  container.replaceChildren(svg);
-  container.scrollLeft = container.scrollWidth;
+  const scroll = container.querySelector(".chart-scroll");
+  const follow = !scroll || scroll.scrollLeft + scroll.clientWidth >= scroll.scrollWidth - COLUMN;
+  const region = scroll || Object.assign(document.createElement("div"), { className: "chart-scroll", tabIndex: 0 });
+  region.setAttribute("aria-label", "Timeline marks; scroll sideways for older entries");
+  region.replaceChildren(svg);
+  if (scroll) container.querySelector(".lane-names").replaceWith(names);
+  else container.replaceChildren(names, region);
+  // Stay at the newest entries unless the reader scrolled back to older ones.
+  if (follow) region.scrollLeft = region.scrollWidth;
 }
