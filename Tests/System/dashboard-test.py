@@ -289,6 +289,60 @@ def scene_scenario(driver, base):
     screenshot(driver, "scene-app")
 
 
+# The daemon has no `changes` stream yet on every branch: this script, run in the page before its own,
+# answers the page's stream request with a stream the test writes to, as API.md describes the stream.
+SCRIPTED_STREAM = """
+const realFetch = window.fetch.bind(window);
+window.scripted = { streams: 0, controller: null };
+window.fetch = (input, init = {}) => {
+  const accept = (init.headers && init.headers.Accept) || "";
+  if (String(input).endsWith("/v1/changes") && accept === "text/event-stream") {
+    window.scripted.streams += 1;
+    const body = new ReadableStream({ start(controller) { window.scripted.controller = controller; } });
+    return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }));
+  }
+  return realFetch(input, init);
+};
+window.scripted.send = (text) => window.scripted.controller.enqueue(new TextEncoder().encode(text));
+window.scripted.end = () => window.scripted.controller.close();
+"""
+
+
+def stream_client_scenario(driver, base):
+    """The page's reader of the `changes` stream: snapshot, app changes, deletions, comments, split chunks."""
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SCRIPTED_STREAM})
+    try:
+        driver.get(base + "/")
+        check("with a changes stream, the page reads it instead of polling",
+              wait(driver, lambda d: text_of(d, "live") == "live (stream)"), text_of(driver, "live"))
+        app = {"id": "streamed", "device": "d9", "bundleId": "com.example.s", "iosVersion": "17.0",
+               "state": "suspended", "stateSince": 0, "lifecycle": "appDelegate", "sessions": []}
+        snapshot = json.dumps({"devices": [{"id": "d9", "iosVersion": "17.0", "time": 0}], "apps": [app]})
+        # The snapshot arrives in two chunks, split inside its data line, after a comment.
+        text = f": keep-alive\n\nevent: snapshot\ndata: {snapshot}\n\n"
+        driver.execute_script("window.scripted.send(arguments[0])", text[:40])
+        driver.execute_script("window.scripted.send(arguments[0])", text[40:])
+        check("... its snapshot (sent in two pieces) fills the list",
+              wait(driver, lambda d: badge_state(d, "button[data-app='streamed'] .badge") == "suspended"))
+        changed = json.dumps({**app, "state": "active"})
+        driver.execute_script("window.scripted.send(arguments[0])", f"id: 7\r\nevent: app\r\ndata: {changed}\r\n\r\n")
+        check("... an app event changes its badge",
+              wait(driver, lambda d: badge_state(d, "button[data-app='streamed'] .badge") == "active"))
+        driver.execute_script("window.scripted.send(arguments[0])",
+                              'event: deleted\ndata: {"kind": "app", "id": "streamed"}\n\n')
+        check("... a deleted event removes the app",
+              wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "button[data-app='streamed']")))
+        driver.execute_script("window.scripted.end()")
+        check("... and when the stream ends, the page opens it again",
+              wait(driver, lambda d: d.execute_script("return window.scripted.streams") == 2))
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+        driver.close()
+        driver.switch_to.window(first)
+
+
 def tokens_scenario(driver, binary):
     work = tempfile.mkdtemp(prefix="lifecycled-dashboard-")
     out = subprocess.run([binary, "token", "new", "--name", "dash", "--role", "write", "--namespace", "default"],
@@ -342,6 +396,7 @@ def main():
     try:
         for name, scenario in [("main", lambda: main_scenario(driver, args.base)),
                                ("scenes", lambda: scene_scenario(driver, args.base)),
+                               ("stream client", lambda: stream_client_scenario(driver, args.base)),
                                ("tokens", lambda: tokens_scenario(driver, os.path.abspath(args.bin)))]:
             try:
                 scenario()
