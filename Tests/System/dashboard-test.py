@@ -80,6 +80,8 @@ def wait(driver, condition):
 
 
 def screenshot(driver, name):
+    """The viewport, scrolled to the top, without the keyboard focus ring."""
+    driver.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
     os.makedirs(SCREENSHOTS, exist_ok=True)
     driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
 

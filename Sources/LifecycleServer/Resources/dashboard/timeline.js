@@ -7,7 +7,7 @@ const STATE_COLORS = {
   notRunning: "#57606a", inactive: "#9a6700", active: "#1a7f37", background: "#0b5cad", suspended: "#6639ba",
   unattached: "#8c959f", foregroundInactive: "#9a6700", foregroundActive: "#1a7f37",
 };
-const COLUMN = 18;
+const COLUMN = 15;
 const LANE = 34;
 const LABELS = 130;
 const PAD = 8;
