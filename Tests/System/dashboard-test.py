@@ -218,6 +218,7 @@ def main_scenario(driver, base):
     check("a second window opens the same app",
           wait(driver, lambda d: badge_state(d, "#app-state") == "suspended"))
     driver.execute_script("window.notReloaded = true")
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='mail']").send_keys(Keys.SHIFT))
     status, _ = request(base, "POST", "/v1/apps/mail/events", {"type": "activate"})
     check("an event posted with a plain HTTP request", status == 200, status)
     check("... shows in the second window: the badge says active",
@@ -230,6 +231,9 @@ def main_scenario(driver, base):
     check("... an app made elsewhere appears in the list",
           wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='weather']")))
     check("... all without a reload", driver.execute_script("return window.notReloaded === true"))
+    check("... and the app that had the keyboard focus keeps it as the list changes",
+          driver.execute_script("return document.activeElement.dataset.app") == "mail",
+          driver.execute_script("return document.activeElement.outerHTML.slice(0, 80)"))
     screenshot(driver, "second-window")
 
     Select(driver.find_element(By.ID, "state-filter")).select_by_value("notRunning")
@@ -307,6 +311,20 @@ window.fetch = (input, init = {}) => {
 };
 window.scripted.send = (text) => window.scripted.controller.enqueue(new TextEncoder().encode(text));
 window.scripted.end = () => window.scripted.controller.close();
+// A device timeline stream: window.scripted.timeline.send(text), and the URLs asked for.
+window.scripted.timeline = { urls: [], controller: null };
+const timelineFetch = window.fetch;
+window.fetch = (input, init = {}) => {
+  const accept = (init.headers && init.headers.Accept) || "";
+  if (String(input).includes("/timeline") && accept === "text/event-stream") {
+    window.scripted.timeline.urls.push(String(input));
+    const body = new ReadableStream({ start(controller) { window.scripted.timeline.controller = controller; } });
+    return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }));
+  }
+  return timelineFetch(input, init);
+};
+window.scripted.timeline.send = (text) => window.scripted.timeline.controller.enqueue(new TextEncoder().encode(text));
+window.scripted.timeline.end = () => window.scripted.timeline.controller.close();
 """
 
 
@@ -332,6 +350,24 @@ def stream_client_scenario(driver, base):
         driver.execute_script("window.scripted.send(arguments[0])", f"id: 7\r\nevent: app\r\ndata: {changed}\r\n\r\n")
         check("... an app event changes its badge",
               wait(driver, lambda d: badge_state(d, "button[data-app='streamed'] .badge") == "active"))
+        # The app's device timeline, from its stream: entries as they come, a resumption after `gone`.
+        act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='streamed']").click())
+        wait(driver, lambda d: d.execute_script("return window.scripted.timeline.urls.length") == 1)
+        entries = "".join(
+            f"id: {seq}\nevent: entry\ndata: " + json.dumps({
+                "seq": seq, "time": 0, "app": "streamed", "kind": "callback", "selector": selector,
+                "state": "inactive", "args": {}, "duration": 0}) + "\n\n"
+            for seq, selector in [(41, "application:willFinishLaunchingWithOptions:"),
+                                  (42, "application:didFinishLaunchingWithOptions:")])
+        driver.execute_script("window.scripted.timeline.send(arguments[0])", entries)
+        check("... the device timeline stream's entries are listed in order",
+              wait(driver, lambda d: [seq for seq, _ in listed_callbacks(d)] == [41, 42]), listed_callbacks(driver))
+        driver.execute_script("window.scripted.timeline.send(arguments[0])", 'event: gone\ndata: {"oldestSeq": 60}\n\n')
+        driver.execute_script("window.scripted.timeline.end()")
+        urls = wait(driver, lambda d: len(d.execute_script("return window.scripted.timeline.urls")) == 2
+                    and d.execute_script("return window.scripted.timeline.urls"))
+        check("... after gone and the end of the stream, it resumes from the oldest entry held",
+              urls and urls[1].endswith("/v1/devices/d9/timeline?after=59&limit=1000"), urls)
         driver.execute_script("window.scripted.send(arguments[0])",
                               'event: deleted\ndata: {"kind": "app", "id": "streamed"}\n\n')
         check("... a deleted event removes the app",

@@ -84,7 +84,9 @@ function deviceFacts(device) {
   return facts.join(" · ");
 }
 
+/** Re-renders the lists; the app button that had the keyboard focus has it again afterwards. */
 function renderLists() {
+  const focused = document.activeElement?.dataset?.app;
   const filter = $("state-filter").value;
   const byDevice = new Map(view.devices.map((d) => [d.id, { device: d, apps: [] }]));
   for (const app of view.apps) {
@@ -107,6 +109,7 @@ function renderLists() {
   if (groups.length === 0) groups.push(element("p", { class: "help empty", id: "empty-state" }, emptyText(filter)));
   $("devices").replaceChildren(...groups);
   $("devices").setAttribute("aria-busy", view.loaded ? "false" : "true");
+  if (focused) $("devices").querySelector(`button[data-app="${CSS.escape(focused)}"]`)?.focus();
 
   const chosen = $("new-app-device").value;
   $("new-app-device").replaceChildren(element("option", { value: "" }, "a new device"),

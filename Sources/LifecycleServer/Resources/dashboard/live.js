@@ -237,8 +237,10 @@ export class TimelineFollower {
       if (event === "entry") {
         this.cursor = Math.max(this.cursor, value.seq);
         this.handlers.entries([value]);
-      } else if (event === "gone" && Number.isInteger(value.oldestSeq)) {
-        this.cursor = Math.max(0, value.oldestSeq - 1);
+      } else if (event === "gone") {
+        // The oldest seq still held, as a number or as a problem-like object.
+        const oldest = typeof value === "number" ? value : value?.oldestSeq;
+        if (Number.isInteger(oldest)) this.cursor = Math.max(0, oldest - 1);
       }
     });
     return true;
