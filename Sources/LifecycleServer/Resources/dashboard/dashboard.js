@@ -154,7 +154,7 @@ function renderSelected() {
   $("app-heading").replaceChildren(`App ${app.id} `, badge(app.state, { id: "app-state" }));
   const facts = [`device ${app.device}`, `iOS ${app.iosVersion}`, app.bundleId, `since t=${app.stateSince}`];
   if (app.lifecycle === "scene") facts.push(`scenes: ${(app.sessions || []).map((s) => `${s.id} ${s.state}`).join(", ") || "none"}`);
-  if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => t.id ?? t.task ?? t).join(", ")}`);
+  if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => (t.name ? `${t.id} (${t.name})` : t.id)).join(", ")}`);
   if (app.pendingNotifications) facts.push(`${app.pendingNotifications} notifications queued`);
   if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
   $("app-summary").textContent = facts.join(" · ");
