@@ -182,7 +182,8 @@ def main_scenario(driver, base):
     press(driver, "interruptionEnded", {})
     shown = wait(driver, lambda d: error_text(d))
     check("a refused event shows the problem: title, status, code and detail",
-          shown and "409" in shown and "invalid-transition" in shown and "suspended" in shown, shown)
+          shown and "409" in shown and "invalid-transition" in shown and "suspended" in shown
+          and "null" not in shown and "undefined" not in shown, shown)
     check("... in an alert that screen readers announce",
           driver.find_element(By.ID, "error").get_attribute("role") == "alert")
     screenshot(driver, "error")
@@ -258,6 +259,14 @@ def main_scenario(driver, base):
     check("... polls quietly: no error shown", error_text(driver) == "", error_text(driver))
     check("... and asks for the changes stream once, not on every poll", len(changes) <= 1, changes)
     screenshot(driver, "empty-namespace")
+    # Creating an app there makes the namespace on a daemon that has them; one without them says so.
+    driver.find_element(By.ID, "new-app-id").send_keys("first")
+    driver.find_element(By.ID, "create-app").click()
+    outcome = wait(driver, lambda d: ("created" if text_of(d, "app-heading").startswith("App first") else None)
+                   or ("refused" if error_text(d) else None))
+    check("... creating an app there either creates the namespace or says the daemon has none",
+          outcome == "created" or (outcome == "refused" and "namespace default" in error_text(driver)),
+          f"{outcome}: {error_text(driver)}")
 
 
 def scene_scenario(driver, base):
@@ -269,6 +278,7 @@ def scene_scenario(driver, base):
           wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='mail']")))
     driver.find_element(By.ID, "new-app-bundle").clear()
     driver.find_element(By.ID, "new-app-bundle").send_keys("com.example.notes")
+    driver.find_element(By.ID, "new-app-id").clear()
     driver.find_element(By.ID, "new-app-id").send_keys("notes")
     driver.find_element(By.ID, "new-app-scenes").click()
     driver.find_element(By.ID, "create-app").click()
@@ -412,6 +422,8 @@ def tokens_scenario(driver, binary):
         check("a wrong token shows the 401 as a readable error",
               wait(driver, lambda d: "Unauthorized (401" in error_text(d) and "Token" in error_text(d)),
               error_text(driver))
+        check("... and the lists say why they are empty",
+              "refused" in text_of(driver, "devices"), text_of(driver, "devices"))
         screenshot(driver, "token-refused")
         driver.find_element(By.ID, "token").send_keys(secret, Keys.ENTER)
         check("the right token clears the error and shows the apps",

@@ -18,6 +18,8 @@ const view = {
   apps: [],
   /** The namespace answered 404: it does not exist (yet), or the daemon has no namespaces. */
   missing: false,
+  /** Listing it answered 401 or 403: nothing is shown until another token is given. */
+  refused: false,
   loaded: false,
   selected: null,
   entries: [],
@@ -49,12 +51,14 @@ function showError(error) {
       if (doc[key] !== undefined) details.push(`${key}: ${Array.isArray(doc[key]) ? doc[key].join(", ") : doc[key]}`);
     }
     const status = error.status ? ` (${error.status}${doc.code ? ` ${doc.code}` : ""})` : "";
-    box.replaceChildren(
+    const hint = error.hint ? error.hint : error.status === 401 ? "Tokens are on: enter a token in the Token field above."
+      : error.status === 403 ? "This token may not do that here: try another one." : null;
+    box.replaceChildren(...[
       element("strong", {}, `${doc.title || "Error"}${status}`),
       element("span", { class: "detail" }, doc.detail || ""),
       details.length ? element("div", { class: "extra" }, details.join(" · ")) : null,
-      error.status === 401 ? element("div", { class: "extra" }, "Tokens are on: enter a token in the Token field above.")
-        : error.status === 403 ? element("div", { class: "extra" }, "This token may not do that here: try another one.") : null);
+      hint ? element("div", { class: "extra" }, hint) : null,
+    ].filter(Boolean));
     if (error.status === 401 || error.status === 403) $("token-form").hidden = false;
   } else {
     box.replaceChildren(element("strong", {}, "Error"), element("span", { class: "detail" }, String(error.message || error)));
@@ -121,6 +125,7 @@ function emptyText(filter) {
   if (!view.loaded) return "Loading…";
   if (filter) return `No app is ${filter}.`;
   const ns = view.client.namespace;
+  if (view.refused) return "Nothing to show: the daemon refused to list this namespace (see the error above).";
   if (view.missing && ns !== "default") {
     return `Namespace ${ns} does not exist yet: creating an app here creates it.`;
   }
@@ -310,7 +315,12 @@ async function createApp(submit) {
   if (form.elements.scenes.checked) {
     body.info = { sceneManifest: { supportsMultipleScenes: true, configurations: [{ name: "Default Configuration" }] } };
   }
-  const app = await attempt(() => view.client.request("POST", "/apps", body));
+  const app = await attempt(() => view.client.request("POST", "/apps", body).catch((error) => {
+    if (error instanceof Problem && error.status === 404 && view.client.namespace !== "default" && !body.device) {
+      error.hint = "A daemon without namespaces has only the namespace default: open that one.";
+    }
+    throw error;
+  }));
   if (!app) return;
   applySnapshot(app);
   if (!view.devices.some((d) => d.id === app.device)) view.devices.push({ id: app.device });
@@ -326,7 +336,9 @@ function open(namespace, wantedApp) {
   view.follower?.stop();
   view.follower = null;
   view.client = new Client(namespace, token);
-  Object.assign(view, { devices: [], apps: [], entries: [], missing: false, loaded: false, selected: wantedApp || null });
+  Object.assign(view, {
+    devices: [], apps: [], entries: [], missing: false, refused: false, loaded: false, selected: wantedApp || null,
+  });
   $("namespace").value = namespace;
   $("token-form").hidden = !token;
   document.title = `lifecycled · ${namespace}`;
@@ -340,7 +352,12 @@ function open(namespace, wantedApp) {
     },
     missing: () => { Object.assign(view, { devices: [], apps: [], missing: true, loaded: true }); renderLists(); },
     status: (text) => { $("live").textContent = text; },
-    problem: (error) => { $("live").textContent = "stopped"; view.loaded = true; showError(error); renderLists(); },
+    problem: (error) => {
+      $("live").textContent = "stopped";
+      Object.assign(view, { loaded: true, refused: true });
+      showError(error);
+      renderLists();
+    },
   }).start();
 }
 
