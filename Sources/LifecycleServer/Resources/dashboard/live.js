@@ -180,6 +180,8 @@ export class TimelineFollower {
     this.handlers = handlers;
     this.controller = new AbortController();
     this.cursor = 0;
+    /** Seconds a long poll is held, within the daemon's default --max-wait (60). */
+    this.wait = 20;
   }
 
   start() { this.run(); return this; }
@@ -199,8 +201,12 @@ export class TimelineFollower {
           // A stream that ended (the daemon restarts): open it again, at most once a second.
           if (streams) await sleep(1000, signal);
         } else {
-          const page = await this.client.request("GET", `${this.path}?after=${this.cursor}&limit=1000&wait=20`, undefined, { signal });
+          const started = Date.now();
+          const query = `?after=${this.cursor}&limit=1000&wait=${this.wait}`;
+          const page = await this.client.request("GET", this.path + query, undefined, { signal });
           this.page(page);
+          // A short wait (a daemon with a low --max-wait) must not turn into a request storm.
+          if (page.items.length === 0) await sleep(1000 - (Date.now() - started), signal);
         }
         delay = 1000;
       } catch (error) {
@@ -212,6 +218,11 @@ export class TimelineFollower {
         }
         if (error instanceof Problem && error.status === 404) { this.handlers.gone(); return; }
         if (isAuthProblem(error)) { this.handlers.problem(error); return; }
+        if (error instanceof Problem && error.status === 400 && error.document.field === "wait" && this.wait > 1) {
+          // The daemon's --max-wait is below this wait: hold polls for a second instead.
+          this.wait = 1;
+          continue;
+        }
         delay = Math.min(delay * 2, 10000);
         await sleep(delay, signal);
       }
