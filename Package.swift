@@ -61,7 +61,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Resources/openapi.yaml")]
+            resources: [
+                .copy("Resources/openapi.yaml"),
+                // The dashboard is compiled into the binary (PackageResources), so it needs no files beside it.
+                .embedInCode("Resources/dashboard/index.html"),
+                .embedInCode("Resources/dashboard/dashboard.js"),
+                .embedInCode("Resources/dashboard/api.js"),
+                .embedInCode("Resources/dashboard/events.js"),
+                .embedInCode("Resources/dashboard/timeline.js"),
+                .embedInCode("Resources/dashboard/live.js"),
+                .embedInCode("Resources/dashboard/dashboard.css"),
+            ]
         ),
         .executableTarget(
             name: "lifecycled",

@@ -21,7 +21,9 @@ import Testing
         ("GET", "/v1/devices/nope/timeline"),
         ("GET", "/v1/nothing"),
         ("GET", "/v2/apps"),
-        ("GET", "/"),
+        // `/` is the dashboard; other paths beside the API are not found.
+        ("GET", "/index.html"),
+        ("GET", "/dashboard"),
         ("GET", "/v1/apps/a1/unknown"),
         ("GET", "/v1/apps/a1/events/extra/parts"),
     ])

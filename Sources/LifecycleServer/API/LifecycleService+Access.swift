@@ -41,7 +41,7 @@ extension Route {
     /// `default`.
     var accessScope: AccessScope {
         switch self {
-        case .livez, .readyz, .metrics, .openapi: .open
+        case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset: .open
         case .reset: .everything
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
             .appNotifications, .unknown:

@@ -144,6 +144,8 @@ public final class LifecycleService: HTTPResponder {
         case (.readyz, _): readyz(done)
         case (.metrics, _): done(metricsResponse())
         case (.openapi, _): done(openAPIResponse(request))
+        case (.dashboard, _): done(try dashboardResponse(request, file: nil))
+        case (.dashboardAsset, _): done(try dashboardResponse(request, file: id))
         case (.reset, _): try reset(done)
         case (.devices, "GET"): done(try listDevices(request))
         case (.devices, _): try createDevice(request, done)

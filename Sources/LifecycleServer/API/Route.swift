@@ -1,6 +1,8 @@
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
     case livez, readyz, metrics, openapi, reset
+    /// `GET /` and `GET /dashboard/{file}`: the built-in dashboard.
+    case dashboard, dashboardAsset
     case devices, device, deviceEvents, deviceTimeline
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
     case unknown
@@ -9,6 +11,10 @@ enum Route: String, CaseIterable, Sendable {
     static func match(_ path: String) -> (Route, String?) {
         let parts = Segments(path)
         switch parts.count {
+        case 0:
+            return (.dashboard, nil)
+        case 2 where parts[0] == "dashboard":
+            return (.dashboardAsset, String(parts[1]))
         case 1:
             switch parts[0] {
             case "livez": return (.livez, nil)
@@ -49,7 +55,8 @@ enum Route: String, CaseIterable, Sendable {
     /// The methods the route answers.
     var methods: [String] {
         switch self {
-        case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications:
+        case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications,
+            .dashboard, .dashboardAsset:
             ["GET"]
         case .reset, .deviceEvents, .appEvents: ["POST"]
         case .devices, .apps: ["GET", "POST"]

@@ -1,0 +1,77 @@
+// The public HTTP API of lifecycled, as the dashboard uses it: nothing else is called.
+
+/** An answer that is not 2xx, with the problem document (RFC 9457) the daemon sent. */
+export class Problem extends Error {
+  constructor(status, document) {
+    super(document.detail || `HTTP ${status}`);
+    this.status = status;
+    this.document = document;
+  }
+}
+
+/** fetch, with a readable error when the daemon cannot be reached at all. */
+async function send(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Problem(0, { title: "No answer", detail: `the daemon did not answer ${init.method || "GET"} ${path}: is it still running?` });
+  }
+}
+
+export class Client {
+  constructor(namespace, token) {
+    this.namespace = namespace || "default";
+    this.token = token || "";
+    this.etags = new Map();
+  }
+
+  /** The path of a resource in this client's namespace; `default` uses the unprefixed paths. */
+  path(rest) {
+    return this.namespace === "default" ? `/v1${rest}` : `/v1/namespaces/${this.namespace}${rest}`;
+  }
+
+  headers(extra = {}) {
+    const headers = { Accept: "application/json", ...extra };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    return headers;
+  }
+
+  /** A request; every one that changes something is JSON, labelled so (the daemon answers 415 otherwise). */
+  async request(method, rest, body, { signal } = {}) {
+    const init = { method, headers: this.headers(), signal };
+    if (method !== "GET" && method !== "HEAD") {
+      init.headers["Content-Type"] = "application/json";
+      if (body !== undefined) init.body = JSON.stringify(body);
+    }
+    return this.read(await send(this.path(rest), init));
+  }
+
+  /** GET with the ETag of the previous answer: `null` when nothing changed (304). */
+  async poll(rest, { signal } = {}) {
+    const key = this.path(rest);
+    const headers = this.headers();
+    const etag = this.etags.get(key);
+    if (etag) headers["If-None-Match"] = etag;
+    const answer = await send(key, { headers, signal });
+    if (answer.status === 304) return null;
+    const value = await this.read(answer);
+    const tag = answer.headers.get("ETag");
+    if (tag) this.etags.set(key, tag);
+    return value;
+  }
+
+  async read(answer) {
+    const type = answer.headers.get("Content-Type") || "";
+    const text = await answer.text();
+    let value = null;
+    if (text && (type.includes("json"))) {
+      try { value = JSON.parse(text); } catch { value = null; }
+    }
+    if (!answer.ok) {
+      throw new Problem(answer.status, value && typeof value === "object" ? value
+        : { title: answer.statusText || "Error", status: answer.status, detail: text.slice(0, 300) });
+    }
+    return value;
+  }
+}

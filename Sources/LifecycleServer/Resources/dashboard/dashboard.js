@@ -1,0 +1,390 @@
+// The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
+// and buttons for the events the app and its device accept. It uses only the public HTTP API.
+import { Client, Problem } from "./api.js";
+import { appEventsFor, deviceEvents, sceneEvents, label, eventFrom } from "./events.js";
+import { NamespaceWatcher, TimelineFollower } from "./live.js";
+import { drawTimeline, describe } from "./timeline.js";
+
+const $ = (id) => document.getElementById(id);
+const TOKEN_KEY = "lifecycled.token";
+/** Entries kept in the page for the selected device; the chart draws the latest of them. */
+const KEPT_ENTRIES = 2000;
+
+const view = {
+  client: null,
+  watcher: null,
+  follower: null,
+  devices: [],
+  apps: [],
+  /** The namespace answered 404: it does not exist (yet), or the daemon has no namespaces. */
+  missing: false,
+  /** Listing it answered 401 or 403: nothing is shown until another token is given. */
+  refused: false,
+  loaded: false,
+  selected: null,
+  entries: [],
+};
+
+function element(name, attributes = {}, ...children) {
+  const node = document.createElement(name);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== false && value !== undefined && value !== null) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+const badge = (state, extra = {}) => element("span", { class: `badge ${state}`, "data-state": state, ...extra }, state);
+
+// ---------------------------------------------------------------- errors
+
+/** Shows a problem document (or any error) in the alert box; `null` hides it. */
+function showError(error) {
+  const box = $("error");
+  if (!error) { box.hidden = true; box.replaceChildren(); return; }
+  if (error instanceof Problem) {
+    const doc = error.document;
+    const details = [];
+    for (const key of ["state", "sceneState", "lifecycle", "field", "allowed", "validTypes", "oldestSeq", "limit", "index"]) {
+      if (doc[key] !== undefined) details.push(`${key}: ${Array.isArray(doc[key]) ? doc[key].join(", ") : doc[key]}`);
+    }
+    const status = error.status ? ` (${error.status}${doc.code ? ` ${doc.code}` : ""})` : "";
+    const hint = error.hint ? error.hint : error.status === 401 ? "Tokens are on: enter a token in the Token field above."
+      : error.status === 403 ? "This token may not do that here: try another one." : null;
+    box.replaceChildren(...[
+      element("strong", {}, `${doc.title || "Error"}${status}`),
+      element("span", { class: "detail" }, doc.detail || ""),
+      details.length ? element("div", { class: "extra" }, details.join(" · ")) : null,
+      hint ? element("div", { class: "extra" }, hint) : null,
+    ].filter(Boolean));
+    if (error.status === 401 || error.status === 403) $("token-form").hidden = false;
+  } else {
+    box.replaceChildren(element("strong", {}, "Error"), element("span", { class: "detail" }, String(error.message || error)));
+  }
+  box.hidden = false;
+}
+
+async function attempt(work) {
+  try {
+    const value = await work();
+    showError(null);
+    return value;
+  } catch (error) {
+    if (error.name !== "AbortError") showError(error);
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- devices and apps
+
+function deviceFacts(device) {
+  const facts = [];
+  if (device.iosVersion) facts.push(`iOS ${device.iosVersion}`);
+  if (device.time !== undefined) facts.push(`t=${device.time}`);
+  if (device.locked) facts.push("locked");
+  if (device.interruption) facts.push(`${device.interruption} interruption`);
+  return facts.join(" · ");
+}
+
+/** Re-renders the lists; the app button that had the keyboard focus has it again afterwards. */
+function renderLists() {
+  const focused = document.activeElement?.dataset?.app;
+  const filter = $("state-filter").value;
+  const byDevice = new Map(view.devices.map((d) => [d.id, { device: d, apps: [] }]));
+  for (const app of view.apps) {
+    if (!byDevice.has(app.device)) byDevice.set(app.device, { device: { id: app.device }, apps: [] });
+    byDevice.get(app.device).apps.push(app);
+  }
+  const groups = [];
+  for (const { device, apps } of byDevice.values()) {
+    const shown = apps.filter((app) => !filter || app.state === filter);
+    if (filter && shown.length === 0) continue;
+    const items = shown.map((app) => element("li", {},
+      element("button", {
+        class: "app-row", type: "button", "data-app": app.id, "aria-current": app.id === view.selected ? "true" : "false",
+        onclick: () => select(app.id),
+      }, element("span", { class: "app-name" }, app.id), badge(app.state))));
+    groups.push(element("section", { class: "device", "data-device": device.id, "aria-label": `Device ${device.id}` },
+      element("h3", {}, `Device ${device.id}`, element("span", { class: "facts" }, deviceFacts(device))),
+      items.length ? element("ul", {}, ...items) : element("p", { class: "help" }, "no app")));
+  }
+  if (groups.length === 0) groups.push(element("p", { class: "help empty", id: "empty-state" }, emptyText(filter)));
+  $("devices").replaceChildren(...groups);
+  $("devices").setAttribute("aria-busy", view.loaded ? "false" : "true");
+  if (focused) $("devices").querySelector(`button[data-app="${CSS.escape(focused)}"]`)?.focus();
+
+  const chosen = $("new-app-device").value;
+  $("new-app-device").replaceChildren(element("option", { value: "" }, "a new device"),
+    ...view.devices.map((d) => element("option", { value: d.id, selected: d.id === chosen }, d.id)));
+  renderSelected();
+}
+
+function emptyText(filter) {
+  if (!view.loaded) return "Loading…";
+  if (filter) return `No app is ${filter}.`;
+  const ns = view.client.namespace;
+  if (view.refused) return "Nothing to show: the daemon refused to list this namespace (see the error above).";
+  if (view.missing && ns !== "default") {
+    return `Namespace ${ns} does not exist yet: creating an app here creates it.`;
+  }
+  return `Namespace ${ns} has no device or app yet: create an app below.`;
+}
+
+function applySnapshot(app) {
+  const index = view.apps.findIndex((a) => a.id === app.id);
+  if (index >= 0) view.apps[index] = app; else view.apps.push(app);
+}
+
+// ---------------------------------------------------------------- the selected app
+
+function selectedApp() {
+  return view.apps.find((a) => a.id === view.selected) || null;
+}
+
+function renderSelected() {
+  const app = selectedApp();
+  if (!app) {
+    $("app-heading").textContent = view.selected ? `App ${view.selected} is gone` : "No app selected";
+    $("app-summary").textContent = view.selected ? "It was deleted. Pick another app, or create one."
+      : "Pick an app on the left, or create one.";
+    $("event-buttons").replaceChildren();
+    $("event-buttons").dataset.app = "";
+    $("event-form").hidden = true;
+    $("app-details").hidden = true;
+    return;
+  }
+  $("app-details").hidden = false;
+  $("app-heading").replaceChildren(`App ${app.id} `, badge(app.state, { id: "app-state" }));
+  const facts = [`device ${app.device}`, `iOS ${app.iosVersion}`, app.bundleId, `since t=${app.stateSince}`];
+  if (app.lifecycle === "scene") facts.push(`scenes: ${(app.sessions || []).map((s) => `${s.id} ${s.state}`).join(", ") || "none"}`);
+  if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => (t.name ? `${t.id} (${t.name})` : t.id)).join(", ")}`);
+  if (app.pendingNotifications) facts.push(`${app.pendingNotifications} notifications queued`);
+  if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
+  $("app-summary").textContent = facts.join(" · ");
+  if ($("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
+  renderTimeline();
+}
+
+function renderButtons(app) {
+  const container = $("event-buttons");
+  container.dataset.app = `${app.id}:${app.lifecycle}`;
+  const group = (title, definitions) => element("div", { class: "group", role: "group", "aria-label": `${title} events` },
+    element("span", { class: "group-title" }, title),
+    ...definitions.map((definition) => element("button", {
+      type: "button", "data-event": definition.type, onclick: (click) => startEvent(definition, click.currentTarget),
+    }, label(definition.type) + (definition.fields.some((f) => !f.optional) ? "…" : ""))));
+  const groups = [group("App", appEventsFor(app.lifecycle)), group("Device", deviceEvents)];
+  if (app.lifecycle === "scene") groups.push(group("Scenes", sceneEvents));
+  container.replaceChildren(...groups);
+}
+
+/** An event without fields is sent at once; one with fields opens its small form. */
+function startEvent(definition, button) {
+  if (definition.fields.length === 0) { send(definition, {}); return; }
+  const app = selectedApp();
+  const form = $("event-form");
+  const inputs = definition.fields.map((field) => {
+    const id = `field-${definition.type}-${field.name}`;
+    let input;
+    if (field.kind === "choice") {
+      input = element("select", { id, name: field.name }, ...field.options.map((o) => element("option", {}, o)));
+    } else if (field.kind === "app") {
+      const others = view.apps.filter((a) => a.device === app.device && a.id !== app.id);
+      input = element("select", { id, name: field.name }, ...others.map((a) => element("option", {}, a.id)));
+    } else if (field.kind === "session") {
+      const sessions = (app.sessions || []).map((s) => element("option", { value: s.id }, `${s.id} (${s.state})`));
+      input = element("select", { id, name: field.name }, field.optional ? element("option", { value: "" }, "the system's choice") : null, ...sessions);
+    } else if (field.kind === "flag") {
+      input = element("input", { id, name: field.name, type: "checkbox" });
+    } else {
+      input = element("input", { id, name: field.name, type: field.kind === "number" ? "number" : "text", step: "any",
+        value: field.value || "", spellcheck: "false" });
+    }
+    const text = field.label + (field.optional && field.kind !== "flag" ? " (optional)" : "");
+    return field.kind === "flag" ? [element("label", { class: "check" }, input, ` ${text}`)]
+      : [element("label", { for: id }, text), input];
+  }).flat();
+  const close = () => { form.hidden = true; button?.focus(); };
+  form.replaceChildren(element("strong", { id: "event-form-title" }, label(definition.type)), ...inputs,
+    element("div", { class: "inline" }, element("button", { type: "submit", id: "event-send" }, "Send"),
+      element("button", { type: "button", onclick: close }, "Cancel")));
+  form.setAttribute("aria-labelledby", "event-form-title");
+  form.onkeydown = (key) => { if (key.key === "Escape") close(); };
+  form.onsubmit = (submit) => {
+    submit.preventDefault();
+    const values = {};
+    for (const field of definition.fields) {
+      const input = form.elements[field.name];
+      values[field.name] = field.kind === "flag" ? input.checked : input.value;
+    }
+    send(definition, values).then((ok) => { if (ok) close(); });
+  };
+  form.hidden = false;
+  form.querySelector("input, select")?.focus();
+}
+
+async function send(definition, values) {
+  const app = selectedApp();
+  if (!app) return false;
+  const answer = await attempt(async () => {
+    const event = eventFrom(definition, values);
+    return view.client.request("POST", `/apps/${encodeURIComponent(app.id)}/events`, event);
+  });
+  if (!answer) { $("answer").textContent = `${label(definition.type)}: refused (see the error above)`; return false; }
+  if (answer.app) applySnapshot(answer.app);
+  const entries = answer.entries || [];
+  $("answer").textContent = answer.changed === false ? `${label(definition.type)}: changed nothing`
+    : `${label(definition.type)}: ${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+  mergeEntries(entries);
+  renderLists();
+  return true;
+}
+
+/** Adds entries (from an answer or from the follower) once each, in seq order. */
+function mergeEntries(entries) {
+  const known = new Set(view.entries.map((e) => e.seq));
+  const fresh = entries.filter((e) => !known.has(e.seq) && (known.add(e.seq), true));
+  if (fresh.length === 0) return;
+  view.entries = view.entries.concat(fresh).sort((a, b) => a.seq - b.seq).slice(-KEPT_ENTRIES);
+  renderTimeline();
+  scheduleQueue();
+}
+
+function renderTimeline() {
+  const app = selectedApp();
+  if (!app) return;
+  const apps = view.apps.filter((a) => a.device === app.device);
+  drawTimeline($("timeline-chart"), apps, view.entries, app.id);
+  const callbacks = view.entries.filter((e) => e.kind === "callback" && e.app === app.id);
+  const list = $("callbacks");
+  list.replaceChildren(...(callbacks.length ? callbacks.map((entry) =>
+    element("li", { "data-seq": entry.seq, "data-selector": entry.selector, title: describe(entry) },
+      element("code", {}, entry.selector),
+      `${entry.session ? ` [${entry.session}]` : ""} — ${entry.sceneState || entry.state}, t=${entry.time}`))
+    : [element("li", { class: "help" }, "no callback yet")]));
+  list.scrollTop = list.scrollHeight;
+}
+
+let queueTimer = null;
+function scheduleQueue() {
+  clearTimeout(queueTimer);
+  queueTimer = setTimeout(() => { if (view.selected) loadQueue(view.selected); }, 200);
+}
+
+async function loadQueue(app) {
+  const queue = await view.client.request("GET", `/apps/${encodeURIComponent(app)}/notifications`).catch(() => null);
+  if (!queue || view.selected !== app) return;
+  $("queue").replaceChildren(...(queue.items.length ? queue.items.map((n) =>
+    element("li", {}, `${n.name}${n.coalesced > 1 ? ` ×${n.coalesced}` : ""} (queued at t=${n.queuedAt})`))
+    : [element("li", { class: "help" }, "nothing queued")]));
+}
+
+function select(id) {
+  view.selected = id;
+  const app = selectedApp();
+  $("event-form").hidden = true;
+  $("event-buttons").dataset.app = "";
+  $("queue").replaceChildren();
+  $("answer").textContent = "";
+  history.replaceState(null, "", `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`);
+  if (app && app.device !== view.follower?.device) {
+    view.follower?.stop();
+    view.entries = [];
+    view.follower = new TimelineFollower(view.client, app.device, {
+      entries: mergeEntries,
+      gone: () => renderSelected(),
+      problem: showError,
+    }).start();
+  }
+  renderLists();
+  if (app) loadQueue(app.id);
+}
+
+// ---------------------------------------------------------------- forms and the namespace
+
+async function createApp(submit) {
+  submit.preventDefault();
+  const form = $("new-app");
+  const body = { bundleId: form.elements.bundleId.value.trim() };
+  for (const key of ["id", "iosVersion", "device"]) {
+    const value = form.elements[key].value.trim();
+    if (value) body[key] = value;
+  }
+  if (form.elements.scenes.checked) {
+    body.info = { sceneManifest: { supportsMultipleScenes: true, configurations: [{ name: "Default Configuration" }] } };
+  }
+  const app = await attempt(() => view.client.request("POST", "/apps", body).catch((error) => {
+    if (error instanceof Problem && error.status === 404 && view.client.namespace !== "default" && !body.device) {
+      error.hint = "A daemon without namespaces has only the namespace default: open that one.";
+    }
+    throw error;
+  }));
+  if (!app) return;
+  applySnapshot(app);
+  if (!view.devices.some((d) => d.id === app.device)) view.devices.push({ id: app.device });
+  view.missing = false;
+  form.elements.id.value = "";
+  select(app.id);
+  $("app-heading").focus();
+}
+
+function open(namespace, wantedApp) {
+  const token = sessionStorage.getItem(TOKEN_KEY) || "";
+  view.watcher?.stop();
+  view.follower?.stop();
+  view.follower = null;
+  view.client = new Client(namespace, token);
+  Object.assign(view, {
+    devices: [], apps: [], entries: [], missing: false, refused: false, loaded: false, selected: wantedApp || null,
+  });
+  $("namespace").value = namespace;
+  $("token-form").hidden = !token;
+  document.title = `lifecycled · ${namespace}`;
+  showError(null);
+  renderLists();
+  view.watcher = new NamespaceWatcher(view.client, {
+    lists: (devices, apps) => {
+      Object.assign(view, { devices, apps, missing: false, loaded: true });
+      if (view.selected && !view.follower && selectedApp()) select(view.selected);
+      renderLists();
+    },
+    missing: () => { Object.assign(view, { devices: [], apps: [], missing: true, loaded: true }); renderLists(); },
+    status: (text) => { $("live").textContent = text; },
+    problem: (error) => {
+      $("live").textContent = "stopped";
+      Object.assign(view, { loaded: true, refused: true });
+      showError(error);
+      renderLists();
+    },
+  }).start();
+}
+
+function start() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  $("namespace-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const namespace = $("namespace").value.trim() || "default";
+    if (!$("namespace").checkValidity()) {
+      showError(new Error("A namespace name is a DNS label: 1 to 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit."));
+      return;
+    }
+    history.replaceState(null, "", `#ns=${encodeURIComponent(namespace)}`);
+    open(namespace);
+  });
+  $("token-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const token = $("token").value.trim();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token); else sessionStorage.removeItem(TOKEN_KEY);
+    $("token").value = "";
+    $("token-state").textContent = token ? "a token is set for this tab" : "no token";
+    open(view.client.namespace, view.selected);
+  });
+  $("state-filter").addEventListener("change", renderLists);
+  $("new-app").addEventListener("submit", createApp);
+  $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
+  open(params.get("ns") || "default", params.get("app"));
+}
+
+start();

@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""The dashboard (`GET /`) as a person uses it, in a real browser: Debian's chromium, headless, driven
+by selenium through chromium-driver, against the built daemon.
+
+- create an app from the page, press Launch and then Home: the badge says `suspended` and the timeline
+  lists the callbacks in the order the API's /callbacks gives;
+- a second window on the same namespace shows a change made with a plain HTTP request, without a reload;
+- the state filter, a refused event shown as a readable error, a namespace that does not exist yet
+  shown as an empty state (with no error and no storm of requests);
+- with tokens on (a second daemon, `--tokens`), a wrong token shows the 401 as an error, a right one works.
+
+Screenshots of each view go to .build/screenshots/. Every wait polls the page (WebDriverWait); none sleeps.
+
+Usage: dashboard-test.py --base URL --bin PATH   (scripts/dashboard-test runs it against a fresh daemon)
+Prints 'N passed, N failed' last; exit 0 when all pass.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT = 15
+SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "screenshots")
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print(f"{'PASS' if ok else 'FAIL'} {name}{'' if ok else ': ' + str(detail)}", flush=True)
+
+
+def request(base, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            text = answer.read()
+            return answer.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    options.add_argument("--headless=new")
+    options.add_argument("--window-size=1366,768")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument("--disable-gpu")
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # chromium's sandbox refuses to run as root
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+def wait(driver, condition):
+    """Polls until `condition(driver)` is truthy and returns its value; None when it never is."""
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]) \
+            .until(lambda d: condition(d))
+    except TimeoutException:
+        return None
+
+
+def screenshot(driver, name):
+    """The viewport, scrolled to the top, without the keyboard focus ring."""
+    driver.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+
+# Reads go through one script each, so a re-render between two calls cannot leave a stale element.
+def badge_state(driver, selector):
+    return driver.execute_script("return document.querySelector(arguments[0])?.dataset.state ?? null", selector)
+
+
+def listed_callbacks(driver):
+    pairs = driver.execute_script("""return [...document.querySelectorAll('#callbacks li[data-seq]')]
+        .map(li => [Number(li.dataset.seq), li.dataset.selector])""")
+    return [tuple(pair) for pair in pairs]
+
+
+def drawn_callbacks(driver):
+    return driver.execute_script("""return [...document.querySelectorAll("#timeline-chart [data-kind='callback']")]
+        .map(mark => Number(mark.dataset.seq))""")
+
+
+def text_of(driver, element_id):
+    return driver.execute_script("return document.getElementById(arguments[0]).innerText", element_id)
+
+
+def error_text(driver):
+    return driver.execute_script("const box = document.getElementById('error'); return box.hidden ? '' : box.innerText")
+
+
+def act(driver, action):
+    """Runs `action(driver)`, again if the page re-rendered the element meanwhile (a stale reference)."""
+    wait(driver, lambda d: action(d) or True)
+
+
+def press(driver, event, fields=None):
+    """Presses an event button; an event with fields opens its form, which is filled and sent."""
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#event-buttons button[data-event='{event}']").click())
+    if fields is not None:
+        form = wait(driver, lambda d: d.find_element(By.ID, "event-form").is_displayed())
+        for name, value in fields.items():
+            field = driver.find_element(By.CSS_SELECTOR, f"#event-form [name='{name}']")
+            field.clear()
+            field.send_keys(value)
+        if form:
+            driver.find_element(By.ID, "event-send").click()
+
+
+def main_scenario(driver, base):
+    driver.get(base + "/")
+    check("the page loads from the daemon", "lifecycled" in driver.title, driver.title)
+    check("an empty namespace says so, without an error",
+          wait(driver, lambda d: "create an app" in text_of(d, "devices"))
+          and error_text(driver) == "", text_of(driver, "devices"))
+
+    # Create an app from the page.
+    driver.find_element(By.ID, "new-app-bundle").clear()
+    driver.find_element(By.ID, "new-app-bundle").send_keys("com.example.mail")
+    driver.find_element(By.ID, "new-app-id").send_keys("mail")
+    driver.find_element(By.ID, "create-app").click()
+    check("Create app makes the app and selects it",
+          wait(driver, lambda d: text_of(d, "app-heading").startswith("App mail")),
+          text_of(driver, "app-heading"))
+    status, app = request(base, "GET", "/v1/apps/mail")
+    check("... the API has it", status == 200 and app["bundleId"] == "com.example.mail", app)
+    check("... and its badge says notRunning", badge_state(driver, "#app-state") == "notRunning")
+
+    press(driver, "launch", {})
+    check("Launch: the badge says active",
+          wait(driver, lambda d: badge_state(d, "#app-state") == "active"), badge_state(driver, "#app-state"))
+    # Home, from the keyboard: focus the button and press Enter.
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#event-buttons button[data-event='homeButton']")
+        .send_keys(Keys.ENTER))
+    check("Home (pressed with the keyboard): the badge says suspended",
+          wait(driver, lambda d: badge_state(d, "#app-state") == "suspended"),
+          badge_state(driver, "#app-state"))
+    check("... in the list of apps too",
+          wait(driver, lambda d: badge_state(d, "button[data-app='mail'] .badge") == "suspended"))
+
+    _, callbacks = request(base, "GET", "/v1/apps/mail/callbacks")
+    expected = [(item["seq"], item["selector"]) for item in callbacks["items"]]
+    check("the API lists the callbacks of launch and Home",
+          [s for _, s in expected] == ["application:willFinishLaunchingWithOptions:",
+                                       "application:didFinishLaunchingWithOptions:", "applicationDidBecomeActive:",
+                                       "applicationWillResignActive:", "applicationDidEnterBackground:"], expected)
+    listed = wait(driver, lambda d: listed_callbacks(d) == expected and listed_callbacks(d))
+    check("the timeline lists the same callbacks in the same order", listed, listed_callbacks(driver))
+    drawn = drawn_callbacks(driver)
+    check("... and draws one mark per callback, in seq order", drawn == [seq for seq, _ in expected], drawn)
+    kinds = set(driver.execute_script(
+        "return [...document.querySelectorAll('#timeline-chart [data-kind]')].map(mark => mark.dataset.kind)"))
+    check("... with notifications and state changes beside them", {"callback", "notification", "state"} <= kinds,
+          kinds)
+    check("the page fits a 1366×768 screen without sideways scrolling",
+          driver.execute_script("return document.documentElement.scrollWidth") <= 1366,
+          driver.execute_script("return document.documentElement.scrollWidth"))
+    screenshot(driver, "app-timeline")
+
+    # A refused event: a readable error from the problem document.
+    press(driver, "interruptionEnded", {})
+    shown = wait(driver, lambda d: error_text(d))
+    check("a refused event shows the problem: title, status, code and detail",
+          shown and "409" in shown and "invalid-transition" in shown and "suspended" in shown
+          and "null" not in shown and "undefined" not in shown, shown)
+    check("... in an alert that screen readers announce",
+          driver.find_element(By.ID, "error").get_attribute("role") == "alert")
+    screenshot(driver, "error")
+
+    # Every form control has a label, and badges are readable.
+    unlabelled = driver.execute_script("""
+        return [...document.querySelectorAll('input, select, button')]
+          .filter(e => e.offsetParent !== null)
+          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
+          .map(e => e.id || e.name || e.outerHTML.slice(0, 60));""")
+    check("every visible control has a label", unlabelled == [], unlabelled)
+    low = driver.execute_script("""
+        const lum = c => { const [r, g, b] = c.match(/\\d+/g).slice(0, 3).map(v => v / 255)
+            .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        return [...document.querySelectorAll('.badge, .error, .help, .summary, button')]
+          .filter(e => e.offsetParent !== null).map(e => {
+            const s = getComputedStyle(e); let bg = s.backgroundColor, p = e;
+            while (bg === 'rgba(0, 0, 0, 0)' && p.parentElement) { p = p.parentElement; bg = getComputedStyle(p).backgroundColor; }
+            const [a, b] = [lum(s.color), lum(bg)];
+            return [e.className || e.tagName, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]; })
+          .filter(([, ratio]) => ratio < 4.5);""")
+    check("text contrast is at least 4.5:1 (badges, buttons, errors, help)", low == [], low)
+    driver.find_element(By.TAG_NAME, "body").click()
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    check("the keyboard focus is visible", outline not in ("none", ""), outline)
+
+    # A second window on the same namespace follows changes made elsewhere, without a reload.
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(base + "/#ns=default&app=mail")
+    check("a second window opens the same app",
+          wait(driver, lambda d: badge_state(d, "#app-state") == "suspended"))
+    driver.execute_script("window.notReloaded = true")
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='mail']").send_keys(Keys.SHIFT))
+    status, _ = request(base, "POST", "/v1/apps/mail/events", {"type": "activate"})
+    check("an event posted with a plain HTTP request", status == 200, status)
+    check("... shows in the second window: the badge says active",
+          wait(driver, lambda d: badge_state(d, "#app-state") == "active"),
+          badge_state(driver, "#app-state"))
+    check("... and its timeline gets the new callbacks",
+          wait(driver, lambda d: any(s == "applicationDidBecomeActive:" and seq > expected[-1][0]
+                                     for seq, s in listed_callbacks(d))))
+    request(base, "POST", "/v1/apps", {"id": "weather", "bundleId": "com.example.weather"})
+    check("... an app made elsewhere appears in the list",
+          wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='weather']")))
+    check("... all without a reload", driver.execute_script("return window.notReloaded === true"))
+    check("... and the app that had the keyboard focus keeps it as the list changes",
+          driver.execute_script("return document.activeElement.dataset.app") == "mail",
+          driver.execute_script("return document.activeElement.outerHTML.slice(0, 80)"))
+    screenshot(driver, "second-window")
+
+    Select(driver.find_element(By.ID, "state-filter")).select_by_value("notRunning")
+    shown_apps = driver.execute_script("return [...document.querySelectorAll('button[data-app]')].map(b => b.dataset.app)")
+    check("the state filter keeps only the apps in that state", shown_apps == ["weather"], shown_apps)
+    screenshot(driver, "filtered")
+    driver.close()
+    driver.switch_to.window(first)
+
+    # A namespace that does not exist yet: a friendly empty state, no error, no storm of requests.
+    driver.execute_script("performance.clearResourceTimings()")
+    field = driver.find_element(By.ID, "namespace")
+    field.clear()
+    field.send_keys("nowhere", Keys.ENTER)
+    check("a namespace that does not exist yet shows an empty state",
+          wait(driver, lambda d: "nowhere" in text_of(d, "devices")),
+          text_of(driver, "devices"))
+    polls = wait(driver, lambda d: d.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/devices')).length") >= 3
+        and d.execute_script("return performance.getEntriesByType('resource').map(e => e.name)"))
+    changes = [name for name in polls or [] if name.endswith("/changes")]
+    check("... polls quietly: no error shown", error_text(driver) == "", error_text(driver))
+    check("... and asks for the changes stream once, not on every poll", len(changes) <= 1, changes)
+    screenshot(driver, "empty-namespace")
+    # Creating an app there makes the namespace on a daemon that has them; one without them says so.
+    driver.find_element(By.ID, "new-app-id").send_keys("first")
+    driver.find_element(By.ID, "create-app").click()
+    outcome = wait(driver, lambda d: ("created" if text_of(d, "app-heading").startswith("App first") else None)
+                   or ("refused" if error_text(d) else None))
+    check("... creating an app there either creates the namespace or says the daemon has none",
+          outcome == "created" or (outcome == "refused" and "namespace default" in error_text(driver)),
+          f"{outcome}: {error_text(driver)}")
+
+
+def scene_scenario(driver, base):
+    """A scene app made from the page: its scene session gets a lane of its own."""
+    field = driver.find_element(By.ID, "namespace")
+    field.clear()
+    field.send_keys("default", Keys.ENTER)
+    check("back in namespace default, its apps show again",
+          wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='mail']")))
+    driver.find_element(By.ID, "new-app-bundle").clear()
+    driver.find_element(By.ID, "new-app-bundle").send_keys("com.example.notes")
+    driver.find_element(By.ID, "new-app-id").clear()
+    driver.find_element(By.ID, "new-app-id").send_keys("notes")
+    driver.find_element(By.ID, "new-app-scenes").click()
+    driver.find_element(By.ID, "create-app").click()
+    check("a scene app made from the page",
+          wait(driver, lambda d: text_of(d, "app-heading").startswith("App notes")), text_of(driver, "app-heading"))
+    press(driver, "launch", {})
+    wait(driver, lambda d: badge_state(d, "#app-state") == "active")
+    press(driver, "homeButton")
+    wait(driver, lambda d: badge_state(d, "#app-state") == "suspended")
+    press(driver, "advanceTime", {"seconds": "30"})
+    wait(driver, lambda d: "Advance time: " in text_of(d, "answer"))
+    press(driver, "activate", {})
+    check("... launched, sent Home, 30 s later activated again",
+          wait(driver, lambda d: badge_state(d, "#app-state") == "active"), badge_state(driver, "#app-state"))
+    lanes = driver.execute_script(
+        "return [...document.querySelectorAll('#timeline-chart .lane-label')].map(t => t.textContent.trim())")
+    check("... has a lane for its scene session s1", "scene s1" in lanes, lanes)
+    scene_marks = driver.execute_script("""return [...document.querySelectorAll("#timeline-chart [data-kind='sceneState']")]
+        .length""")
+    check("... with its scene state changes drawn", scene_marks >= 4, scene_marks)
+    times = driver.execute_script(
+        "return [...document.querySelectorAll('#timeline-chart .time-label')].map(t => t.textContent)")
+    check("... over simulated time", "t=0" in times and "t=30" in times, times)
+    screenshot(driver, "scene-app")
+
+
+# The daemon has no `changes` stream yet on every branch: this script, run in the page before its own,
+# answers the page's stream request with a stream the test writes to, as API.md describes the stream.
+SCRIPTED_STREAM = """
+const realFetch = window.fetch.bind(window);
+window.scripted = { streams: 0, controller: null };
+window.fetch = (input, init = {}) => {
+  const accept = (init.headers && init.headers.Accept) || "";
+  if (String(input).endsWith("/v1/changes") && accept === "text/event-stream") {
+    window.scripted.streams += 1;
+    const body = new ReadableStream({ start(controller) { window.scripted.controller = controller; } });
+    return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }));
+  }
+  return realFetch(input, init);
+};
+window.scripted.send = (text) => window.scripted.controller.enqueue(new TextEncoder().encode(text));
+window.scripted.end = () => window.scripted.controller.close();
+// A device timeline stream: window.scripted.timeline.send(text), and the URLs asked for.
+window.scripted.timeline = { urls: [], controller: null };
+const timelineFetch = window.fetch;
+window.fetch = (input, init = {}) => {
+  const accept = (init.headers && init.headers.Accept) || "";
+  if (String(input).includes("/timeline") && accept === "text/event-stream") {
+    window.scripted.timeline.urls.push(String(input));
+    const body = new ReadableStream({ start(controller) { window.scripted.timeline.controller = controller; } });
+    return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }));
+  }
+  return timelineFetch(input, init);
+};
+window.scripted.timeline.send = (text) => window.scripted.timeline.controller.enqueue(new TextEncoder().encode(text));
+window.scripted.timeline.end = () => window.scripted.timeline.controller.close();
+"""
+
+
+def stream_client_scenario(driver, base):
+    """The page's reader of the `changes` stream: snapshot, app changes, deletions, comments, split chunks."""
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SCRIPTED_STREAM})
+    try:
+        driver.get(base + "/")
+        check("with a changes stream, the page reads it instead of polling",
+              wait(driver, lambda d: text_of(d, "live") == "live (stream)"), text_of(driver, "live"))
+        app = {"id": "streamed", "device": "d9", "bundleId": "com.example.s", "iosVersion": "17.0",
+               "state": "suspended", "stateSince": 0, "lifecycle": "appDelegate", "sessions": []}
+        snapshot = json.dumps({"devices": [{"id": "d9", "iosVersion": "17.0", "time": 0}], "apps": [app]})
+        # The snapshot arrives in two chunks, split inside its data line, after a comment.
+        text = f": keep-alive\n\nevent: snapshot\ndata: {snapshot}\n\n"
+        driver.execute_script("window.scripted.send(arguments[0])", text[:40])
+        driver.execute_script("window.scripted.send(arguments[0])", text[40:])
+        check("... its snapshot (sent in two pieces) fills the list",
+              wait(driver, lambda d: badge_state(d, "button[data-app='streamed'] .badge") == "suspended"))
+        changed = json.dumps({**app, "state": "active"})
+        driver.execute_script("window.scripted.send(arguments[0])", f"id: 7\r\nevent: app\r\ndata: {changed}\r\n\r\n")
+        check("... an app event changes its badge",
+              wait(driver, lambda d: badge_state(d, "button[data-app='streamed'] .badge") == "active"))
+        # The app's device timeline, from its stream: entries as they come, a resumption after `gone`.
+        act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='streamed']").click())
+        wait(driver, lambda d: d.execute_script("return window.scripted.timeline.urls.length") == 1)
+        entries = "".join(
+            f"id: {seq}\nevent: entry\ndata: " + json.dumps({
+                "seq": seq, "time": 0, "app": "streamed", "kind": "callback", "selector": selector,
+                "state": "inactive", "args": {}, "duration": 0}) + "\n\n"
+            for seq, selector in [(41, "application:willFinishLaunchingWithOptions:"),
+                                  (42, "application:didFinishLaunchingWithOptions:")])
+        driver.execute_script("window.scripted.timeline.send(arguments[0])", entries)
+        check("... the device timeline stream's entries are listed in order",
+              wait(driver, lambda d: [seq for seq, _ in listed_callbacks(d)] == [41, 42]), listed_callbacks(driver))
+        driver.execute_script("window.scripted.timeline.send(arguments[0])", 'event: gone\ndata: {"oldestSeq": 60}\n\n')
+        driver.execute_script("window.scripted.timeline.end()")
+        urls = wait(driver, lambda d: len(d.execute_script("return window.scripted.timeline.urls")) == 2
+                    and d.execute_script("return window.scripted.timeline.urls"))
+        check("... after gone and the end of the stream, it resumes from the oldest entry held",
+              urls and urls[1].endswith("/v1/devices/d9/timeline?after=59&limit=1000"), urls)
+        driver.execute_script("window.scripted.send(arguments[0])",
+                              'event: deleted\ndata: {"kind": "app", "id": "streamed"}\n\n')
+        check("... a deleted event removes the app",
+              wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "button[data-app='streamed']")))
+        driver.execute_script("window.scripted.end()")
+        check("... and when the stream ends, the page opens it again",
+              wait(driver, lambda d: d.execute_script("return window.scripted.streams") == 2))
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+        driver.close()
+        driver.switch_to.window(first)
+
+
+def tokens_scenario(driver, binary):
+    work = tempfile.mkdtemp(prefix="lifecycled-dashboard-")
+    out = subprocess.run([binary, "token", "new", "--name", "dash", "--role", "write", "--namespace", "default"],
+                         check=True, capture_output=True, text=True).stdout
+    secret, line = out.strip().split("\n")
+    with open(os.path.join(work, "tokens.json"), "w") as f:
+        json.dump({"tokens": [json.loads(line)]}, f)
+    log = open(os.path.join(work, "log"), "w+")
+    # A --max-wait below the page's long polls (20 s): the page must fall back to shorter ones.
+    process = subprocess.Popen([binary, "--port", "0", "--in-memory", "--max-wait", "5",
+                                "--tokens", os.path.join(work, "tokens.json")], stdout=log, stderr=log)
+    try:
+        base = None
+        deadline = time.monotonic() + 20
+        while base is None and time.monotonic() < deadline and process.poll() is None:
+            match = re.search(r"url=(http://[^ ]*:\d+)", open(log.name).read())
+            base = match.group(1) if match else time.sleep(0.05)
+        if base is None:
+            check("a daemon with --tokens starts", False, open(log.name).read())
+            return
+        request(base, "POST", "/v1/apps", {"id": "mail", "bundleId": "com.example.mail"}, token=secret)
+
+        driver.get(base + "/")
+        shown = wait(driver, lambda d: error_text(d))
+        check("with tokens on and no token: the 401 is shown and the token field appears",
+              shown and "401" in shown and driver.find_element(By.ID, "token").is_displayed(), shown)
+        # The box is emptied first, so what shows next is the answer to the wrong token.
+        driver.execute_script("const box = document.getElementById('error'); box.hidden = true; box.replaceChildren()")
+        driver.find_element(By.ID, "token").send_keys("lcd_not-a-token", Keys.ENTER)
+        check("a wrong token shows the 401 as a readable error",
+              wait(driver, lambda d: "Unauthorized (401" in error_text(d) and "Token" in error_text(d)),
+              error_text(driver))
+        check("... and the lists say why they are empty",
+              "refused" in text_of(driver, "devices"), text_of(driver, "devices"))
+        screenshot(driver, "token-refused")
+        driver.find_element(By.ID, "token").send_keys(secret, Keys.ENTER)
+        check("the right token clears the error and shows the apps",
+              wait(driver, lambda d: error_text(d) == ""
+                   and d.find_elements(By.CSS_SELECTOR, "button[data-app='mail']")), error_text(driver))
+        act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='mail']").click())
+        wait(driver, lambda d: text_of(d, "app-heading").startswith("App mail"))
+        request(base, "POST", "/v1/apps/mail/events", {"type": "launch"}, token=secret)
+        check("... the timeline follows with the token, within the daemon's --max-wait",
+              wait(driver, lambda d: len(listed_callbacks(d)) == 3), listed_callbacks(driver))
+        check("... and no error is shown meanwhile", error_text(driver) == "", error_text(driver))
+        stored = driver.execute_script("return [sessionStorage.length, localStorage.length]")
+        check("... kept in session storage only", stored == [1, 0], stored)
+        check("... and never in the page's address", secret not in driver.current_url)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", default=os.environ.get("LIFECYCLED_URL"), help="a running daemon, empty")
+    parser.add_argument("--bin", required=True, help="the daemon binary, for the run with --tokens")
+    args = parser.parse_args()
+    driver = browser()
+    try:
+        for name, scenario in [("main", lambda: main_scenario(driver, args.base)),
+                               ("scenes", lambda: scene_scenario(driver, args.base)),
+                               ("stream client", lambda: stream_client_scenario(driver, args.base)),
+                               ("tokens", lambda: tokens_scenario(driver, os.path.abspath(args.bin)))]:
+            try:
+                scenario()
+            except Exception as error:  # a missing element and the like: the scenario fails, the others run
+                check(f"the {name} scenario runs to its end", False, f"{type(error).__name__}: {error}".split("\n")[0])
+                screenshot(driver, f"failed-{name}")
+        # The answers the scenarios provoke on purpose (a refused token, a refused event, a namespace not
+        # there, a wait above --max-wait) are logged by the browser too; anything else is a fault.
+        logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+                and "401" not in entry["message"] and "409" not in entry["message"]
+                and "404" not in entry["message"]
+                and not ("wait=20" in entry["message"] and "(Bad Request)" in entry["message"])]
+        check("the browser console has no other errors (script errors, CSP refusals)", logs == [], logs)
+    finally:
+        driver.quit()
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
