@@ -2,17 +2,19 @@ import HTTPServer
 import LifecycleCore
 
 extension LifecycleService {
-    func postEvents(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
-        let host = try appHost(id)
+    func postEvents(
+        _ scope: RequestScope, _ request: HTTPRequest, app id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let host = try appHost(scope, id)
         try post(request, to: host, app: id, done)
     }
 
-    func postEvents(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
-        try post(request, to: try device(id), app: nil, done)
+    func postEvents(
+        _ scope: RequestScope, _ request: HTTPRequest, device id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        try post(request, to: try device(scope, id), app: nil, done)
     }
 
     private func post(
