@@ -171,7 +171,7 @@ public final class LifecycleService: HTTPResponder {
         let id = match.id
         switch (route, request.method) {
         case (.namespace, "GET"): done(namespaceResponse(scope.space, request))
-        case (.namespace, _): deleteNamespace(scope.space, done)
+        case (.namespace, _): try deleteNamespace(scope.space, done)
         case (.namespaceReset, _): resetNamespace(scope.space, done)
         case (.devices, "GET"): done(try listDevices(scope, request))
         case (.devices, _): try createDevice(scope, request, done)

@@ -4,7 +4,7 @@ import LifecycleCore
 struct NamespaceRequest: Equatable {
     static let maxTTL = 366 * 86_400
     static let maxLabels = 64
-    static let maxLabelBytes = 256
+    static let maxLabelLength = 256
 
     /// nil: left out; `.some(nil)`: `null`, no TTL.
     var ttlSeconds: Int??
@@ -37,13 +37,13 @@ struct NamespaceRequest: Equatable {
             }
             var labels: [String: String] = [:]
             for key in pairs.keys.sorted() {
-                guard case .string(let text) = pairs[key]!, !key.isEmpty, key.utf8.count <= Self.maxLabelBytes,
-                    text.utf8.count <= Self.maxLabelBytes
+                guard case .string(let text) = pairs[key]!, !key.isEmpty,
+                    key.unicodeScalars.count <= Self.maxLabelLength, text.unicodeScalars.count <= Self.maxLabelLength
                 else {
                     throw .invalidField(
                         "labels.\(key)",
-                        "each label must be a string of at most \(Self.maxLabelBytes) bytes, under a non-empty key "
-                            + "of at most \(Self.maxLabelBytes) bytes")
+                        "each label must be a string of at most \(Self.maxLabelLength) characters, under a non-empty "
+                            + "key of at most \(Self.maxLabelLength) characters")
                 }
                 labels[key] = text
             }

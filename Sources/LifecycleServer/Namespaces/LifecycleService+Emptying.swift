@@ -85,16 +85,12 @@ extension LifecycleService {
     }
 
     /// `DELETE /v1/namespaces/{ns}`: the namespace and everything in it; parked polls on it answer 410.
-    /// `default` is never deleted: it is emptied and its settings go back to the defaults.
-    func deleteNamespace(_ space: Namespace, _ done: @escaping @Sendable (HTTPResponse) -> Void) {
-        if space.isDefault {
-            namespaces.whilePresent(space) {
-                space.settings.withLock {
-                    $0.labels = [:]
-                    $0.ttlSeconds = nil
-                }
-                if journal.keepsRecords { journal.deleteStream(space.settingsStream) }
-            }
+    /// `default` is never deleted (400): its reset empties it.
+    func deleteNamespace(_ space: Namespace, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        guard !space.isDefault else {
+            throw .invalidField(
+                "namespace",
+                "the namespace default is never deleted; POST /v1/namespaces/default/reset (or /v1/reset) empties it")
         }
         empty(space, deleting: true) { result in
             done(result.isSuccess ? HTTPResponse(status: 204) : APIError.storeFailed.response)

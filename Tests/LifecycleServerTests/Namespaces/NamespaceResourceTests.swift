@@ -98,11 +98,13 @@ struct NamespaceResourceTests {
         }
     }
 
-    @Test("DELETE of default empties it and keeps it")
+    @Test("DELETE of default answers 400 and changes nothing; its reset empties it")
     func deletingDefault() throws {
         try withLiveServer { (server: LiveServer) throws in
             _ = try server.post("/v1/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
-            #expect(try server.delete("/v1/namespaces/default").status == 204)
+            expectProblem(try server.delete("/v1/namespaces/default"), status: 400, code: "invalid-field")
+            #expect(try server.get("/v1/apps/a").status == 200)
+            #expect(try server.post("/v1/namespaces/default/reset", "").status == 204)
             #expect(try server.get("/v1/apps/a").status == 404)
             #expect(try server.get("/v1/namespaces/default").status == 200)
         }
