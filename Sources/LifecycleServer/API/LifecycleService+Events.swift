@@ -7,18 +7,18 @@ extension LifecycleService {
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let host = try appHost(scope, id)
-        try post(request, to: host, app: id, done)
+        try post(request, in: scope.space.name, to: host, app: id, done)
     }
 
     func postEvents(
         _ scope: RequestScope, _ request: HTTPRequest, device id: String,
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        try post(request, to: try device(scope, id), app: nil, done)
+        try post(request, in: scope.space.name, to: try device(scope, id), app: nil, done)
     }
 
     private func post(
-        _ request: HTTPRequest, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ request: HTTPRequest, in namespace: String, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
         try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
@@ -31,9 +31,10 @@ extension LifecycleService {
             key = text
         }
         host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key, path: request.path)) {
-            result in
+            [metrics] result in
             switch result {
             case .success(let answer):
+                if !answer.replayed { metrics.namespaces.applied(events.count, in: namespace) }
                 var headers = [("Content-Type", "application/json")]
                 if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
                 done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))

@@ -25,9 +25,10 @@ extension LifecycleService {
 
     /// Records the device and app gauges: totals over every namespace.
     func recordCounts() {
-        let spaces = namespaces.all()
-        metrics.devices.record(spaces.reduce(0) { $0 + $1.registry.devices })
-        metrics.apps.record(spaces.reduce(0) { $0 + $1.registry.apps })
+        let counts = namespaces.all().map { ($0.name, $0.registry.apps, $0.registry.devices) }
+        metrics.devices.record(counts.reduce(0) { $0 + $1.2 })
+        metrics.apps.record(counts.reduce(0) { $0 + $1.1 })
+        metrics.namespaces.record(counts)
     }
 
     func openAPIResponse(_ request: HTTPRequest) -> HTTPResponse {

@@ -121,6 +121,10 @@ public final class LifecycleService: HTTPResponder {
             inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             metrics.request(match.route, status: response.status, nanoseconds: elapsed)
+            if match.route.isNamespaced {
+                let name = match.namespace ?? NamespaceName.defaultName
+                if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
+            }
             if logs {
                 logger.debug(
                     "request",

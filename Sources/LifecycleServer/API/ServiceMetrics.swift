@@ -15,6 +15,7 @@ final class ServiceMetrics: Sendable {
     let devices = Gauge(label: "lifecycled_devices")
     let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
+    let namespaces = NamespaceMetrics()
 
     init() {
         requests = Route.allCases.map { route in
