@@ -18,7 +18,8 @@ extension LifecycleService {
     }
 
     private func post(
-        _ request: HTTPRequest, in namespace: String, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ request: HTTPRequest, in namespace: String, to host: DeviceHost, app: String?,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
         try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
