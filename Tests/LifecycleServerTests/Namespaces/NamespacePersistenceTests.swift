@@ -1,4 +1,6 @@
 import Foundation
+import LifecycleStore
+import Logging
 import Testing
 
 @testable import LifecycleServer
@@ -125,6 +127,33 @@ struct NamespacePersistenceTests {
                 #expect(try server.get("/v1/namespaces/gone/devices/d").status == 404)
                 #expect(try server.get("/v1/namespaces/gone/devices/d2").status == 200)
                 #expect(try server.get("/v1/namespaces/gone").int("devices") == 1)
+            }
+        }
+    }
+
+    @Test("Devices left by a deletion cut short after the namespace's settings went are dropped at start")
+    func deletionCutShort() throws {
+        try withTemporaryDirectory { directory in
+            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+                _ = try server.post("/v1/namespaces/ghost/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
+                #expect(try server.post("/v1/namespaces/ghost/devices", #"{"id": "d"}"#).status == 201)
+            }
+            // What a crash right after the first step of DELETE /v1/namespaces/ghost leaves.
+            var logger = Logger(label: "NamespacePersistenceTests")
+            logger.logLevel = .error
+            let journal = try SQLiteJournal(directory: directory, logger: logger)
+            journal.deleteStream(Namespace.settingsPrefix + "ghost")
+            journal.flush()
+            journal.close()
+            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+                #expect(try server.get("/v1/namespaces/ghost").status == 404)
+                #expect(try Self.names(server) == ["default"])
+                // The name starts afresh: the old device is not there to collide with a new one.
+                #expect(try server.post("/v1/namespaces/ghost/devices", #"{"id": "d"}"#).status == 201)
+            }
+            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+                #expect(try server.get("/v1/namespaces/ghost").int("devices") == 1)
+                #expect(try server.get("/v1/namespaces/ghost").int("apps") == 0)
             }
         }
     }
