@@ -18,7 +18,7 @@ extension LifecycleService {
         guard isReady else { return }
         let now = options.wallClock()
         for space in namespaces.all() {
-            let settings = space.settings.withLock { $0 }
+            let settings = space.settings
             if !space.isDefault, settings.expired(at: now) {
                 logger.info("namespace expired", metadata: ["namespace": "\(space.name)"])
                 empty(space, deleting: true) { _ in }
@@ -26,7 +26,7 @@ extension LifecycleService {
             }
             // `default` keeps a settings record only while it has settings of its own.
             let worthKeeping = !space.isDefault || !settings.labels.isEmpty
-            guard worthKeeping, space.unjournaled.withLock({ $0 }) else { continue }
+            guard worthKeeping, space.isUnjournaled else { continue }
             namespaces.whilePresent(space) { writeSettingsRecord(of: space) }
         }
     }

@@ -23,10 +23,8 @@ extension LifecycleService {
                         201, namespaceJSON(space), headers: [("Location", "/v1/namespaces/\(name)")]))
             }
             let updated = namespaces.whilePresent(space) {
-                space.settings.withLock { settings in
-                    parsed.applied(to: &settings)
-                    settings.lastUsedAt = max(settings.lastUsedAt, now)
-                }
+                space.updateSettings { parsed.applied(to: &$0) }
+                space.touch(at: now)
                 writeSettingsRecord(of: space)
             }
             // Deleted meanwhile: the PUT creates it afresh.
@@ -76,7 +74,7 @@ extension LifecycleService {
     /// The namespace document: `id`, `createdAt`, `lastUsedAt`, `ttlSeconds`, `labels`, `devices`, `apps`,
     /// `limits`.
     private func writeNamespace(_ space: Namespace, into w: inout JSONWriter) {
-        let settings = space.settings.withLock { $0 }
+        let settings = space.settings
         w.beginObject()
         w.field("id")
         w.string(space.name)

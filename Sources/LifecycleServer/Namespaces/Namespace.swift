@@ -1,18 +1,50 @@
+import Synchronization
+
 /// One namespace: its own registry of devices and apps (ids are unique within it), its settings, and the
 /// gate that orders device creations after a reset or deletion of it.
 final class Namespace: Sendable {
     let name: String
     let registry: Registry
-    let settings: Protected<NamespaceSettings>
     let gate = Protected(ResetGate())
-    /// Whether the settings changed since they were last journaled (`lastUsedAt` moves on every request).
-    let unjournaled = Protected(false)
+    /// The settings but `lastUsedAt`, which every request moves: it lives in `lastUsedMillis`, so that
+    /// requests to one namespace share no lock.
+    private let stored: Protected<NamespaceSettings>
+    private let lastUsedMillis: Atomic<Int64>
+    /// Whether the settings changed since they were last journaled.
+    private let unjournaled = Atomic<Bool>(false)
 
     init(name: String, settings: NamespaceSettings) {
         self.name = name
-        self.settings = Protected(settings)
+        stored = Protected(settings)
+        lastUsedMillis = Atomic(Self.millis(settings.lastUsedAt))
         registry = Registry(shardCount: name == NamespaceName.defaultName ? 64 : 8)
     }
+
+    private static func millis(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded(.down)) }
+
+    /// The settings now.
+    var settings: NamespaceSettings {
+        var settings = stored.withLock { $0 }
+        settings.lastUsedAt = Double(lastUsedMillis.load(ordering: .relaxed)) / 1000
+        return settings
+    }
+
+    /// Changes the settings (not `lastUsedAt`: `touch` moves it).
+    func updateSettings(_ change: (inout NamespaceSettings) -> Void) {
+        stored.withLock { change(&$0) }
+        unjournaled.store(true, ordering: .relaxed)
+    }
+
+    /// Replaces the settings, `lastUsedAt` included (recovery).
+    func replaceSettings(_ settings: NamespaceSettings) {
+        stored.withLock { $0 = settings }
+        lastUsedMillis.store(Self.millis(settings.lastUsedAt), ordering: .relaxed)
+    }
+
+    /// Whether the settings changed since `markJournaled`.
+    var isUnjournaled: Bool { unjournaled.load(ordering: .relaxed) }
+
+    func markJournaled() { unjournaled.store(false, ordering: .relaxed) }
 
     var isDefault: Bool { name == NamespaceName.defaultName }
 
@@ -27,10 +59,19 @@ final class Namespace: Sendable {
     /// Where its resources are, for `Location`: the unprefixed paths for `default` asked that way.
     func pathPrefix(namespaced: Bool) -> String { namespaced ? "/v1/namespaces/\(name)" : "/v1" }
 
-    /// Notes a request that named the namespace, at wall-clock `now`.
+    /// Notes a request that named the namespace, at wall-clock `now`; cheap when nothing moves.
     func touch(at now: Double) {
-        settings.withLock { $0.lastUsedAt = max($0.lastUsedAt, now) }
-        unjournaled.withLock { $0 = true }
+        let next = Self.millis(now)
+        var current = lastUsedMillis.load(ordering: .relaxed)
+        while next > current {
+            let (exchanged, original) = lastUsedMillis.compareExchange(
+                expected: current, desired: next, ordering: .relaxed)
+            if exchanged {
+                if !unjournaled.load(ordering: .relaxed) { unjournaled.store(true, ordering: .relaxed) }
+                return
+            }
+            current = original
+        }
     }
 
     /// Runs `work` at once unless a reset of this namespace is under way; then once every reset has handed

@@ -52,9 +52,9 @@ extension LifecycleService {
     /// Journals the namespace's settings as the one record of its stream. Call under the table's lock
     /// (`NamespaceTable.obtain`, `whilePresent`), so it never lands after the namespace's deletion.
     func writeSettingsRecord(of space: Namespace) {
-        space.unjournaled.withLock { $0 = false }
+        space.markJournaled()
         guard journal.keepsRecords else { return }
-        let record = space.settings.withLock { $0.record }
+        let record = space.settings.record
         journal.append(stream: space.settingsStream, record: record, startsStream: true) { [weak self] result in
             if case .failure(let error) = result, error != .closed { self?.storeDidFail(error) }
         }

@@ -28,7 +28,7 @@ extension LifecycleService {
                 throw RecoveryError(description: "namespace \(name): its settings record does not read")
             }
             if name == NamespaceName.defaultName {
-                namespaces.defaultSpace.settings.withLock { $0 = settings }
+                namespaces.defaultSpace.replaceSettings(settings)
             } else {
                 namespaces.restore(Namespace(name: name, settings: settings))
             }
@@ -51,7 +51,7 @@ extension LifecycleService {
         recordCounts()
         // Namespaces whose TTL passed while the daemon was down go before anyone sees them again.
         let now = options.wallClock()
-        for space in namespaces.all() where !space.isDefault && space.settings.withLock({ $0.expired(at: now) }) {
+        for space in namespaces.all() where !space.isDefault && space.settings.expired(at: now) {
             let expired = DispatchSemaphore(value: 0)
             empty(space, deleting: true) { _ in expired.signal() }
             expired.wait()
