@@ -15,6 +15,17 @@ struct NullableMembersTests {
         }
     }
 
+    @Test("info.sceneManifest: null is no manifest, as AppInfo says")
+    func sceneManifestNull() throws {
+        try withLiveServer { (server: LiveServer) throws in
+            let body =
+                #"{"id": "a", "bundleId": "com.example.a", "iosVersion": "17.0", "info": {"sceneManifest": null}}"#
+            let reply = try server.post("/v1/apps", body)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.string("lifecycle") == "appDelegate")
+        }
+    }
+
     @Test("delegate.returns takes a string only for the configuration selector, as AppDelegate says")
     func returnsTypes() throws {
         try withLiveServer { (server: LiveServer) throws in
