@@ -74,7 +74,8 @@ def resolve(node):
     while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/"):
         target = doc
         for part in node["$ref"][2:].split("/"):
-            target = target[part.replace("~1", "/").replace("~0", "~")]
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target[int(part)] if isinstance(target, list) else target[part]
         node = target
     return node
 
@@ -123,6 +124,7 @@ CODE_STATUS = {
     "invalid-transition": 409, "already-exists": 409, "payload-too-large": 413,
     "unsupported-media-type": 415, "method-not-allowed": 405, "idempotency-key-reused": 422,
     "gone": 410, "not-ready": 503, "internal": 500, "unauthorized": 401, "forbidden": 403,
+    "quota-exceeded": 403,
 }
 enum = doc["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
 if sorted(enum) != sorted(CODE_STATUS):

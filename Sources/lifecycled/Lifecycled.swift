@@ -26,7 +26,8 @@ struct Lifecycled: ParsableCommand {
             LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
             LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
             LIFECYCLED_ALLOW_UNAUTHENTICATED, LIFECYCLED_MAX_WAIT, LIFECYCLED_MAX_EVENT_BYTES, \
-            LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES. A flag on the command line wins.
+            LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES, LIFECYCLED_MAX_DEVICES_PER_NAMESPACE, \
+            LIFECYCLED_MAX_APPS_PER_NAMESPACE. A flag on the command line wins.
             """,
         subcommands: [TokenCommand.self])
 
@@ -113,6 +114,12 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
     var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? 32 << 20
 
+    @Option(help: "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded.")
+    var maxDevicesPerNamespace = Environment.int("LIFECYCLED_MAX_DEVICES_PER_NAMESPACE") ?? 10_000
+
+    @Option(help: "Most apps one namespace may hold; a creation beyond answers 403 quota-exceeded.")
+    var maxAppsPerNamespace = Environment.int("LIFECYCLED_MAX_APPS_PER_NAMESPACE") ?? 100_000
+
     /// The store's directory: the flag, else the environment, else ./lifecycled-data.
     var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
 
@@ -147,6 +154,10 @@ struct Lifecycled: ParsableCommand {
         guard maxWait.isFinite, (0...3600).contains(maxWait) else {
             throw ValidationError("--max-wait must be from 0 to 3600 seconds")
         }
+        guard maxDevicesPerNamespace >= 1 else {
+            throw ValidationError("--max-devices-per-namespace must be 1 or more")
+        }
+        guard maxAppsPerNamespace >= 1 else { throw ValidationError("--max-apps-per-namespace must be 1 or more") }
     }
 
     func run() throws {
@@ -206,6 +217,8 @@ struct Lifecycled: ParsableCommand {
         options.maxEventBytes = maxEventBytes
         options.maxAnswerBytes = maxAnswerBytes
         options.historyBytes = historyBytes
+        options.maxDevicesPerNamespace = maxDevicesPerNamespace
+        options.maxAppsPerNamespace = maxAppsPerNamespace
         options.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)

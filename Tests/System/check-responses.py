@@ -251,7 +251,57 @@ def main():
     c.call("POST", "/v1/apps/a1/events", {"type": "homeButton"}, headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
     c.call("DELETE", "/v1/apps/a2")
     c.call("DELETE", "/v1/devices/d4")
+    check_namespaces(c)
     print(f"ok: {c.checked} answers agree with {args.spec}")
+
+
+def check_namespaces(c):
+    """The namespace resources, the namespaced forms of the resource paths, and their errors."""
+    c.call("PUT", "/v1/namespaces/ns-a", {"ttlSeconds": 3600, "labels": {"team": "mail"}})
+    c.call("PUT", "/v1/namespaces/ns-a", {"ttlSeconds": None})
+    c.call("PUT", "/v1/namespaces/ns-a", raw=b"")
+    for path in ["/v1/namespaces", "/v1/namespaces?limit=1", "/v1/namespaces?after=default", "/v1/namespaces/ns-a",
+                 "/v1/namespaces/default"]:
+        c.call("GET", path)
+    ns = "/v1/namespaces/ns-b"
+    c.call("POST", f"{ns}/devices", {"id": "d1", "iosVersion": "7.0"})
+    c.call("POST", f"{ns}/apps", {"id": "a1", "device": "d1", "bundleId": "com.example.a"})
+    c.call("POST", f"{ns}/apps", {"id": "a2", "bundleId": "com.example.b"})
+    c.call("POST", f"{ns}/apps/a1/events", {"type": "launch"})
+    c.call("POST", f"{ns}/apps/a1/events", [{"type": "homeButton"}, {"type": "activate"}],
+           headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
+    c.call("POST", f"{ns}/devices/d1/events", {"type": "lock"})
+    for path in ["/devices", "/devices/d1", "/devices/d1/timeline", "/apps", "/apps?device=d1", "/apps/a1",
+                 "/apps/a1/callbacks", "/apps/a1/timeline?limit=2", "/apps/a1/notifications",
+                 "/apps/a1/notifications?delivered=true", "/apps/a1/callbacks?after=100000&wait=0.2"]:
+        c.call("GET", ns + path)
+    # Errors: a bad name, a missing namespace, settings out of range, an unknown member.
+    for method, path in [("GET", "/v1/namespaces/Bad_Name"), ("POST", "/v1/namespaces/-x/apps"),
+                         ("GET", "/v1/namespaces/nowhere"), ("GET", "/v1/namespaces/nowhere/apps"),
+                         ("DELETE", "/v1/namespaces/nowhere"), ("GET", f"{ns}/apps/nope"),
+                         ("PATCH", "/v1/namespaces/ns-a"), ("GET", "/v1/namespaces?limit=0")]:
+        c.call(method, path, {"bundleId": "x"} if method == "POST" else None)
+    for body in [{"ttlSeconds": 0}, {"ttlSeconds": "1"}, {"labels": {"a": 1}}, {"colour": "red"}, [1]]:
+        status, problem = c.call("PUT", "/v1/namespaces/ns-a", body)
+        if status != 400 or problem.get("code") != "invalid-field":
+            fail(f"PUT /v1/namespaces/ns-a {body}: expected 400 invalid-field, got {status}")
+    c.call("PUT", "/v1/namespaces/default", {"ttlSeconds": 60})
+    c.call("DELETE", "/v1/namespaces/default")
+    c.call("POST", f"{ns}/apps", {"id": "a1", "bundleId": "x"})
+    # Over the quota (scripts/test runs the daemon with a small --max-devices-per-namespace): 403
+    # quota-exceeded with limit, for a device and for an app that would need one.
+    _, document = c.call("GET", "/v1/namespaces/default")
+    limit = document["limits"]["devices"]
+    if limit <= 50:
+        for index in range(limit):
+            c.call("POST", "/v1/namespaces/ns-q/devices", {"id": f"q{index}"})
+        status, problem = c.call("POST", "/v1/namespaces/ns-q/devices", {"id": "over"})
+        if status != 403 or problem.get("code") != "quota-exceeded" or problem.get("limit") != limit:
+            fail(f"a device over the quota: expected 403 quota-exceeded with limit {limit}, got {status} {problem}")
+        c.call("POST", "/v1/namespaces/ns-q/apps", {"bundleId": "com.example.q"})
+    c.call("POST", f"{ns}/reset")
+    c.call("DELETE", f"{ns}")
+    c.call("DELETE", "/v1/namespaces/ns-q")
 
 
 if __name__ == "__main__":

@@ -70,6 +70,15 @@ struct APIError: Error {
             extra: ["oldestSeq": .number(Double(oldestSeq))])
     }
 
+    /// 410 for a request parked on a namespace that was deleted meanwhile.
+    static func namespaceDeleted(_ namespace: String) -> APIError {
+        var error = APIError(
+            status: 410, code: "gone", title: "Gone",
+            detail: "the namespace \(namespace) was deleted with everything in it while this request waited")
+        error.extra["namespace"] = .string(namespace)
+        return error
+    }
+
     static func idempotencyKeyReused() -> APIError {
         APIError(
             status: 422, code: "idempotency-key-reused", title: "Idempotency Key Reused",

@@ -11,10 +11,10 @@ extension LifecycleService {
     public var tokensEnabled: Bool { access.withLock { $0.table != nil } }
 
     /// The 401 or 403 for `request` on `route`, or nil when it may go on.
-    func accessRefusal(_ request: HTTPRequest, route: Route) -> APIError? {
+    func accessRefusal(_ request: HTTPRequest, match: Route.Match) -> APIError? {
         let policy = access.withLock { $0 }
         switch policy.decide(
-            method: request.method, scope: route.accessScope, authorization: request.header("Authorization"))
+            method: request.method, scope: match.accessScope, authorization: request.header("Authorization"))
         {
         case .allowed:
             return nil
@@ -36,16 +36,17 @@ extension LifecycleService {
     }
 }
 
-extension Route {
-    /// What the route touches, for access tokens. Every resource path without a namespace is the namespace
+extension Route.Match {
+    /// What the request touches, for access tokens. Every resource path without a namespace is the namespace
     /// `default`.
     var accessScope: AccessScope {
-        switch self {
+        switch route {
         case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset: .open
         case .reset: .everything
+        case .namespaces: .namespaceList
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .unknown:
-            .namespace("default")
+            .appNotifications, .namespace, .namespaceReset, .unknown:
+            .namespace(namespace ?? NamespaceName.defaultName)
         }
     }
 }

@@ -2,7 +2,10 @@ import HTTPServer
 import LifecycleCore
 
 extension LifecycleService {
-    func createApp(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+    func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        let registry = scope.registry
         let body = try request.requiredJSONBody()
         try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
@@ -11,21 +14,21 @@ extension LifecycleService {
             guard let host = registry.device(deviceID) else {
                 throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")
             }
-            try addApp(id, parsed, to: host, done)
+            try addApp(scope, id, parsed, to: host, done)
         } else {
             // Without a device the app gets a new one with default settings, so a curl user needs none.
             var deviceRequest = try DeviceRequest(.object([:]))
             if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
             guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
-            try createDevice(id: nil, request: deviceRequest) { [self] result in
+            try createDevice(scope, id: nil, request: deviceRequest) { [self] result in
                 switch result {
                 case .success(let host):
                     do throws(APIError) {
-                        try addApp(id, parsed, to: host, done)
+                        try addApp(scope, id, parsed, to: host, done)
                     } catch {
                         // Another request took the id meanwhile: the device made for this app goes again.
                         registry.removeDevice(host, apps: [])
-                        deleteHost(host) { _ in done(error.response) }
+                        deleteHost(host, in: registry) { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
@@ -35,15 +38,24 @@ extension LifecycleService {
     }
 
     private func addApp(
-        _ id: String, _ parsed: AppRequest, to host: DeviceHost,
+        _ scope: RequestScope, _ id: String, _ parsed: AppRequest, to host: DeviceHost,
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        guard registry.reserveApp(id, on: host) else { throw .alreadyExists("app \(id) already exists") }
-        host.addApp(id: id, configuration: parsed.configuration) { [registry, metrics] result in
+        let registry = scope.registry
+        do throws(Registry.Refusal) {
+            try registry.reserveApp(id, on: host, limit: options.maxAppsPerNamespace)
+        } catch {
+            switch error {
+            case .taken: throw .alreadyExists("app \(id) already exists")
+            case .full(let limit):
+                throw .quotaExceeded(
+                    "apps", namespace: scope.space.name, limit: limit, option: "--max-apps-per-namespace")
+            }
+        }
+        host.addApp(id: id, configuration: parsed.configuration) { result in
             switch result {
             case .success(let json):
-                metrics.apps.record(registry.apps)
-                done(.json(201, json, headers: [("Location", "/v1/apps/\(id)")]))
+                done(.json(201, json, headers: [("Location", scope.path("/apps/\(id)"))]))
             case .failure(let error):
                 registry.releaseApp(id, from: host)
                 done(APIError(error).response)
@@ -51,8 +63,8 @@ extension LifecycleService {
         }
     }
 
-    func getApp(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let host = try appHost(id)
+    func getApp(_ scope: RequestScope, _ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let host = try appHost(scope, id)
         let snapshot = try host.shared.withLock { shared throws(APIError) -> CachedSnapshot in
             let device = shared.current
             guard !shared.gone, let app = device.app(id) else { throw .notFound("no app \(id)") }
@@ -73,13 +85,14 @@ extension LifecycleService {
         return .read(snapshot.json, etag: snapshot.etag, request: request)
     }
 
-    func deleteApp(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
-        let host = try appHost(id)
-        host.removeApp(id: id) { [registry, metrics] result in
+    func deleteApp(_ scope: RequestScope, _ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        let host = try appHost(scope, id)
+        host.removeApp(id: id) { [registry = scope.registry] result in
             switch result {
             case .success:
                 registry.releaseApp(id, from: host)
-                metrics.apps.record(registry.apps)
                 done(HTTPResponse(status: 204))
             case .failure(let error):
                 done(APIError(error).response)
@@ -87,7 +100,8 @@ extension LifecycleService {
         }
     }
 
-    func listApps(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    func listApps(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let registry = scope.registry
         let (limit, after) = try request.listQuery()
         var state: AppState?
         if let text = request.query["state"] {
@@ -147,8 +161,8 @@ extension LifecycleService {
         return .read(w.bytes, request: request)
     }
 
-    func appHost(_ id: String) throws(APIError) -> DeviceHost {
-        guard let host = registry.app(id) else { throw .notFound("no app \(id)") }
+    func appHost(_ scope: RequestScope, _ id: String) throws(APIError) -> DeviceHost {
+        guard let host = scope.registry.app(id) else { throw .notFound("no app \(id)") }
         return host
     }
 }

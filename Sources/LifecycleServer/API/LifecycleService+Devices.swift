@@ -12,16 +12,16 @@ extension LifecycleService {
         return hooks
     }
 
-    func makeHost(_ device: Device, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
+    func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
-            device: device, anchorWall: anchorWall, journal: journal, history: historyBounds,
-            hooks: hostHooks, journaled: journaled)
+            device: device, stream: space.stream(ofDevice: device.id), anchorWall: anchorWall, journal: journal,
+            history: historyBounds, hooks: hostHooks, journaled: journaled)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
     /// the creation waits for the reset to hand its deletion to the journal.
     func createDevice(
-        id: String?, request: DeviceRequest,
+        _ scope: RequestScope, id: String?, request: DeviceRequest,
         completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
     ) throws(APIError) {
         let id = id ?? "d-" + Self.newID()
@@ -31,36 +31,51 @@ extension LifecycleService {
         } catch {
             throw APIError(error)
         }
-        admitCreation { [self] in
-            let host = makeHost(device, anchorWall: Date().timeIntervalSince1970)
-            guard registry.insertDevice(host) else {
-                return completion(.failure(.alreadyExists("device \(id) already exists")))
+        let space = scope.space
+        let registry = space.registry
+        space.admitCreation { [self] alive in
+            guard alive else {
+                return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))
             }
-            metrics.devices.record(registry.devices)
-            host.create { [registry] result in
+            let host = makeHost(device, in: space, anchorWall: Date().timeIntervalSince1970)
+            do throws(Registry.Refusal) {
+                try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)
+            } catch {
+                switch error {
+                case .taken: return completion(.failure(.alreadyExists("device \(id) already exists")))
+                case .full(let limit):
+                    return completion(
+                        .failure(
+                            .quotaExceeded(
+                                "devices", namespace: space.name, limit: limit, option: "--max-devices-per-namespace")))
+                }
+            }
+            host.create { result in
                 if case .failure = result { registry.removeDevice(host, apps: []) }
                 completion(result.map { _ in host }.mapError(APIError.init))
             }
         }
     }
 
-    func createDevice(_ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+    func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
         let body = try request.jsonBody() ?? .object([:])
         try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
-        try createDevice(id: parsed.id, request: parsed) { result in
+        try createDevice(scope, id: parsed.id, request: parsed) { result in
             switch result {
             case .success(let host):
                 let json = host.shared.withLock { Self.deviceJSON($0.device) }
-                done(.json(201, json, headers: [("Location", "/v1/devices/\(host.id)")]))
+                done(.json(201, json, headers: [("Location", scope.path("/devices/\(host.id)"))]))
             case .failure(let error):
                 done(error.response)
             }
         }
     }
 
-    func getDevice(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let host = try device(id)
+    func getDevice(_ scope: RequestScope, _ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let host = try device(scope, id)
         let json = try host.shared.withLock { shared throws(APIError) -> [UInt8] in
             guard !shared.gone else { throw .notFound("no device \(id)") }
             return Self.deviceJSON(shared.current)
@@ -68,11 +83,12 @@ extension LifecycleService {
         return .read(json, request: request)
     }
 
-    func deleteDevice(_ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
-        let host = try device(id)
-        registry.removeDevice(host, apps: [])
-        metrics.devices.record(registry.devices)
-        deleteHost(host) { result in
+    func deleteDevice(_ scope: RequestScope, _ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+        throws(APIError)
+    {
+        let host = try device(scope, id)
+        scope.registry.removeDevice(host, apps: [])
+        deleteHost(host, in: scope.registry) { result in
             switch result {
             case .success: done(HTTPResponse(status: 204))
             case .failure(let error): done(APIError(error).response)
@@ -81,18 +97,19 @@ extension LifecycleService {
     }
 
     /// Deletes a host taken out of the registry, and gives back every app id it holds.
-    func deleteHost(_ host: DeviceHost, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+    func deleteHost(
+        _ host: DeviceHost, in registry: Registry, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
+    ) {
         host.delete(
-            releaseApps: { [registry, metrics] apps in
+            releaseApps: { apps in
                 for app in apps { registry.releaseApp(app, from: host) }
-                metrics.apps.record(registry.apps)
             },
             completion: completion)
     }
 
-    func listDevices(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    func listDevices(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let (limit, after) = try request.listQuery()
-        var hosts = registry.allDevices().filter { after == nil || $0.id > after! }
+        var hosts = scope.registry.allDevices().filter { after == nil || $0.id > after! }
         hosts.sort { $0.id < $1.id }
         var w = JSONWriter(reservingCapacity: 256 + min(hosts.count, limit) * 400)
         w.beginObject()
@@ -111,8 +128,8 @@ extension LifecycleService {
         return .read(w.bytes, request: request)
     }
 
-    func device(_ id: String) throws(APIError) -> DeviceHost {
-        guard let host = registry.device(id) else { throw .notFound("no device \(id)") }
+    func device(_ scope: RequestScope, _ id: String) throws(APIError) -> DeviceHost {
+        guard let host = scope.registry.device(id) else { throw .notFound("no device \(id)") }
         return host
     }
 

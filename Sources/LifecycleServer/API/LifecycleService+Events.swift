@@ -2,21 +2,24 @@ import HTTPServer
 import LifecycleCore
 
 extension LifecycleService {
-    func postEvents(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
-        let host = try appHost(id)
-        try post(request, to: host, app: id, done)
+    func postEvents(
+        _ scope: RequestScope, _ request: HTTPRequest, app id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let host = try appHost(scope, id)
+        try post(request, in: scope.space.name, to: host, app: id, done)
     }
 
-    func postEvents(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
-        try post(request, to: try device(id), app: nil, done)
+    func postEvents(
+        _ scope: RequestScope, _ request: HTTPRequest, device id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        try post(request, in: scope.space.name, to: try device(scope, id), app: nil, done)
     }
 
     private func post(
-        _ request: HTTPRequest, to host: DeviceHost, app: String?, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ request: HTTPRequest, in namespace: String, to host: DeviceHost, app: String?,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
         try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
@@ -29,9 +32,10 @@ extension LifecycleService {
             key = text
         }
         host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key, path: request.path)) {
-            result in
+            [metrics] result in
             switch result {
             case .success(let answer):
+                if !answer.replayed { metrics.namespaces.applied(events.count, in: namespace) }
                 var headers = [("Content-Type", "application/json")]
                 if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
                 done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))

@@ -17,65 +17,22 @@ extension LifecycleService {
 
     func metricsResponse() -> HTTPResponse {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
-        metrics.devices.record(registry.devices)
-        metrics.apps.record(registry.apps)
+        recordCounts()
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: Array(options.metricsText().utf8))
     }
 
+    /// Records the device and app gauges: totals over every namespace.
+    func recordCounts() {
+        let counts = namespaces.all().map { ($0.name, $0.registry.apps, $0.registry.devices) }
+        metrics.devices.record(counts.reduce(0) { $0 + $1.2 })
+        metrics.apps.record(counts.reduce(0) { $0 + $1.1 })
+        metrics.namespaces.record(counts)
+    }
+
     func openAPIResponse(_ request: HTTPRequest) -> HTTPResponse {
         .read(openAPIDocument, request: request, contentType: "application/yaml")
-    }
-
-    /// Deletes every device and app at once, durably, and wakes every waiter. No change of a device is
-    /// journaled once the reset has taken it; device creations arriving meanwhile wait and land after it.
-    func reset(_ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
-        let hosts = resetGate.withLock { gate in
-            gate.resets += 1
-            return registry.removeAll()
-        }
-        metrics.devices.record(0)
-        metrics.apps.record(0)
-        let retired = DispatchGroup()
-        for host in hosts {
-            retired.enter()
-            host.retire { [registry] apps in
-                // Apps added while the reset was taking the registry.
-                for app in apps { registry.releaseApp(app, from: host) }
-                retired.leave()
-            }
-        }
-        retired.notify(queue: .global()) { [self] in
-            journal.deleteAll { [self] result in
-                for host in hosts { host.markGone() }
-                switch result {
-                case .success: done(HTTPResponse(status: 204))
-                case .failure(let error):
-                    storeDidFail(error)
-                    done(APIError.storeFailed.response)
-                }
-            }
-            let waiting = resetGate.withLock { gate -> [@Sendable () -> Void] in
-                gate.resets -= 1
-                guard gate.resets == 0 else { return [] }
-                defer { gate.waiting = [] }
-                return gate.waiting
-            }
-            waiting.forEach { $0() }
-        }
-    }
-
-    /// Runs `work` at once unless a reset is under way; then once every reset has handed its deletion to
-    /// the journal. `work` runs under the gate: no reset begins while it runs.
-    func admitCreation(_ work: @escaping @Sendable () -> Void) {
-        resetGate.withLock { gate in
-            if gate.resets > 0 {
-                gate.waiting.append { [self] in admitCreation(work) }
-            } else {
-                work()
-            }
-        }
     }
 
     /// Refuses changes from now on, logs why, and tells the daemon (once).
@@ -89,12 +46,6 @@ extension LifecycleService {
         }
         if first { options.storeFailed() }
     }
-}
-
-/// Resets under way, and the device creations waiting for them.
-struct ResetGate {
-    var resets = 0
-    var waiting: [@Sendable () -> Void] = []
 }
 
 extension StoreError {

@@ -5,9 +5,10 @@ extension LifecycleService {
     /// A page of a timeline: `{"items": [...], "next": SEQ}`. With `wait`, an empty page is held until an
     /// entry arrives or the wait ends (the connection is parked; no thread waits).
     func readTimeline(
-        _ request: HTTPRequest, app id: String, callbacksOnly: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ scope: RequestScope, _ request: HTTPRequest, app id: String, callbacksOnly: Bool,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let host = try appHost(id)
+        let host = try appHost(scope, id)
         let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
         switch (callbacksOnly, session) {
@@ -21,17 +22,19 @@ extension LifecycleService {
         }
     }
 
-    func readTimeline(_ request: HTTPRequest, device id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
+    func readTimeline(
+        _ scope: RequestScope, _ request: HTTPRequest, device id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
         let query = try request.pageQuery(maxWait: options.maxWait)
-        try page(request, query: query, host: try device(id), app: nil, filter: { _ in true }, done)
+        try page(request, query: query, host: try device(scope, id), app: nil, filter: { _ in true }, done)
     }
 
-    func readNotifications(_ request: HTTPRequest, app id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
-        throws(APIError)
-    {
-        let host = try appHost(id)
+    func readNotifications(
+        _ scope: RequestScope, _ request: HTTPRequest, app id: String,
+        _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let host = try appHost(scope, id)
         // The queue has no paging, but a malformed after or limit is still the client's mistake to hear of.
         let query = try request.pageQuery(maxWait: options.maxWait)
         if request.query["delivered"] == "true" {
@@ -78,6 +81,7 @@ extension LifecycleService {
         let result: [UInt8]?
         do throws(APIError) {
             result = try host.shared.withLock { shared throws(APIError) -> [UInt8]? in
+                if let namespace = shared.deletedNamespace { throw .namespaceDeleted(namespace) }
                 guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
                 let ring: EntryRing
                 if let app {

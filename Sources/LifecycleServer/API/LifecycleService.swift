@@ -36,6 +36,15 @@ public struct ServiceOptions: Sendable {
     /// Called once, the first time the store fails to make a change durable. From then on every change
     /// answers 503 and `/readyz` says why; reads go on. The daemon exits for its supervisor to restart it.
     public var storeFailed: @Sendable () -> Void = {}
+    /// The most devices one namespace may hold; a creation beyond answers `403 quota-exceeded`.
+    public var maxDevicesPerNamespace = 10_000
+    /// The most apps one namespace may hold.
+    public var maxAppsPerNamespace = 100_000
+    /// Wall-clock seconds since 1970: what namespace TTLs and `createdAt`/`lastUsedAt` run on (never a
+    /// device's simulated clock). Tests inject their own.
+    public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// How often idle namespaces are looked for (and `lastUsedAt` journaled), in seconds.
+    public var namespaceSweepInterval = 1.0
 
     public init() {}
 }
@@ -46,7 +55,9 @@ public final class LifecycleService: HTTPResponder {
         case recovering, ready, draining
     }
 
-    let registry = Registry()
+    let namespaces: NamespaceTable
+    /// The devices and apps of the namespace `default`.
+    var registry: Registry { namespaces.defaultSpace.registry }
     let journal: any Journal
     let options: ServiceOptions
     let logger: Logger
@@ -57,19 +68,24 @@ public final class LifecycleService: HTTPResponder {
     let pollTimers = Atomic<Int>(0)
     /// Requests taken and not yet answered (parked ones included).
     let inFlight = Atomic<Int>(0)
-    /// Device creations wait while a reset is under way, so that none lands in the middle of one.
-    let resetGate = Protected(ResetGate())
     /// Why changes are refused, once the store has failed: what clients see (the log has the details).
     let storeFailure = Protected<String?>(nil)
     let openAPIDocument: [UInt8]
     let access: Protected<AccessPolicy>
+    /// The timer of namespace TTL sweeps, once recovery is done.
+    let sweeper = Protected<(any DispatchSourceTimer)?>(nil)
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
         self.options = options
         self.logger = logger
+        namespaces = NamespaceTable(now: options.wallClock())
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
+    }
+
+    deinit {
+        sweeper.withLock { $0?.cancel() }
     }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
@@ -84,7 +100,7 @@ public final class LifecycleService: HTTPResponder {
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         setPhase(.draining)
-        for host in registry.allDevices() {
+        for host in namespaces.all().flatMap({ $0.registry.allDevices() }) {
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
         }
@@ -92,19 +108,23 @@ public final class LifecycleService: HTTPResponder {
 
     /// Waits until every change accepted so far on every device is durable.
     public func finishDraining() {
-        for host in registry.allDevices() { host.queue.sync {} }
+        for host in namespaces.all().flatMap({ $0.registry.allDevices() }) { host.queue.sync {} }
         journal.flush()
     }
 
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (route, id) = Route.match(request.path)
+        let match = Route.match(request.path)
         let logs = logger.logLevel <= .debug
         inFlight.add(1, ordering: .relaxed)
         let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
             inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
-            metrics.request(route, status: response.status, nanoseconds: elapsed)
+            metrics.request(match.route, status: response.status, nanoseconds: elapsed)
+            if match.route.isNamespaced {
+                let name = match.namespace ?? NamespaceName.defaultName
+                if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
+            }
             if logs {
                 logger.debug(
                     "request",
@@ -116,20 +136,22 @@ public final class LifecycleService: HTTPResponder {
             completion(response)
         }
         do {
-            try dispatch(route, id: id, request, finish)
+            try dispatch(match, request, finish)
         } catch {
             finish(error.response)
         }
     }
 
     private func dispatch(
-        _ route: Route, id: String?, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ match: Route.Match, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        if let refusal = accessRefusal(request, route: route) { throw refusal }
+        let route = match.route
+        if let refusal = accessRefusal(request, match: match) { throw refusal }
         guard route != .unknown else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
         guard route.methods.contains(request.method) else {
             throw .methodNotAllowed(request.method, allowed: route.methods)
         }
+        if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
         if request.path.hasPrefix("/v1/") {
             switch currentPhase {
             case .recovering: throw .notReady("the daemon is recovering its data; try again shortly")
@@ -139,29 +161,41 @@ public final class LifecycleService: HTTPResponder {
             }
             if Route.isWrite(request.method), storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
         }
+        switch route {
+        case .livez: return done(.json(200, ["status": "ok"]))
+        case .readyz: return readyz(done)
+        case .metrics: return done(metricsResponse())
+        case .openapi: return done(openAPIResponse(request))
+        case .dashboard: return done(try dashboardResponse(request, file: nil))
+        case .dashboardAsset: return done(try dashboardResponse(request, file: match.id))
+        case .reset: return resetEverything(done)
+        case .namespaces: return done(try listNamespaces(request))
+        case .namespace where request.method == "PUT": return try putNamespace(match.namespace!, request, done)
+        default: break
+        }
+        let scope = try requestScope(match, request)
+        let id = match.id
         switch (route, request.method) {
-        case (.livez, _): done(.json(200, ["status": "ok"]))
-        case (.readyz, _): readyz(done)
-        case (.metrics, _): done(metricsResponse())
-        case (.openapi, _): done(openAPIResponse(request))
-        case (.dashboard, _): done(try dashboardResponse(request, file: nil))
-        case (.dashboardAsset, _): done(try dashboardResponse(request, file: id))
-        case (.reset, _): try reset(done)
-        case (.devices, "GET"): done(try listDevices(request))
-        case (.devices, _): try createDevice(request, done)
-        case (.device, "GET"): done(try getDevice(id!, request))
-        case (.device, _): try deleteDevice(id!, done)
-        case (.deviceEvents, _): try postEvents(request, device: id!, done)
-        case (.deviceTimeline, _): try readTimeline(request, device: id!, done)
-        case (.apps, "GET"): done(try listApps(request))
-        case (.apps, _): try createApp(request, done)
-        case (.app, "GET"): done(try getApp(id!, request))
-        case (.app, _): try deleteApp(id!, done)
-        case (.appEvents, _): try postEvents(request, app: id!, done)
-        case (.appCallbacks, _): try readTimeline(request, app: id!, callbacksOnly: true, done)
-        case (.appTimeline, _): try readTimeline(request, app: id!, callbacksOnly: false, done)
-        case (.appNotifications, _): try readNotifications(request, app: id!, done)
-        case (.unknown, _): throw .notFound("no resource at \(request.path)")
+        case (.namespace, "GET"): done(namespaceResponse(scope.space, request))
+        case (.namespace, _): try deleteNamespace(scope.space, done)
+        case (.namespaceReset, _): resetNamespace(scope.space, done)
+        case (.devices, "GET"): done(try listDevices(scope, request))
+        case (.devices, _): try createDevice(scope, request, done)
+        case (.device, "GET"): done(try getDevice(scope, id!, request))
+        case (.device, _): try deleteDevice(scope, id!, done)
+        case (.deviceEvents, _): try postEvents(scope, request, device: id!, done)
+        case (.deviceTimeline, _): try readTimeline(scope, request, device: id!, done)
+        case (.apps, "GET"): done(try listApps(scope, request))
+        case (.apps, _): try createApp(scope, request, done)
+        case (.app, "GET"): done(try getApp(scope, id!, request))
+        case (.app, _): try deleteApp(scope, id!, done)
+        case (.appEvents, _): try postEvents(scope, request, app: id!, done)
+        case (.appCallbacks, _): try readTimeline(scope, request, app: id!, callbacksOnly: true, done)
+        case (.appTimeline, _): try readTimeline(scope, request, app: id!, callbacksOnly: false, done)
+        case (.appNotifications, _): try readNotifications(scope, request, app: id!, done)
+        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.dashboard, _), (.dashboardAsset, _), (.reset, _),
+            (.namespaces, _), (.unknown, _):
+            throw .notFound("no resource at \(request.path)")
         }
     }
 }

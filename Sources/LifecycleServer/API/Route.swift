@@ -5,10 +5,50 @@ enum Route: String, CaseIterable, Sendable {
     case dashboard, dashboardAsset
     case devices, device, deviceEvents, deviceTimeline
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
+    case namespaces, namespace, namespaceReset
     case unknown
 
-    /// The route and the id in the path, if any.
-    static func match(_ path: String) -> (Route, String?) {
+    /// A route matched from a path: the id in it, if any, and the namespace named by a
+    /// `/v1/namespaces/{ns}/...` path (nil for the unprefixed paths, which are the namespace `default`).
+    struct Match {
+        var route: Route
+        var id: String?
+        var namespace: String?
+    }
+
+    private static let namespacesPrefix = "/v1/namespaces"
+
+    /// The route of `path`: every resource path also under `/v1/namespaces/{ns}`.
+    static func match(_ path: String) -> Match {
+        guard path.hasPrefix(namespacesPrefix) else {
+            let (route, id) = matchUnprefixed(path)
+            return Match(route: route, id: id)
+        }
+        let rest = path.utf8.dropFirst(namespacesPrefix.utf8.count)
+        if rest.isEmpty || rest.elementsEqual("/".utf8) { return Match(route: .namespaces) }
+        guard rest.first == UInt8(ascii: "/") else { return Match(route: .unknown) }
+        let name = rest.dropFirst().prefix { $0 != UInt8(ascii: "/") }
+        let namespace = String(Substring(name))
+        let tail = String(Substring(rest.dropFirst(1 + name.count)))
+        if tail.isEmpty || tail == "/" { return Match(route: .namespace, namespace: namespace) }
+        if tail == "/reset" { return Match(route: .namespaceReset, namespace: namespace) }
+        let (route, id) = matchUnprefixed("/v1" + tail)
+        guard route.isNamespaced else { return Match(route: .unknown) }
+        return Match(route: route, id: id, namespace: namespace)
+    }
+
+    /// Whether the route is a resource of one namespace (it then also exists under `/v1/namespaces/{ns}`).
+    var isNamespaced: Bool {
+        switch self {
+        case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
+            .appNotifications, .namespace, .namespaceReset:
+            true
+        case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset, .reset, .namespaces, .unknown: false
+        }
+    }
+
+    /// The route and the id of an unprefixed path, if any.
+    private static func matchUnprefixed(_ path: String) -> (Route, String?) {
         let parts = Segments(path)
         switch parts.count {
         case 0:
@@ -28,6 +68,7 @@ enum Route: String, CaseIterable, Sendable {
             case "reset": return (.reset, nil)
             case "devices": return (.devices, nil)
             case "apps": return (.apps, nil)
+            case "namespaces": return (.namespaces, nil)
             default: return (.unknown, nil)
             }
         case 3 where parts[0] == "v1":
@@ -58,15 +99,17 @@ enum Route: String, CaseIterable, Sendable {
         case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications,
             .dashboard, .dashboardAsset:
             ["GET"]
-        case .reset, .deviceEvents, .appEvents: ["POST"]
+        case .reset, .deviceEvents, .appEvents, .namespaceReset: ["POST"]
         case .devices, .apps: ["GET", "POST"]
+        case .namespaces: ["GET"]
+        case .namespace: ["GET", "PUT", "DELETE"]
         case .device, .app: ["GET", "DELETE"]
         case .unknown: []
         }
     }
 
     /// Whether a request with `method` changes state (refused while draining).
-    static func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" }
+    static func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" || method == "PUT" }
 }
 
 /// Up to four non-empty segments of a path, found without allocating (this runs for every request).

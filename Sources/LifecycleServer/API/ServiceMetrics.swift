@@ -4,7 +4,7 @@ import Metrics
 
 /// Every metric the service records, created once with fixed labels (never an app or device id).
 final class ServiceMetrics: Sendable {
-    static let statuses = [200, 201, 204, 304, 400, 404, 405, 409, 410, 413, 415, 422, 500, 503]
+    static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 500, 503]
 
     private let requests: [[Counter]]
     private let otherStatus: [Counter]
@@ -15,6 +15,7 @@ final class ServiceMetrics: Sendable {
     let devices = Gauge(label: "lifecycled_devices")
     let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
+    let namespaces = NamespaceMetrics()
 
     init() {
         requests = Route.allCases.map { route in

@@ -25,19 +25,3 @@ struct NamespacePattern: Equatable, Sendable, CustomStringConvertible {
 
     var description: String { text }
 }
-
-/// Namespace names: a DNS label, `[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`, so a name can be a routing key.
-public enum NamespaceName {
-    public static let pattern = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
-
-    public static func isValid(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...63).contains(bytes.count) else { return false }
-        func alphanumeric(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-        guard alphanumeric(bytes[0]), alphanumeric(bytes[bytes.count - 1]) else { return false }
-        return bytes.allSatisfy { alphanumeric($0) || $0 == UInt8(ascii: "-") }
-    }
-}

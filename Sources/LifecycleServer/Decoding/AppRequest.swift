@@ -24,7 +24,8 @@ struct AppRequest {
         }
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest"])
-            if let manifest = try info.object("sceneManifest") {
+            // The spec takes null for "no manifest", the default.
+            if info.members["sceneManifest"] != .null, let manifest = try info.object("sceneManifest") {
                 configuration.info.sceneManifest = try Self.sceneManifest(manifest)
             }
             if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }

@@ -119,7 +119,7 @@ extension DeviceHost {
                 markGone()
                 return completion(.success(()))
             }
-            journal.deleteStream(id) { [self] result in
+            journal.deleteStream(stream) { [self] result in
                 markGone()
                 completion(result.mapError { .storeFailed($0) })
             }
@@ -135,10 +135,11 @@ extension DeviceHost {
         }
     }
 
-    /// Tells readers and parked polls that the device is gone.
-    func markGone() {
+    /// Tells readers and parked polls that the device is gone (with its namespace, if `namespace` is set).
+    func markGone(withNamespace namespace: String? = nil) {
         let polls = shared.withLock { shared -> [Poll] in
             shared.gone = true
+            shared.deletedNamespace = namespace
             return shared.takeAllPolls()
         }
         polls.wakeElsewhere()

@@ -27,7 +27,7 @@ extension DeviceHost {
         }
         // A journal that keeps nothing is not worth encoding a record for.
         let record = journal.keepsRecords ? entry.bytes : []
-        journal.append(stream: id, record: record, startsStream: startsStream) { [self, answers] result in
+        journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):
                 let (polls, barriers, evicted, published) = shared.withLock { shared in
@@ -73,7 +73,7 @@ extension DeviceHost {
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers)
             guard let bytes = try? snapshot.encoded() else { return }
-            journal.saveSnapshot(stream: id, upTo: seq, state: bytes, durable: nil)
+            journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
         }
     }
 

@@ -21,6 +21,8 @@ final class DeviceHost: @unchecked Sendable {
     }
 
     let id: String
+    /// The journal stream of the device (`Namespace.stream(ofDevice:)`).
+    let stream: String
     let queue: DispatchQueue
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
     let anchorWall: Double
@@ -38,10 +40,11 @@ final class DeviceHost: @unchecked Sendable {
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
     init(
-        device: Device, anchorWall: Double, journal: any Journal, history: HistoryBounds, hooks: HostHooks,
-        journaled: Bool = false
+        device: Device, stream: String? = nil, anchorWall: Double, journal: any Journal, history: HistoryBounds,
+        hooks: HostHooks, journaled: Bool = false
     ) {
         id = device.id
+        self.stream = stream ?? device.id
         self.device = device
         self.anchorWall = anchorWall
         self.journal = journal
@@ -54,8 +57,11 @@ final class DeviceHost: @unchecked Sendable {
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
-    init(snapshot: DeviceSnapshot, journal: any Journal, history: HistoryBounds, hooks: HostHooks) {
+    init(
+        snapshot: DeviceSnapshot, stream: String? = nil, journal: any Journal, history: HistoryBounds, hooks: HostHooks
+    ) {
         id = snapshot.device.id
+        self.stream = stream ?? snapshot.device.id
         device = snapshot.device
         anchorWall = snapshot.anchorWall
         self.journal = journal

@@ -13,6 +13,8 @@ struct Published: Sendable {
     var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
     var gone = false
+    /// Set when the device went with its namespace: parked polls answer 410 rather than 404.
+    var deletedNamespace: String?
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
     var durableAppends: UInt64 = 0
     var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []

@@ -34,29 +34,62 @@ final class Registry: Sendable {
     func device(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.devices[id] } }
     func app(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.apps[id] } }
 
+    /// Why an insertion did not happen.
+    enum Refusal: Error {
+        case taken
+        /// The registry already holds `limit` of that kind.
+        case full(limit: Int)
+    }
+
     /// Adds a device; false when the id is taken.
     func insertDevice(_ host: DeviceHost) -> Bool {
+        (try? insertDevice(host, limit: .max)) != nil
+    }
+
+    /// Adds a device unless the id is taken or the registry holds `limit` devices already.
+    func insertDevice(_ host: DeviceHost, limit: Int) throws(Refusal) {
+        try Self.claim(deviceCount, limit: limit)
         let inserted = shard(host.id).maps.withLock { maps -> Bool in
             guard maps.devices[host.id] == nil else { return false }
             maps.devices[host.id] = host
             return true
         }
-        if inserted { deviceCount.add(1, ordering: .relaxed) }
-        return inserted
+        guard inserted else {
+            deviceCount.subtract(1, ordering: .relaxed)
+            throw .taken
+        }
     }
 
     /// Claims an app id for `host`; false when the id is taken.
     func reserveApp(_ id: String, on host: DeviceHost) -> Bool {
+        (try? reserveApp(id, on: host, limit: .max)) != nil
+    }
+
+    /// Claims an app id for `host` unless it is taken or the registry holds `limit` apps already.
+    func reserveApp(_ id: String, on host: DeviceHost, limit: Int) throws(Refusal) {
+        try Self.claim(appCount, limit: limit)
         let inserted = shard(id).maps.withLock { maps -> Bool in
             guard maps.apps[id] == nil else { return false }
             maps.apps[id] = host
             return true
         }
-        if inserted {
-            appCount.add(1, ordering: .relaxed)
-            appsVersion.add(1, ordering: .releasing)
+        guard inserted else {
+            appCount.subtract(1, ordering: .relaxed)
+            throw .taken
         }
-        return inserted
+        appsVersion.add(1, ordering: .releasing)
+    }
+
+    /// Counts one more in `count` unless it holds `limit` already: concurrent claims never pass the limit.
+    private static func claim(_ count: borrowing Atomic<Int>, limit: Int) throws(Refusal) {
+        var current = count.load(ordering: .relaxed)
+        while true {
+            guard current < limit else { throw .full(limit: limit) }
+            let (exchanged, original) = count.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
     }
 
     /// Gives an app id back, if `host` still holds it.

@@ -1,0 +1,63 @@
+/// What a namespace is besides its devices and apps: the settings `PUT /v1/namespaces/{ns}` sets and the
+/// wall-clock times its TTL runs on. Journaled whole, as the only record of the namespace's stream.
+struct NamespaceSettings: Equatable, Sendable {
+    /// Wall-clock seconds since 1970.
+    var createdAt: Double
+    /// Wall-clock seconds since 1970 of the last request that named the namespace.
+    var lastUsedAt: Double
+    /// Idle seconds after which the namespace is deleted; nil keeps it.
+    var ttlSeconds: Int?
+    var labels: [String: String] = [:]
+
+    /// Whether the namespace has been idle for its TTL at `now`.
+    func expired(at now: Double) -> Bool {
+        guard let ttlSeconds else { return false }
+        return now - lastUsedAt >= Double(ttlSeconds)
+    }
+
+    /// The journal record.
+    var record: [UInt8] {
+        var w = JSONWriter(reservingCapacity: 128)
+        w.beginObject()
+        w.field("v")
+        w.int(1)
+        w.field("createdAt")
+        w.number(createdAt)
+        w.field("lastUsedAt")
+        w.number(lastUsedAt)
+        w.field("ttlSeconds")
+        if let ttlSeconds { w.int(ttlSeconds) } else { w.null() }
+        w.field("labels")
+        w.beginObject()
+        for key in labels.keys.sorted() {
+            w.key(key)
+            w.string(labels[key]!)
+        }
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    struct CorruptRecord: Error {}
+
+    /// Reads a journal record back.
+    init(record: [UInt8]) throws {
+        let value = try JSONParser.parse(record)
+        guard value["v"]?.numberValue == 1, let createdAt = value["createdAt"]?.numberValue,
+            let lastUsedAt = value["lastUsedAt"]?.numberValue
+        else { throw CorruptRecord() }
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        ttlSeconds = value["ttlSeconds"]?.numberValue.map { Int($0) }
+        if case .object(let members)? = value["labels"] {
+            for (key, label) in members { labels[key] = label.stringValue }
+        }
+    }
+
+    init(createdAt: Double, lastUsedAt: Double, ttlSeconds: Int? = nil, labels: [String: String] = [:]) {
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.ttlSeconds = ttlSeconds
+        self.labels = labels
+    }
+}

@@ -1,0 +1,97 @@
+/// What happened to a namespace, for whoever follows namespaces (streams, dashboards): told after it
+/// happened, on the thread that made it happen; an observer must return quickly.
+enum NamespaceChange: Equatable, Sendable {
+    case created(String)
+    /// Every device and app of it was deleted (`POST .../reset`); the namespace stays.
+    case emptied(String)
+    /// Deleted with everything in it (`DELETE`, or its TTL).
+    case deleted(String)
+}
+
+/// Every namespace by name. `default` always exists and is reachable without a lock; the others are
+/// created by the first write naming them and leave by `DELETE` or their TTL.
+///
+/// The journal operations on a namespace's settings stream are issued under the table's lock, so a
+/// deletion's and a re-creation's records reach the journal in the order the table saw them.
+final class NamespaceTable: Sendable {
+    let defaultSpace: Namespace
+    private let others = Protected<[String: Namespace]>([:])
+    private let observers = Protected<[@Sendable (NamespaceChange) -> Void]>([])
+
+    init(now: Double) {
+        defaultSpace = Namespace(
+            name: NamespaceName.defaultName, settings: NamespaceSettings(createdAt: now, lastUsedAt: now))
+    }
+
+    /// The namespace named `name`, if it exists.
+    func existing(_ name: String) -> Namespace? {
+        name == NamespaceName.defaultName ? defaultSpace : others.withLock { $0[name] }
+    }
+
+    /// The namespace named `name`, created with `settings` if it does not exist; `created` runs under the
+    /// table's lock with a new namespace (to journal it before anything lands in it).
+    func obtain(
+        _ name: String, settings: @autoclosure () -> NamespaceSettings, created: (Namespace) -> Void
+    ) -> (space: Namespace, created: Bool) {
+        if let space = existing(name) { return (space, false) }
+        let (space, isNew) = others.withLock { table -> (Namespace, Bool) in
+            if let space = table[name] { return (space, false) }
+            let space = Namespace(name: name, settings: settings())
+            table[name] = space
+            created(space)
+            return (space, true)
+        }
+        if isNew { notify(.created(name)) }
+        return (space, isNew)
+    }
+
+    /// Runs `work` under the table's lock if `space` is still in the table; returns whether it was.
+    @discardableResult
+    func whilePresent(_ space: Namespace, _ work: () -> Void) -> Bool {
+        if space.isDefault {
+            return others.withLock { _ in
+                work()
+                return true
+            }
+        }
+        return others.withLock { table in
+            guard table[space.name] === space else { return false }
+            work()
+            return true
+        }
+    }
+
+    /// Takes `space` out of the table (never `default`), running `removed` under the lock; false when it
+    /// was not there.
+    func remove(_ space: Namespace, removed: () -> Void) -> Bool {
+        guard !space.isDefault else { return false }
+        return others.withLock { table in
+            guard table[space.name] === space else { return false }
+            table[space.name] = nil
+            removed()
+            return true
+        }
+    }
+
+    /// Adds a namespace rebuilt from the journal (before the service takes requests).
+    func restore(_ space: Namespace) {
+        others.withLock { $0[space.name] = space }
+    }
+
+    /// Every namespace, `default` included, sorted by name.
+    func all() -> [Namespace] {
+        var spaces = others.withLock { Array($0.values) }
+        spaces.append(defaultSpace)
+        spaces.sort { $0.name < $1.name }
+        return spaces
+    }
+
+    /// Calls `observer` after every later change to the set of namespaces or their contents as a whole.
+    func observe(_ observer: @escaping @Sendable (NamespaceChange) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    func notify(_ change: NamespaceChange) {
+        for observer in observers.withLock({ $0 }) { observer(change) }
+    }
+}

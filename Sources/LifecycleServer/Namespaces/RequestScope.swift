@@ -1,0 +1,62 @@
+import HTTPServer
+
+/// The namespace a resource request acts in, and how it named it (for `Location`).
+struct RequestScope: Sendable {
+    let space: Namespace
+    /// Whether the path was `/v1/namespaces/{ns}/...` (else an unprefixed path, the namespace `default`).
+    let namespaced: Bool
+
+    var registry: Registry { space.registry }
+
+    /// `rest` (e.g. `/apps/mail`) under the path the request used.
+    func path(_ rest: String) -> String { space.pathPrefix(namespaced: namespaced) + rest }
+}
+
+extension APIError {
+    /// 403 for a creation over a namespace's quota.
+    static func quotaExceeded(_ what: String, namespace: String, limit: Int, option: String) -> APIError {
+        var error = APIError(
+            status: 403, code: "quota-exceeded", title: "Quota Exceeded",
+            detail: "the namespace \(namespace) holds \(limit) \(what) already, the most it may (\(option)); "
+                + "nothing was created")
+        error.extra["limit"] = .number(Double(limit))
+        return error
+    }
+}
+
+extension LifecycleService {
+    /// The namespace `match` names (`default` for an unprefixed path): a `POST` creates a missing one with
+    /// default settings, anything else answers 404 for it. Every request that names a namespace keeps it
+    /// alive (`lastUsedAt`).
+    func requestScope(_ match: Route.Match, _ request: HTTPRequest) throws(APIError) -> RequestScope {
+        let name = match.namespace ?? NamespaceName.defaultName
+        let now = options.wallClock()
+        let space: Namespace
+        if request.method == "POST" {
+            space = obtainNamespace(name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now)).space
+        } else if let existing = namespaces.existing(name) {
+            space = existing
+        } else {
+            throw .notFound(
+                "no namespace \(name); a POST into it, or PUT /v1/namespaces/\(name), creates it")
+        }
+        space.touch(at: now)
+        return RequestScope(space: space, namespaced: match.namespace != nil)
+    }
+
+    /// The namespace `name`, created (and journaled) with `settings` if missing.
+    func obtainNamespace(_ name: String, settings: NamespaceSettings) -> (space: Namespace, created: Bool) {
+        namespaces.obtain(name, settings: settings) { space in writeSettingsRecord(of: space) }
+    }
+
+    /// Journals the namespace's settings as the one record of its stream. Call under the table's lock
+    /// (`NamespaceTable.obtain`, `whilePresent`), so it never lands after the namespace's deletion.
+    func writeSettingsRecord(of space: Namespace) {
+        space.markJournaled()
+        guard journal.keepsRecords else { return }
+        let record = space.settings.record
+        journal.append(stream: space.settingsStream, record: record, startsStream: true) { [weak self] result in
+            if case .failure(let error) = result, error != .closed { self?.storeDidFail(error) }
+        }
+    }
+}

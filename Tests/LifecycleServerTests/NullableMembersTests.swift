@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// Request members as the spec types them: schemathesis sends every value a schema allows.
+@Suite("Members the spec allows")
+struct NullableMembersTests {
+    @Test("sceneDisconnectDelay: null is the default (never), as DeviceCreate says")
+    func sceneDisconnectDelayNull() throws {
+        try withLiveServer { (server: LiveServer) throws in
+            let reply = try server.post("/v1/devices", #"{"id": "d", "sceneDisconnectDelay": null}"#)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.object["sceneDisconnectDelay"] is NSNull)
+            let bad = try server.post("/v1/devices", #"{"sceneDisconnectDelay": "soon"}"#)
+            expectProblem(bad, status: 400, code: "invalid-field")
+        }
+    }
+
+    @Test("info.sceneManifest: null is no manifest, as AppInfo says")
+    func sceneManifestNull() throws {
+        try withLiveServer { (server: LiveServer) throws in
+            let body =
+                #"{"id": "a", "bundleId": "com.example.a", "iosVersion": "17.0", "info": {"sceneManifest": null}}"#
+            let reply = try server.post("/v1/apps", body)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.string("lifecycle") == "appDelegate")
+        }
+    }
+
+    @Test("delegate.returns takes a string only for the configuration selector, as AppDelegate says")
+    func returnsTypes() throws {
+        try withLiveServer { (server: LiveServer) throws in
+            let bool =
+                #"{"bundleId": "com.example.a", "delegate": {"returns": {"applicationDidEnterBackground:": ""}}}"#
+            expectProblem(try server.post("/v1/apps", bool), status: 400, code: "invalid-field")
+        }
+    }
+}
