@@ -44,7 +44,7 @@ extension Route {
         case .livez, .readyz, .metrics, .openapi: .open
         case .reset: .everything
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .unknown:
+            .appNotifications, .changes, .unknown:
             .namespace("default")
         }
     }

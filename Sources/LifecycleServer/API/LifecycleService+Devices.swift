@@ -8,6 +8,10 @@ extension LifecycleService {
             eventsApplied: { [metrics] in metrics.applied($0) },
             entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
             storeFailed: { [weak self] error in self?.storeDidFail(error) })
+        hooks.changed = { [changeFeed] host, apps, removedApp in
+            changeFeed.changed(host, apps: apps, removedApp: removedApp)
+        }
+        hooks.deleted = { [changeFeed] host, apps in changeFeed.deleted(host, apps: apps) }
         hooks.snapshotEvery = options.snapshotEvery
         return hooks
     }

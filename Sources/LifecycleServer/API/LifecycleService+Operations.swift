@@ -17,6 +17,7 @@ extension LifecycleService {
 
     func metricsResponse() -> HTTPResponse {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
+        metrics.openStreams.record(streams.count)
         metrics.devices.record(registry.devices)
         metrics.apps.record(registry.apps)
         return HTTPResponse(
@@ -48,6 +49,7 @@ extension LifecycleService {
         }
         retired.notify(queue: .global()) { [self] in
             journal.deleteAll { [self] result in
+                streams.endAll(.reset)
                 for host in hosts { host.markGone() }
                 switch result {
                 case .success: done(HTTPResponse(status: 204))

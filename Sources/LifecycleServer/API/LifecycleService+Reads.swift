@@ -10,6 +10,12 @@ extension LifecycleService {
         let host = try appHost(id)
         let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
+        if request.acceptsEventStream {
+            let filter: @Sendable (StoredEntry) -> Bool = { entry in
+                (!callbacksOnly || entry.isCallback) && (session == nil || entry.session == session)
+            }
+            return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
+        }
         switch (callbacksOnly, session) {
         case (true, nil): try page(request, query: query, host: host, app: id, filter: { $0.isCallback }, done)
         case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
@@ -25,6 +31,10 @@ extension LifecycleService {
         throws(APIError)
     {
         let query = try request.pageQuery(maxWait: options.maxWait)
+        if request.acceptsEventStream {
+            let host = try device(id)
+            return try streamTimeline(request, query: query, host: host, app: nil, filter: { _ in true }, done)
+        }
         try page(request, query: query, host: try device(id), app: nil, filter: { _ in true }, done)
     }
 

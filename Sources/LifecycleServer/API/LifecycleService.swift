@@ -29,6 +29,8 @@ public struct ServiceOptions: Sendable {
     public var historyBytes = 32 << 20
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
     public var maxWait = 60.0
+    /// Seconds between the `: keep-alive` comments of every open event stream.
+    public var streamKeepAliveSeconds = 15.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
     /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).
@@ -63,6 +65,10 @@ public final class LifecycleService: HTTPResponder {
     let storeFailure = Protected<String?>(nil)
     let openAPIDocument: [UInt8]
     let access: Protected<AccessPolicy>
+    /// Every open event stream.
+    let streams: StreamHub
+    /// Changes to the devices and apps of the namespace `default` (every one, for now), for `/v1/changes`.
+    let changeFeed: ChangeFeed
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
@@ -70,7 +76,12 @@ public final class LifecycleService: HTTPResponder {
         self.logger = logger
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
+        streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
+        changeFeed = ChangeFeed(devices: { [registry] in registry.allDevices() })
     }
+
+    /// Event streams open now.
+    public var openStreams: Int { streams.count }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
@@ -84,6 +95,7 @@ public final class LifecycleService: HTTPResponder {
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         setPhase(.draining)
+        streams.endAll(.shutdown)
         for host in registry.allDevices() {
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
@@ -145,6 +157,7 @@ public final class LifecycleService: HTTPResponder {
         case (.metrics, _): done(metricsResponse())
         case (.openapi, _): done(openAPIResponse(request))
         case (.reset, _): try reset(done)
+        case (.changes, _): try streamChanges(request, feed: changeFeed, done)
         case (.devices, "GET"): done(try listDevices(request))
         case (.devices, _): try createDevice(request, done)
         case (.device, "GET"): done(try getDevice(id!, request))

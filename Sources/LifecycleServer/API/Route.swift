@@ -1,6 +1,6 @@
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
-    case livez, readyz, metrics, openapi, reset
+    case livez, readyz, metrics, openapi, reset, changes
     case devices, device, deviceEvents, deviceTimeline
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
     case unknown
@@ -20,6 +20,7 @@ enum Route: String, CaseIterable, Sendable {
             switch parts[1] {
             case "openapi.yaml": return (.openapi, nil)
             case "reset": return (.reset, nil)
+            case "changes": return (.changes, nil)
             case "devices": return (.devices, nil)
             case "apps": return (.apps, nil)
             default: return (.unknown, nil)
@@ -49,7 +50,8 @@ enum Route: String, CaseIterable, Sendable {
     /// The methods the route answers.
     var methods: [String] {
         switch self {
-        case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications:
+        case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications,
+            .changes:
             ["GET"]
         case .reset, .deviceEvents, .appEvents: ["POST"]
         case .devices, .apps: ["GET", "POST"]

@@ -15,6 +15,7 @@ final class ServiceMetrics: Sendable {
     let devices = Gauge(label: "lifecycled_devices")
     let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
+    let openStreams = Gauge(label: "lifecycled_event_streams_open")
 
     init() {
         requests = Route.allCases.map { route in

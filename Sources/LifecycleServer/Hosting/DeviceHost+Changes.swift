@@ -114,13 +114,16 @@ extension DeviceHost {
             let wasJournaled = life == .live
             guard life != .deleted else { return completion(.failure(.deviceGone(id))) }
             stopLiving()
-            releaseApps(device.appOrder)
+            let apps = device.appOrder
+            releaseApps(apps)
             guard wasJournaled else {
                 markGone()
+                hooks.deleted(self, apps)
                 return completion(.success(()))
             }
             journal.deleteStream(id) { [self] result in
                 markGone()
+                hooks.deleted(self, apps)
                 completion(result.mapError { .storeFailed($0) })
             }
         }
@@ -137,11 +140,12 @@ extension DeviceHost {
 
     /// Tells readers and parked polls that the device is gone.
     func markGone() {
-        let polls = shared.withLock { shared -> [Poll] in
+        let (polls, streams) = shared.withLock { shared -> ([Poll], [LiveStream]) in
             shared.gone = true
-            return shared.takeAllPolls()
+            return (shared.takeAllPolls(), shared.streams.values.map(\.stream))
         }
         polls.wakeElsewhere()
+        streams.wakeElsewhere()
     }
 
     private func stopLiving() {
