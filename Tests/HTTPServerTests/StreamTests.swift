@@ -90,6 +90,22 @@ final class PushedSource: HTTPStreamSource, @unchecked Sendable {
         }
     }
 
+    @Test func theIdleTimeoutCutsOffASilentConnectionButNotAnIdleStream() throws {
+        let source = PushedSource()
+        try withServer(configure: { $0.idleTimeoutSeconds = 1 }, Self.serve(source)) { server in
+            let client = try TestHTTPClient(port: server.port)
+            try client.sendRequest(path: "/stream")
+            #expect(try client.readHead().status == 200)
+            #expect(eventually { server.openStreams == 1 && source.asked == 1 })
+            // Opened after the stream: once the server has cut this one off, the stream has been idle longer.
+            let silent = try TestHTTPClient(port: server.port)
+            #expect(silent.serverClosed())
+            source.push("still here")
+            #expect(try client.readChunk() == Array("still here".utf8))
+            #expect(server.openStreams == 1)
+        }
+    }
+
     @Test func stopEndsASuspendedStreamWithoutWaitingForItsSource() throws {
         let source = PushedSource()
         var configuration = HTTPServerConfiguration()
