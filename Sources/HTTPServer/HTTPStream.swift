@@ -26,8 +26,10 @@ public protocol HTTPStreamSource: AnyObject, Sendable {
 /// Put it in `HTTPResponse.stream`. While its source has nothing to send, the connection is suspended in
 /// libmicrohttpd (it costs no thread and no CPU) and watched only for the client's departure; `wake()`
 /// resumes it from any thread. It ends when the source says `.end`, when the client leaves (noticed while
-/// suspended too), or at `HTTPServer.stop()`; the source then hears `streamClosed()` once. Connection limits
-/// and the idle timeout do not cut an open stream off: a suspended connection has no timeout.
+/// suspended too with the `.external` event loop; with libmicrohttpd's own threads only at the next write),
+/// or at `HTTPServer.stop()`; the source then hears `streamClosed()` once. Connection limits and the idle
+/// timeout do not cut an open stream off: a suspended connection has no timeout, and the head deadline
+/// (`ConnectionTable`) only runs between requests.
 public final class HTTPStream: Sendable {
     /// Where a stream stands; every transition happens under `state`'s lock.
     enum Phase {
