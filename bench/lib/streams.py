@@ -106,6 +106,7 @@ async def main():
     goal = [0]          # the seq every stream must reach for the current event
     reached = [0]       # streams that reached it
     last_at = [0.0]
+    first_at = [0.0]
     all_there = asyncio.Event()
     newest = [0] * len(connections)
 
@@ -125,6 +126,8 @@ async def main():
                     newest[index] = seen
                     if before < goal[0] <= seen:
                         reached[0] += 1
+                        if reached[0] == 1:
+                            first_at[0] = time.monotonic()
                         if reached[0] == len(connections):
                             last_at[0] = time.monotonic()
                             all_there.set()
@@ -146,11 +149,14 @@ async def main():
         callbacks = [e["seq"] for e in json.loads(answer)["entries"] if e.get("kind") == "callback"]
         goal[0] = max(callbacks)
         reached[0] = sum(1 for seen in newest if seen >= goal[0])
+        if reached[0] > 0:
+            first_at[0] = answered
         if reached[0] < len(connections):
             await asyncio.wait_for(all_there.wait(), 60)
         else:
             last_at[0] = answered
         delays.append(max(0.0, (last_at[0] - answered) * 1000))
+        firsts.append(max(0.0, (first_at[0] - answered) * 1000))
         await asyncio.sleep(0.2)
 
     rss_events, threads_events = proc_status()
@@ -211,6 +217,7 @@ async def main():
     print(f"RESULT streams={len(connections)} not_200={not_ok} open_s={open_seconds:.2f} "
           f"events={events} delay_median_ms={statistics.median(delays):.1f} "
           f"delay_p99_ms={percentile(delays, 0.99):.1f} delay_max_ms={max(delays):.1f} "
+          f"first_stream_median_ms={statistics.median(firsts):.1f} "
           f"rss_idle_kib={rss_idle} rss_open_kib={rss_open} rss_after_events_kib={rss_events} "
           f"rss_closed_kib={rss_closed} threads_idle={threads_idle} threads_open={threads_open} "
           f"threads_after_events={threads_events} gauge_open={gauge_open} gauge_closed={gauge_closed} "
