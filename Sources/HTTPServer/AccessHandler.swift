@@ -114,7 +114,7 @@ enum AccessHandler {
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }
-            return ResponseQueue.queue(response, on: request.connection)
+            return queue(response, for: request)
         }
         request.responderCalled = true
         let httpRequest = request.beginResponding()
@@ -122,6 +122,11 @@ enum AccessHandler {
             request.complete(with: response)
         }
         guard let response = request.responseAfterResponding() else { return .YES }
-        return ResponseQueue.queue(response, on: request.connection)
+        return queue(response, for: request)
+    }
+
+    private static func queue(_ response: HTTPResponse, for request: RequestContext) -> MHD_Result {
+        guard let stream = response.stream else { return ResponseQueue.queue(response, on: request.connection) }
+        return StreamResponse.queue(response, stream: stream, for: request)
     }
 }

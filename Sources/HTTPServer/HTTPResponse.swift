@@ -6,10 +6,20 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The response body, copied when the response is queued.
     public var body: [UInt8]
+    /// A body sent as it is produced instead of `body` (chunked, no `Content-Length`); see `HTTPStream`.
+    public var stream: HTTPStream?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A streamed response: `stream` supplies the body.
+    public init(status: Int, headers: [(name: String, value: String)] = [], stream: HTTPStream) {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.stream = stream
     }
 }

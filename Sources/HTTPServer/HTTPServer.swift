@@ -179,8 +179,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Answers every parked request with a 503 problem, waits briefly for those answers to go out,
-    /// then stops the loops and the daemons and closes every connection. Completions arriving later are ignored.
+    /// Streams open now (`HTTPStream` responses libmicrohttpd holds), over all daemons.
+    public var openStreams: Int { core.openStreams.count }
+
+    /// Answers every parked request with a 503 problem and ends every stream (after what its source already
+    /// gave), waits briefly (2 s at most) for those answers to go out, then stops the loops and the daemons and
+    /// closes every connection. Completions arriving later are ignored.
     public func stop() {
         phase.withLock { phase in
             guard case .running(let daemons) = phase else { return }
@@ -188,7 +192,11 @@ public final class HTTPServer: Sendable {
             for request in parked {
                 request.complete(with: ProblemResponse.shuttingDown)
             }
-            waitUntilFinished(parked, timeoutMilliseconds: 2000)
+            // Every stream is resumed here, so none is suspended when the daemons stop (libmicrohttpd would
+            // abort); a client that does not read its end is cut off when the daemon stops.
+            let streams = core.openStreams.close()
+            for stream in streams { stream.stopServing() }
+            waitUntilFinished(parked, streams: streams, timeoutMilliseconds: 2000)
             for loop in daemons.loops { loop.stop() }
             // libmicrohttpd 0.9.75 aborts the process if a connection is still suspended here; none is,
             // since parking is refused once the parked requests were closed above, and every parked one was
@@ -197,13 +205,18 @@ public final class HTTPServer: Sendable {
             for socket in daemons.quiescedSockets ?? [] { close(socket) }
             phase = .stopped(port: daemons.port)
             logger.info(
-                "HTTP server stopped", metadata: ["port": "\(daemons.port)", "answeredParked": "\(parked.count)"])
+                "HTTP server stopped",
+                metadata: [
+                    "port": "\(daemons.port)", "answeredParked": "\(parked.count)", "endedStreams": "\(streams.count)",
+                ])
         }
     }
 
-    private func waitUntilFinished(_ requests: [RequestContext], timeoutMilliseconds: Int) {
+    private func waitUntilFinished(_ requests: [RequestContext], streams: [HTTPStream], timeoutMilliseconds: Int) {
         var waited = 0
-        while waited < timeoutMilliseconds && !requests.allSatisfy(\.isFinished) {
+        while waited < timeoutMilliseconds
+            && !(requests.allSatisfy(\.isFinished) && streams.allSatisfy(\.isClosed))
+        {
             usleep(1000)
             waited += 1
         }

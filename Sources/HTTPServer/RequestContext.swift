@@ -92,7 +92,7 @@ final class RequestContext: @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
-                worker.departures?.watch(socket, for: self)
+                worker.departures?.watch(socket, onDeparture: { [self] in complete(with: ProblemResponse.clientGone) })
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")
@@ -111,20 +111,22 @@ final class RequestContext: @unchecked Sendable {
 
     /// The completion handed to the responder: runs on any thread, any number of times; the first call counts.
     func complete(with response: HTTPResponse) {
-        let wasParked = progress.withLock { progress -> Bool in
+        let (wasParked, taken) = progress.withLock { progress -> (Bool, Bool) in
             switch progress.state {
             case .responding:
                 progress.state = .answeredEarly(response)
-                return false
+                return (false, true)
             case .parked:
                 progress.state = .resumed(response)
-                return true
+                return (true, true)
             case .receiving:
                 preconditionFailure("completion ran before the responder was called")
             case .answeredEarly, .resumed, .queued, .finished:
-                return false
+                return (false, false)
             }
         }
+        // A stream nobody will send is over: its source must hear so.
+        if !taken { response.stream?.close() }
         guard wasParked else { return }
         worker.departures?.unwatch(socket)
         // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
@@ -135,10 +137,16 @@ final class RequestContext: @unchecked Sendable {
 
     /// Called from `MHD_OPTION_NOTIFY_COMPLETED`, normal end or abort alike.
     func finish() {
-        let parked = progress.withLock { progress in
+        let (parked, unsent) = progress.withLock { progress -> (Bool, HTTPResponse?) in
+            var unsent: HTTPResponse?
+            switch progress.state {
+            case .answeredEarly(let response), .resumed(let response): unsent = response
+            default: break
+            }
             progress.state = .finished
-            return progress.wasParked
+            return (progress.wasParked, unsent)
         }
+        unsent?.stream?.close()
         if parked { core.parkedRequests.remove(self) }
     }
 

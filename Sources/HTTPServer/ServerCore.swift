@@ -8,6 +8,7 @@ final class ServerCore: Sendable {
     let maxBodyBytes: Int
     let logger: Logger
     let parkedRequests = ParkedRequests()
+    let openStreams = OpenStreams()
     let clients: ClientConnections
     let policy: RequestPolicy
 

@@ -28,7 +28,8 @@ public final class TestHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: Int, timeoutSeconds: Int = 5) throws {
+    /// `receiveBufferBytes`: a small `SO_RCVBUF`, set before connecting, for a client that reads slowly.
+    public init(port: Int, timeoutSeconds: Int = 5, receiveBufferBytes: Int32? = nil) throws {
         #if canImport(Darwin)
             fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -38,6 +39,9 @@ public final class TestHTTPClient {
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -117,6 +121,52 @@ public final class TestHTTPClient {
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return TestHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Reads a response's status line and headers only, for a body read piece by piece (`readChunk()`).
+    public func readHead() throws -> TestHTTPResponse {
+        let headEnd = try readUntilHeadEnd()
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw TestClientError(description: "bad status line in \(head)")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+        }
+        return TestHTTPResponse(status: status, headers: headers, body: [])
+    }
+
+    /// Reads one chunk of a chunked body; nil for the last (empty) chunk, after which the trailer is consumed.
+    public func readChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+            throw TestClientError(description: "bad chunk size line \(sizeLine)")
+        }
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        while buffer.count < size + 2 {
+            guard try fill() else { throw TestClientError(description: "the stream ended inside a chunk") }
+        }
+        let chunk = Array(buffer[..<size])
+        buffer.removeFirst(size + 2)
+        return chunk
+    }
+
+    private func readLine() throws -> String {
+        while true {
+            if let end = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + 1)
+                return line.hasSuffix("\r") ? String(line.dropLast()) : line
+            }
+            guard try fill() else { throw TestClientError(description: "the stream ended inside a line") }
+        }
     }
 
     /// True when the server closed the connection (reads end of stream, or a reset) within the read timeout.

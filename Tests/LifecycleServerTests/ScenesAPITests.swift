@@ -155,4 +155,14 @@ import Testing
             #expect(reply.int("index") == 2)
         }
     }
+
+    @Test func anExplicitNullSceneDisconnectDelayIsTheDefault() throws {
+        try withLiveServer { server in
+            let reply = try server.createDevice(#"{"id": "p", "idiom": "pad", "sceneDisconnectDelay": null}"#)
+            #expect(reply.object["sceneDisconnectDelay"] is NSNull)
+            expectProblem(
+                try server.post("/v1/devices", #"{"id": "q", "sceneDisconnectDelay": -1}"#), status: 400,
+                code: "invalid-field")
+        }
+    }
 }

@@ -45,7 +45,7 @@ extension Route.Match {
         case .reset: .everything
         case .namespaces: .namespaceList
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .namespace, .namespaceReset, .unknown:
+            .appNotifications, .namespace, .namespaceReset, .changes, .unknown:
             .namespace(namespace ?? NamespaceName.defaultName)
         }
     }

@@ -3,11 +3,16 @@ import HTTPServer
 import LifecycleCore
 
 extension LifecycleService {
-    var hostHooks: HostHooks {
+    /// What a host of `space` reports to: metrics, store failures, and the namespace's `changes` feed.
+    func hostHooks(for space: Namespace) -> HostHooks {
         var hooks = HostHooks(
             eventsApplied: { [metrics] in metrics.applied($0) },
             entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
             storeFailed: { [weak self] error in self?.storeDidFail(error) })
+        hooks.changed = { [feed = space.changeFeed] host, apps, removedApp in
+            feed.changed(host, apps: apps, removedApp: removedApp)
+        }
+        hooks.deleted = { [feed = space.changeFeed] host, apps in feed.deleted(host, apps: apps) }
         hooks.snapshotEvery = options.snapshotEvery
         return hooks
     }
@@ -15,7 +20,7 @@ extension LifecycleService {
     func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
             device: device, stream: space.stream(ofDevice: device.id), anchorWall: anchorWall, journal: journal,
-            history: historyBounds, hooks: hostHooks, journaled: journaled)
+            history: historyBounds, hooks: hostHooks(for: space), journaled: journaled)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset

@@ -18,6 +18,7 @@ extension LifecycleService {
     func metricsResponse() -> HTTPResponse {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
         recordCounts()
+        metrics.openStreams.record(streams.count)
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: Array(options.metricsText().utf8))

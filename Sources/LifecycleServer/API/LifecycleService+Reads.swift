@@ -11,6 +11,12 @@ extension LifecycleService {
         let host = try appHost(scope, id)
         let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
+        if request.acceptsEventStream {
+            let filter: @Sendable (StoredEntry) -> Bool = { entry in
+                (!callbacksOnly || entry.isCallback) && (session == nil || entry.session == session)
+            }
+            return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
+        }
         switch (callbacksOnly, session) {
         case (true, nil): try page(request, query: query, host: host, app: id, filter: { $0.isCallback }, done)
         case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
@@ -27,7 +33,11 @@ extension LifecycleService {
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let query = try request.pageQuery(maxWait: options.maxWait)
-        try page(request, query: query, host: try device(scope, id), app: nil, filter: { _ in true }, done)
+        let host = try device(scope, id)
+        if request.acceptsEventStream {
+            return try streamTimeline(request, query: query, host: host, app: nil, filter: { _ in true }, done)
+        }
+        try page(request, query: query, host: host, app: nil, filter: { _ in true }, done)
     }
 
     func readNotifications(

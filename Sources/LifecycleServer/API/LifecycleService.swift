@@ -29,6 +29,8 @@ public struct ServiceOptions: Sendable {
     public var historyBytes = 32 << 20
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
     public var maxWait = 60.0
+    /// Seconds between the `: keep-alive` comments of every open event stream.
+    public var streamKeepAliveSeconds = 15.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
     /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).
@@ -74,6 +76,8 @@ public final class LifecycleService: HTTPResponder {
     let access: Protected<AccessPolicy>
     /// The timer of namespace TTL sweeps, once recovery is done.
     let sweeper = Protected<(any DispatchSourceTimer)?>(nil)
+    /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
+    let streams: StreamHub
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
@@ -82,11 +86,15 @@ public final class LifecycleService: HTTPResponder {
         namespaces = NamespaceTable(now: options.wallClock())
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
+        streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
     }
 
     deinit {
         sweeper.withLock { $0?.cancel() }
     }
+
+    /// Event streams open now.
+    public var openStreams: Int { streams.count }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
@@ -100,6 +108,7 @@ public final class LifecycleService: HTTPResponder {
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         setPhase(.draining)
+        streams.endAll(.shutdown)
         for host in namespaces.all().flatMap({ $0.registry.allDevices() }) {
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
@@ -179,6 +188,7 @@ public final class LifecycleService: HTTPResponder {
         case (.namespace, "GET"): done(namespaceResponse(scope.space, request))
         case (.namespace, _): try deleteNamespace(scope.space, done)
         case (.namespaceReset, _): resetNamespace(scope.space, done)
+        case (.changes, _): try streamChanges(request, feed: scope.space.changeFeed, done)
         case (.devices, "GET"): done(try listDevices(scope, request))
         case (.devices, _): try createDevice(scope, request, done)
         case (.device, "GET"): done(try getDevice(scope, id!, request))
@@ -193,7 +203,8 @@ public final class LifecycleService: HTTPResponder {
         case (.appCallbacks, _): try readTimeline(scope, request, app: id!, callbacksOnly: true, done)
         case (.appTimeline, _): try readTimeline(scope, request, app: id!, callbacksOnly: false, done)
         case (.appNotifications, _): try readNotifications(scope, request, app: id!, done)
-        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.dashboard, _), (.dashboardAsset, _), (.reset, _),
+        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.dashboard, _), (.dashboardAsset, _),
+            (.reset, _),
             (.namespaces, _), (.unknown, _):
             throw .notFound("no resource at \(request.path)")
         }

@@ -1,6 +1,6 @@
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
-    case livez, readyz, metrics, openapi, reset
+    case livez, readyz, metrics, openapi, reset, changes
     /// `GET /` and `GET /dashboard/{file}`: the built-in dashboard.
     case dashboard, dashboardAsset
     case devices, device, deviceEvents, deviceTimeline
@@ -41,7 +41,7 @@ enum Route: String, CaseIterable, Sendable {
     var isNamespaced: Bool {
         switch self {
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .namespace, .namespaceReset:
+            .appNotifications, .namespace, .namespaceReset, .changes:
             true
         case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset, .reset, .namespaces, .unknown: false
         }
@@ -66,6 +66,7 @@ enum Route: String, CaseIterable, Sendable {
             switch parts[1] {
             case "openapi.yaml": return (.openapi, nil)
             case "reset": return (.reset, nil)
+            case "changes": return (.changes, nil)
             case "devices": return (.devices, nil)
             case "apps": return (.apps, nil)
             case "namespaces": return (.namespaces, nil)
@@ -97,7 +98,7 @@ enum Route: String, CaseIterable, Sendable {
     var methods: [String] {
         switch self {
         case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications,
-            .dashboard, .dashboardAsset:
+            .dashboard, .dashboardAsset, .changes:
             ["GET"]
         case .reset, .deviceEvents, .appEvents, .namespaceReset: ["POST"]
         case .devices, .apps: ["GET", "POST"]

@@ -16,6 +16,7 @@ final class ServiceMetrics: Sendable {
     let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
     let namespaces = NamespaceMetrics()
+    let openStreams = Gauge(label: "lifecycled_event_streams_open")
 
     init() {
         requests = Route.allCases.map { route in

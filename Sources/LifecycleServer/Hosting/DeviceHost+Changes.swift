@@ -114,13 +114,16 @@ extension DeviceHost {
             let wasJournaled = life == .live
             guard life != .deleted else { return completion(.failure(.deviceGone(id))) }
             stopLiving()
-            releaseApps(device.appOrder)
+            let apps = device.appOrder
+            releaseApps(apps)
             guard wasJournaled else {
                 markGone()
+                hooks.deleted(self, apps)
                 return completion(.success(()))
             }
             journal.deleteStream(stream) { [self] result in
                 markGone()
+                hooks.deleted(self, apps)
                 completion(result.mapError { .storeFailed($0) })
             }
         }
@@ -135,14 +138,16 @@ extension DeviceHost {
         }
     }
 
-    /// Tells readers and parked polls that the device is gone (with its namespace, if `namespace` is set).
+    /// Tells readers, parked polls and open streams that the device is gone (with its namespace, if
+    /// `namespace` is set).
     func markGone(withNamespace namespace: String? = nil) {
-        let polls = shared.withLock { shared -> [Poll] in
+        let (polls, streams) = shared.withLock { shared -> ([Poll], [LiveStream]) in
             shared.gone = true
             shared.deletedNamespace = namespace
-            return shared.takeAllPolls()
+            return (shared.takeAllPolls(), shared.streams.values.map(\.stream))
         }
         polls.wakeElsewhere()
+        streams.wakeElsewhere()
     }
 
     private func stopLiving() {

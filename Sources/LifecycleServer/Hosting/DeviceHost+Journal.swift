@@ -30,7 +30,7 @@ extension DeviceHost {
         journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):
-                let (polls, barriers, evicted, published) = shared.withLock { shared in
+                let (polls, streams, barriers, evicted, published) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
@@ -40,12 +40,15 @@ extension DeviceHost {
                     // Polls on the apps that got entries look again (and park again if their filter found
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
                     let polls = shared.takePolls(for: apps + [removedApp], entries: !stored.isEmpty)
-                    return (polls, due, evicted, answers == nil ? nil : shared)
+                    let streams = shared.streams(for: apps + [removedApp], entries: !stored.isEmpty)
+                    return (polls, streams, due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
                 completion(.success(()))
                 polls.wakeElsewhere()
+                streams.wakeElsewhere()
+                hooks.changed(self, Array(changedApps), removedApp)
                 barriers.forEach { $0(.success(())) }
             case .failure(.streamDeleted):
                 completion(.failure(.deviceGone(id)))

@@ -102,6 +102,11 @@ struct HostHooks: Sendable {
     var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
     var entriesEvicted: @Sendable (Int) -> Void = { _ in }
     var storeFailed: @Sendable (StoreError) -> Void = { _ in }
+    /// A change became durable and readers see it: the device, `apps` changed (or added), `removedApp` gone.
+    /// Called on the store's thread; must return quickly.
+    var changed: @Sendable (DeviceHost, _ apps: [String], _ removedApp: String?) -> Void = { _, _, _ in }
+    /// The device was deleted, with the apps it held (not called for a reset).
+    var deleted: @Sendable (DeviceHost, _ apps: [String]) -> Void = { _, _ in }
     /// Timeline entries a device produces between two snapshots (at least).
     var snapshotEvery = 10_000
     /// How long a replayed answer waits for its first request's record to be durable.

@@ -50,6 +50,7 @@ struct EntryRing: Sendable {
 
     var count: Int { entries.count - start }
     var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }
+    var newestSeq: UInt64? { count > 0 ? entries[entries.count - 1].seq : nil }
 
     /// Appends an entry; returns the entry evicted to stay within `limit` entries, if one was.
     @discardableResult

@@ -9,6 +9,8 @@ struct Published: Sendable {
     /// Parked long polls by the app timeline they watch; `devicePolls` watch the device's.
     var appPolls: [String: [Poll]] = [:]
     var devicePolls: [Poll] = []
+    /// Open event streams of this device's timelines (`app` nil: the device's own). They stay until closed.
+    var streams: [ObjectIdentifier: (app: String?, stream: TimelineStream)] = [:]
     /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
     var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
@@ -152,6 +154,16 @@ struct Published: Sendable {
             if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
         }
         return polls
+    }
+
+    /// The streams that entries for `apps` concern (the device's own when there are entries at all).
+    func streams(for apps: [String?], entries: Bool) -> [LiveStream] {
+        guard !streams.isEmpty else { return [] }
+        let touched = Set(apps.compactMap { $0 })
+        return streams.values.compactMap { watcher in
+            if let app = watcher.app { return touched.contains(app) ? watcher.stream : nil }
+            return entries ? watcher.stream : nil
+        }
     }
 
     mutating func park(_ poll: Poll, app: String?) {

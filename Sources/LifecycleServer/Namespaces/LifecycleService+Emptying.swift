@@ -41,6 +41,12 @@ extension LifecycleService {
                 }
             }
             durable.notify(queue: .global()) { [self] in
+                // Streams on the namespace end saying why: a reset, or the namespace's deletion.
+                let reason: StreamEnd = deleting ? .deleted : .reset
+                for host in hosts {
+                    for stream in host.shared.withLock({ $0.streams.values.map(\.stream) }) { stream.end(reason) }
+                }
+                space.changeFeed.endAll(reason)
                 for host in hosts { host.markGone(withNamespace: deleting ? space.name : nil) }
                 namespaces.notify(deleting ? .deleted(space.name) : .emptied(space.name))
                 if let error = failure.withLock({ $0 }) {

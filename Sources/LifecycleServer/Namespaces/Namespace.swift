@@ -6,6 +6,8 @@ final class Namespace: Sendable {
     let name: String
     let registry: Registry
     let gate = Protected(ResetGate())
+    /// Changes to its devices and apps, for its `changes` streams.
+    let changeFeed: ChangeFeed
     /// The settings but `lastUsedAt`, which every request moves: it lives in `lastUsedMillis`, so that
     /// requests to one namespace share no lock.
     private let stored: Protected<NamespaceSettings>
@@ -17,7 +19,9 @@ final class Namespace: Sendable {
         self.name = name
         stored = Protected(settings)
         lastUsedMillis = Atomic(Self.millis(settings.lastUsedAt))
-        registry = Registry(shardCount: name == NamespaceName.defaultName ? 64 : 8)
+        let registry = Registry(shardCount: name == NamespaceName.defaultName ? 64 : 8)
+        self.registry = registry
+        changeFeed = ChangeFeed(devices: { registry.allDevices() })
     }
 
     private static func millis(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded(.down)) }

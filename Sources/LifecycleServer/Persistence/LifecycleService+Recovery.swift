@@ -77,7 +77,7 @@ extension LifecycleService {
                 let restored = try DeviceSnapshot(bytes: snapshot.state, historyLimit: options.historyLimit)
                 host = DeviceHost(
                     snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds,
-                    hooks: hostHooks)
+                    hooks: hostHooks(for: space))
             } else {
                 guard let first = records.popFirst() else { return nil }
                 guard case .device(let configuration, let wall) = try JournalEntry(bytes: first.bytes) else {

@@ -1,0 +1,65 @@
+import HTTPServer
+
+/// `text/event-stream` answers: timelines and callbacks as they grow, and the `changes` stream.
+extension LifecycleService {
+    /// A timeline as an event stream, from `Last-Event-ID` (what a reconnecting `EventSource` sends) or else
+    /// `?after=`, then live.
+    func streamTimeline(
+        _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
+        filter: @escaping @Sendable (StoredEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        try refuseStreamsWhileDraining()
+        let after = try request.lastEventID() ?? query.after
+        let stream = TimelineStream(hub: streams, host: host, app: app, after: after, filter: filter)
+        // Registered under the lock that publishing takes, so no entry published from here on goes unnoticed.
+        try host.shared.withLock { shared throws(APIError) in
+            guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
+            if let app, shared.device.app(app) == nil { throw .notFound("no app \(app)") }
+            shared.streams[ObjectIdentifier(stream)] = (app, stream)
+        }
+        streams.add(stream)
+        done(HTTPResponse(status: 200, headers: EventStreamText.headers, stream: stream.http))
+    }
+
+    /// `GET /v1/changes`: the devices and apps of `feed` as a snapshot, then (as an event stream) as they
+    /// change; without `Accept: text/event-stream`, the snapshot alone as JSON.
+    func streamChanges(
+        _ request: HTTPRequest, feed: ChangeFeed, _ done: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        guard request.acceptsEventStream else { return done(.read(feed.snapshot().0, request: request)) }
+        try refuseStreamsWhileDraining()
+        let stream = ChangeStream(hub: streams, feed: feed)
+        // Subscribed before the snapshot is taken (on the first pull), so no change falls between them.
+        feed.subscribe(stream)
+        streams.add(stream)
+        done(HTTPResponse(status: 200, headers: EventStreamText.headers, stream: stream.http))
+    }
+
+    private func refuseStreamsWhileDraining() throws(APIError) {
+        if currentPhase == .draining {
+            throw .notReady("the daemon is shutting down and opens no more streams; reconnect once it is back")
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// Whether the client asked for `text/event-stream` (an `EventSource` always does).
+    var acceptsEventStream: Bool {
+        guard let accept = header("Accept") else { return false }
+        return accept.split(separator: ",").contains { range in
+            let type = range.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t") } ?? ""
+            return type.lowercased() == "text/event-stream"
+        }
+    }
+
+    /// `Last-Event-ID`: the `seq` of the last entry the client has; nil when absent or empty.
+    func lastEventID() throws(APIError) -> UInt64? {
+        guard let text = header("Last-Event-ID")?.trimmingCharacters(in: " \t"), !text.isEmpty else { return nil }
+        guard let value = UInt64(text), value <= PageQuery.maxAfter else {
+            throw .invalidField(
+                "Last-Event-ID",
+                "Last-Event-ID must be a seq: a whole number from 0 to \(PageQuery.maxAfter), not \"\(text)\"")
+        }
+        return value
+    }
+}

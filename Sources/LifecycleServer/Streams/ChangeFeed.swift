@@ -1,0 +1,82 @@
+/// Changes to a set of devices and their apps, fanned out to the `changes` streams following it. One feed
+/// per namespace; its hosts report to it through `HostHooks`.
+final class ChangeFeed: Sendable {
+    /// The devices the feed covers now, for a stream's first snapshot.
+    let devices: @Sendable () -> [DeviceHost]
+    private let subscribers = Protected<[ObjectIdentifier: ChangeStream]>([:])
+
+    init(devices: @escaping @Sendable () -> [DeviceHost]) {
+        self.devices = devices
+    }
+
+    func subscribe(_ stream: ChangeStream) {
+        subscribers.withLock { $0[ObjectIdentifier(stream)] = stream }
+    }
+
+    func unsubscribe(_ stream: ChangeStream) {
+        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    /// `host` published a change: it and `apps` changed, `removedApp` (if any) is gone.
+    func changed(_ host: DeviceHost, apps: [String], removedApp: String?) {
+        let streams = subscribers.withLock { Array($0.values) }
+        guard !streams.isEmpty else { return }
+        var marks = [ChangeStream.Mark(kind: .device, id: host.id, host: host, deleted: false)]
+        for app in apps { marks.append(.init(kind: .app, id: app, host: host, deleted: false)) }
+        if let removedApp { marks.append(.init(kind: .app, id: removedApp, host: host, deleted: true)) }
+        for stream in streams { stream.mark(marks) }
+    }
+
+    /// Ends every stream following the feed with `event: end` and `reason` (the namespace was reset or
+    /// deleted).
+    func endAll(_ reason: StreamEnd) {
+        for stream in subscribers.withLock({ Array($0.values) }) { stream.end(reason) }
+    }
+
+    /// `host` was deleted with `apps`.
+    func deleted(_ host: DeviceHost, apps: [String]) {
+        let streams = subscribers.withLock { Array($0.values) }
+        guard !streams.isEmpty else { return }
+        var marks = apps.map { ChangeStream.Mark(kind: .app, id: $0, host: host, deleted: true) }
+        marks.append(.init(kind: .device, id: host.id, host: host, deleted: true))
+        for stream in streams { stream.mark(marks) }
+    }
+
+    /// `{"devices": [...], "apps": [...]}` for every device of the feed (sorted by id) and its apps, with
+    /// the hash of each resource's JSON.
+    func snapshot() -> ([UInt8], [ChangeStream.Key: UInt64]) {
+        let hosts = devices().sorted { $0.id < $1.id }
+        var hashes: [ChangeStream.Key: UInt64] = [:]
+        var devices: [[UInt8]] = []
+        var apps: [[UInt8]] = []
+        for host in hosts {
+            host.shared.withLock { shared in
+                guard !shared.gone else { return }
+                let device = shared.current
+                var w = JSONWriter(reservingCapacity: 512)
+                SnapshotEncoder.device(device, into: &w)
+                hashes[ChangeStream.Key(kind: .device, id: device.id)] = ContentHash.hash(w.bytes)
+                devices.append(w.bytes)
+                for id in device.appOrder {
+                    guard let app = device.app(id) else { continue }
+                    var a = JSONWriter(reservingCapacity: 768)
+                    SnapshotEncoder.app(app, on: device, into: &a)
+                    hashes[ChangeStream.Key(kind: .app, id: id)] = ContentHash.hash(a.bytes)
+                    apps.append(a.bytes)
+                }
+            }
+        }
+        var w = JSONWriter(reservingCapacity: 64 + (devices + apps).reduce(0) { $0 + $1.count + 1 })
+        w.beginObject()
+        w.field("devices")
+        w.beginArray()
+        for device in devices { w.raw(device) }
+        w.endArray()
+        w.field("apps")
+        w.beginArray()
+        for app in apps { w.raw(app) }
+        w.endArray()
+        w.endObject()
+        return (w.bytes, hashes)
+    }
+}

@@ -1,0 +1,85 @@
+import Dispatch
+import HTTPServer
+
+/// One open `text/event-stream` answer: what every stream kind shares (keep-alive comments, the final event
+/// when the server ends it, leaving the hub when it closes). Subclasses say what to send next (`produce`).
+///
+/// The HTTP server pulls: `nextChunk()` runs whenever the client has taken what was sent, so a client that
+/// reads slowly is simply asked less often, and each kind decides how it catches up (a timeline reads on
+/// from its cursor in the retained entries; the changes stream keeps only the latest of each resource).
+class LiveStream: HTTPStreamSource, @unchecked Sendable {
+    enum Produced {
+        case bytes([UInt8])
+        case nothing
+        /// The stream's last bytes: it ends once they are sent.
+        case last([UInt8])
+    }
+
+    private struct Control {
+        var keepAliveDue = false
+        var ending: StreamEnd?
+        var finished = false
+    }
+
+    private let control = Protected(Control())
+    let hub: StreamHub
+    /// The HTTP side; set once in `init`.
+    private(set) var http: HTTPStream!
+
+    init(hub: StreamHub) {
+        self.hub = hub
+        http = HTTPStream(source: self)
+    }
+
+    /// What to send next; `.nothing` suspends the stream until `http.wake()`. Called on one thread at a time.
+    func produce() -> Produced { .nothing }
+
+    /// The stream closed: stop waking it.
+    func detach() {}
+
+    final func nextChunk() -> HTTPStreamChunk {
+        let (keepAlive, ending, finished) = control.withLock { control in
+            defer { control.keepAliveDue = false }
+            return (control.keepAliveDue, control.ending, control.finished)
+        }
+        if finished { return .end }
+        if let ending {
+            control.withLock { $0.finished = true }
+            return .bytes(ending.event)
+        }
+        switch produce() {
+        case .bytes(let bytes): return .bytes(bytes)
+        case .last(let bytes):
+            control.withLock { $0.finished = true }
+            return .bytes(bytes)
+        case .nothing: return keepAlive ? .bytes(EventStreamText.keepAlive) : .wait
+        }
+    }
+
+    final func streamClosed() {
+        hub.remove(self)
+        detach()
+    }
+
+    /// Ends the stream with `event: end` (the first reason given counts).
+    func end(_ reason: StreamEnd) {
+        control.withLock { control in
+            if control.ending == nil { control.ending = reason }
+        }
+        http.wake()
+    }
+
+    /// Sends `: keep-alive` unless something else goes out first.
+    func keepAlive() {
+        control.withLock { $0.keepAliveDue = true }
+        http.wake()
+    }
+}
+
+extension Array where Element == LiveStream {
+    /// Wakes every stream off the calling thread (the store's writer must return quickly).
+    func wakeElsewhere() {
+        guard !isEmpty else { return }
+        DispatchQueue.global().async { for stream in self { stream.http.wake() } }
+    }
+}
