@@ -26,6 +26,23 @@ struct NullableMembersTests {
         }
     }
 
+    @Test("A scene configuration's delegateClass: null is a scene without a delegate, as its schema says")
+    func delegateClassNull() throws {
+        try withLiveServer { (server: LiveServer) throws in
+            let body = """
+                {"id": "a", "bundleId": "com.example.a", "iosVersion": "17.0",
+                 "info": {"sceneManifest": {"configurations": [{"name": "Default", "delegateClass": null}]}}}
+                """
+            let reply = try server.post("/v1/apps", body)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.string("lifecycle") == "scene")
+            let configurations = (reply.object["info"] as? [String: Any]).flatMap {
+                ($0["sceneManifest"] as? [String: Any])?["configurations"] as? [[String: Any]]
+            }
+            #expect(configurations?.first?["delegateClass"] is NSNull)
+        }
+    }
+
     @Test("delegate.returns takes a string only for the configuration selector, as AppDelegate says")
     func returnsTypes() throws {
         try withLiveServer { (server: LiveServer) throws in

@@ -88,7 +88,10 @@ struct AppRequest {
                 try configuration.rejectUnknown(allowed: ["name", "role", "delegateClass"])
                 var scene = SceneConfiguration(name: try configuration.requiredString("name"))
                 if let role = try configuration.string("role") { scene.role = role }
-                if configuration.members.keys.contains("delegateClass") {
+                // null is meant: a scene without a delegate (its schema says so).
+                if configuration.members["delegateClass"] == .null {
+                    scene.delegateClass = nil
+                } else if configuration.members.keys.contains("delegateClass") {
                     scene.delegateClass = try configuration.string("delegateClass")
                 }
                 manifest.configurations.append(scene)
