@@ -27,8 +27,11 @@ struct DeviceRequest {
             configuration.suspendDelay = delay
         }
         if let idiom = try reader.enumeration("idiom", Idiom.self) { configuration.idiom = idiom }
-        configuration.sceneDisconnectDelay = try reader.number(
-            "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
+        // null is a value here, "never on its own" (API.md), as the device snapshot shows it.
+        if reader.value("sceneDisconnectDelay") != .null {
+            configuration.sceneDisconnectDelay = try reader.number(
+                "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
+        }
         if let clock = try reader.object("clock") {
             try clock.rejectUnknown(allowed: ["mode", "speed"])
             if let mode = try clock.enumeration("mode", ClockMode.self) { configuration.clockMode = mode }
