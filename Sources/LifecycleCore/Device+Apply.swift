@@ -17,9 +17,10 @@ extension Device {
         let before = observableDeviceFields
         if configuration.clockMode == .realtime { advanceInPlace(to: now) }
         let fromDeadlines = log.count
+        var applied: [Event] = []
         for (index, event) in events.enumerated() {
             do {
-                try applyOne(event, app: app)
+                applied += try applyOne(event, app: app)
             } catch var rejection {
                 rejection.index = index
                 apps.rollBackBatch()
@@ -42,7 +43,8 @@ extension Device {
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
         quietChange = false
-        return Outcome(entries: entries, changed: changed)
+        let movesTo = events.contains { if case .moveTo = $0 { true } else { false } }
+        return Outcome(entries: entries, changed: changed, applied: movesTo ? applied : nil)
     }
 
     /// Moves the clock to `now` (never back), firing every deadline on the way in order.
@@ -62,17 +64,21 @@ extension Device {
         ]
     }
 
-    private mutating func applyOne(_ event: Event, app target: String?) throws(Rejection) {
+    /// Applies one event; answers the ordinary events it amounts to (a `moveTo`'s steps, or the event itself).
+    @discardableResult
+    mutating func applyOne(_ event: Event, app target: String?) throws(Rejection) -> [Event] {
         if event.isDeviceEvent {
             try applyDeviceEvent(event)
-            return
+            return [event]
         }
         guard let target else {
             throw Rejection.invalidField(
                 "type", "\(event.type) is an app event: post it to /v1/apps/{id}/events", allowed: Event.deviceTypes)
         }
         guard apps[target] != nil else { throw Rejection(code: .notFound, detail: "no app \(target) on device \(id)") }
+        if case .moveTo(let state) = event { return try moveTo(state, app: target) }
         try applyAppEvent(event, to: target)
+        return [event]
     }
 
     private mutating func applyAppEvent(_ event: Event, to id: String) throws(Rejection) {
@@ -112,6 +118,8 @@ extension Device {
             try closeScene(id, session: session)
         case .disconnectScene(let session):
             try disconnectSceneEvent(id, session: session)
+        case .moveTo:
+            preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
             .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
@@ -182,7 +190,7 @@ extension Device {
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop, .openScene, .closeScene, .disconnectScene:
+            .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

@@ -111,4 +111,7 @@ public struct Outcome: Equatable, Sendable {
     public var entries: [TimelineEntry]
     /// False when the input was legal but changed nothing (e.g. `launch` on an active app).
     public var changed: Bool
+    /// When the input held a `moveTo`: every ordinary event applied, in order, each `moveTo` replaced by its
+    /// steps; applying these as one batch to the device as it was gives the same entries and state. Nil otherwise.
+    public var applied: [Event]? = nil
 }

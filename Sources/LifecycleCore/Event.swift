@@ -29,6 +29,8 @@ public enum Event: Equatable, Sendable, Codable {
     case closeScene(session: String)
     /// The system reclaims that background scene (§11.9).
     case disconnectScene(session: String)
+    /// The shortest sequence of the events above that brings the app to `state` (API.md, `moveTo`).
+    case moveTo(state: AppState)
 
     // Device events.
     case homeButton
@@ -65,6 +67,7 @@ public enum Event: Equatable, Sendable, Codable {
         case .openScene: "openScene"
         case .closeScene: "closeScene"
         case .disconnectScene: "disconnectScene"
+        case .moveTo: "moveTo"
         case .homeButton: "homeButton"
         case .switchApp: "switchApp"
         case .lock: "lock"
@@ -89,7 +92,7 @@ public enum Event: Equatable, Sendable, Codable {
             true
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop, .openScene, .closeScene, .disconnectScene:
+            .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
             false
         }
     }
@@ -99,7 +102,7 @@ public enum Event: Equatable, Sendable, Codable {
             "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
             "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
             "backgroundFetch", "memoryWarning",
-        ] + RunLoopEvent.allCases.map(\.rawValue) + ["openScene", "closeScene", "disconnectScene"]
+        ] + RunLoopEvent.allCases.map(\.rawValue) + ["openScene", "closeScene", "disconnectScene", "moveTo"]
 
     public static let deviceTypes: [String] = [
         "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",

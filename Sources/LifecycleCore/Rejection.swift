@@ -26,6 +26,8 @@ public struct Rejection: Error, Equatable, Sendable {
     public var sceneState: SceneState?
     /// The app's life cycle (`scene` or `appDelegate`), when the event needs scenes.
     public var lifecycle: String?
+    /// For a refused `moveTo`: the step of its path that cannot happen.
+    public var blockedBy: Event?
 
     public init(
         code: Code, detail: String, state: AppState? = nil, allowed: [String] = [], field: String? = nil,

@@ -17,7 +17,7 @@ struct EventTests {
             .notificationCenterClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
             .change(kind: .orientation, value: "faceUp"),
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
-            .closeScene(session: "s1"), .disconnectScene(session: "s1"),
+            .closeScene(session: "s1"), .disconnectScene(session: "s1"), .moveTo(state: .suspended),
         ] + RunLoopEvent.allCases.map(Event.runLoop)
 
     @Test("every event type has its wire name once, and the device events are exactly those listed as such")

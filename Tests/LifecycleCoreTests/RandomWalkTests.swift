@@ -49,6 +49,8 @@ struct RandomWalk {
     var newest: [(seq: UInt64, time: Double)] = []
     var issues: [String] = []
     var rejections = 0
+    /// Accepted `moveTo`s that applied a path, each checked against its path replayed as a batch.
+    var moves = 0
 
     init(seed: UInt64) {
         random = SplitMix64(state: seed)
@@ -145,6 +147,7 @@ struct RandomWalk {
             return random.chance(50)
                 ? .activate(session: session)
                 : .openURL(url: "\(app)://u", sourceApplication: nil, annotation: nil, session: session)
+        case 20: return .moveTo(state: random.pick(AppState.allCases))
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }
@@ -196,9 +199,10 @@ struct RandomWalk {
         let onApp = events.contains { !$0.isDeviceEvent } || random.chance(50)
         if devices[index].configuration.clockMode == .realtime { now[index] += random.pick([0, 0.5, 2, 15, 90]) }
         var next = device
+        let advancing = random.chance(5)
         do {
             let outcome: Outcome
-            if random.chance(5) {
+            if advancing {
                 outcome = next.advance(to: now[index])
             } else {
                 outcome = try next.apply(events, app: onApp ? app : nil, now: now[index])
@@ -206,8 +210,15 @@ struct RandomWalk {
             devices[index] = next
             outcomes[index].append(outcome)
             check(outcome, device: index, step: number, events: events)
+            if !advancing, onApp, events.count == 1, case .moveTo(let target) = events[0] {
+                checkMove(to: target, app: app, from: device, outcome: outcome, device: index, step: number)
+            }
         } catch {
             rejections += 1
+            // The planner's backstops: a step that leads nowhere is a gap in the moveTo path, not a state that blocks.
+            if error.blockedBy != nil, error.detail.contains("changes nothing") || error.detail.contains("no path of") {
+                issues.append("step \(number): \(events) on \(app): \(error.detail)")
+            }
             if next != device { issues.append("step \(number): rejected \(events) changed device \(index)") }
         }
         checkForeground(index, step: number)
@@ -256,6 +267,24 @@ struct RandomWalk {
             issues.append("step \(step): \(app.id) is \(app.state) but its entries say \(tracked[index][app.id]!)")
         }
         for app in device.appsInOrder { checkScenes(of: app, device: index, step: step) }
+    }
+
+    /// An accepted `moveTo` reaches its state, and its `applied` path, posted as one batch, does exactly the same.
+    mutating func checkMove(
+        to target: AppState, app: String, from before: Device, outcome: Outcome, device index: Int, step: Int
+    ) {
+        guard let applied = outcome.applied else { return issues.append("step \(step): moveTo answered no path") }
+        if devices[index].app(app)!.state != target {
+            issues.append("step \(step): moveTo \(target) left \(app) \(devices[index].app(app)!.state)")
+        }
+        if !applied.isEmpty { moves += 1 }
+        var replay = before
+        guard let batch = try? replay.apply(applied, app: app, now: now[index]) else {
+            return issues.append("step \(step): the path \(applied) of moveTo \(target) is refused as a batch")
+        }
+        if batch.entries != outcome.entries || replay != devices[index] {
+            issues.append("step \(step): the path \(applied) of moveTo \(target) does not replay as a batch")
+        }
     }
 
     /// An app's state is the aggregate of its scenes (LIFECYCLE §11.3); a discarded session never comes back.
@@ -336,6 +365,7 @@ struct RandomWalkTests {
         #expect(entries > 10_000)
         #expect(first.rejections > 100)
         #expect(first.rejections < 8_000)
+        #expect(first.moves > 50, "the walk moves apps with moveTo")
         let sessions = first.devices.flatMap(\.appsInOrder).map(\.sessions.count).reduce(0, +)
         let sceneEntries = first.outcomes.joined().flatMap(\.entries).filter { $0.session != nil }.count
         #expect(sceneEntries > 500, "the walk reaches scene apps")

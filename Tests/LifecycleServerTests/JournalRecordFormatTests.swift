@@ -26,6 +26,7 @@ import Testing
         "openScene": ["session": "s2", "url": "mail://y"],
         "closeScene": ["session": "s1"],
         "disconnectScene": ["session": "s2"],
+        "moveTo": ["state": "suspended"],
     ]
 
     static func event(_ type: String) throws -> Event {

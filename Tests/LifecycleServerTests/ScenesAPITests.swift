@@ -26,6 +26,34 @@ import Testing
         }
     }
 
+    /// A device's own snapshot, posted back, creates a device: `sceneDisconnectDelay: null` means "never".
+    @Test func aNullSceneDisconnectDelayIsNever() throws {
+        try withLiveServer { server in
+            let created = try server.createDevice(#"{"id": "pad", "sceneDisconnectDelay": null}"#)
+            #expect(created.object["sceneDisconnectDelay"] is NSNull)
+            let refused = try server.post("/v1/devices", #"{"sceneDisconnectDelay": "soon"}"#)
+            expectProblem(refused, status: 400, code: "invalid-field")
+        }
+    }
+
+    /// `info.sceneManifest: null` is no manifest, and a configuration's `delegateClass: null` no scene delegate.
+    @Test func nullManifestAndNullDelegateClassMeanNone() throws {
+        try withLiveServer { server in
+            let plain = try server.createApp(
+                #"{"id": "plain", "bundleId": "com.example.p", "info": {"sceneManifest": null}}"#)
+            #expect(plain.object["lifecycle"] as? String == "appDelegate")
+            let bare = try server.createApp(
+                #"{"id": "bare", "bundleId": "com.example.b", "info": {"sceneManifest": {"configurations": [{"name": "D", "delegateClass": null}]}}}"#
+            )
+            #expect(bare.object["lifecycle"] as? String == "scene")
+            let launched = try server.postEvents("/v1/apps/bare/events", #"{"type": "launch"}"#)
+            #expect(
+                selectors(launched.entries).allSatisfy { !$0.hasPrefix("scene") },
+                "no scene delegate, no scene callback")
+            #expect(launched.nested("app")["state"] as? String == "active")
+        }
+    }
+
     @Test func snapshotsShowTheSceneFields() throws {
         try withLiveServer { server in
             try padWithNotes(server)

@@ -210,6 +210,24 @@ def main():
     c.call("POST", "/v1/apps/s1/events", [{"type": "homeButton"}, {"type": "closeScene"}])
     c.call("GET", "/v1/apps/s1/timeline?session=bad%20id")
 
+    # moveTo (API.md "Moving an app to a state"): every target, the answer's `applied`, a blocked one, a bad state.
+    c.call("POST", "/v1/devices", {"id": "mv", "iosVersion": "17.0", "suspendDelay": 2})
+    c.call("POST", "/v1/apps", {"id": "m1", "device": "mv", "bundleId": "com.example.move"})
+    for state, applied in [("suspended", ["launch", "advanceTime"]), ("background", ["activate", "beginBackgroundTask", "homeButton"]),
+                           ("inactive", ["activate", "interruptionBegan"]), ("active", ["interruptionEnded"]),
+                           ("active", []), ("notRunning", ["terminate"])]:
+        status, answer = c.call("POST", "/v1/apps/m1/events", {"type": "moveTo", "state": state})
+        if status != 200 or [event["type"] for event in answer["applied"]] != applied or answer["app"]["state"] != state:
+            fail(f"moveTo {state}: expected 200 with the path {applied}, got {status} {answer}")
+    c.call("POST", "/v1/apps/m1/events", [{"type": "launch"}, {"type": "moveTo", "state": "background"}])
+    c.call("POST", "/v1/devices/mv/events", {"type": "lock"})
+    status, problem = c.call("POST", "/v1/apps/m1/events", {"type": "moveTo", "state": "active"})
+    if status != 409 or problem.get("blockedBy") != {"type": "activate"} or problem.get("allowed") != ["unlock"]:
+        fail(f"moveTo active on a locked device: expected 409 blocked by activate, got {status} {problem}")
+    status, problem = c.call("POST", "/v1/apps/m1/events", {"type": "moveTo", "state": "asleep"})
+    if status != 400 or problem.get("field") != "state" or "suspended" not in problem.get("allowed", []):
+        fail(f"moveTo asleep: expected 400 invalid-field naming the states, got {status} {problem}")
+
     for path in ["/v1/devices", "/v1/devices?limit=1", "/v1/devices/d1", "/v1/apps", "/v1/apps?device=d1&state=suspended",
                  "/v1/apps?limit=1&after=a1", "/v1/apps/a1", "/v1/apps/a1/callbacks", "/v1/apps/a1/callbacks?after=3&limit=2",
                  "/v1/apps/a1/timeline", "/v1/apps/a1/notifications", "/v1/apps/a1/notifications?delivered=true",

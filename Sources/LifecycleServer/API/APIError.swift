@@ -135,6 +135,7 @@ extension APIError {
         if !rejection.allowed.isEmpty { extra["allowed"] = .array(rejection.allowed.map(JSONValue.string)) }
         if let field = rejection.field { extra["field"] = .string(field) }
         if let index = rejection.index { extra["index"] = .number(Double(index)) }
+        if let step = rejection.blockedBy { extra["blockedBy"] = EventEncoder.json(step) }
     }
 }
 

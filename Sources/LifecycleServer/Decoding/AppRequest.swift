@@ -24,8 +24,8 @@ struct AppRequest {
         }
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest"])
-            // The spec takes null for "no manifest", the default.
-            if info.members["sceneManifest"] != .null, let manifest = try info.object("sceneManifest") {
+            // null is a value here: no manifest (API.md), as the app snapshot shows it.
+            if info.value("sceneManifest") != .null, let manifest = try info.object("sceneManifest") {
                 configuration.info.sceneManifest = try Self.sceneManifest(manifest)
             }
             if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }
@@ -88,11 +88,9 @@ struct AppRequest {
                 try configuration.rejectUnknown(allowed: ["name", "role", "delegateClass"])
                 var scene = SceneConfiguration(name: try configuration.requiredString("name"))
                 if let role = try configuration.string("role") { scene.role = role }
-                // null is meant: a scene without a delegate (its schema says so).
-                if configuration.members["delegateClass"] == .null {
-                    scene.delegateClass = nil
-                } else if configuration.members.keys.contains("delegateClass") {
-                    scene.delegateClass = try configuration.string("delegateClass")
+                // null is a value here: the scene has no delegate (API.md).
+                if let value = configuration.value("delegateClass") {
+                    scene.delegateClass = value == .null ? nil : try configuration.string("delegateClass")
                 }
                 manifest.configurations.append(scene)
             }

@@ -27,8 +27,8 @@ struct DeviceRequest {
             configuration.suspendDelay = delay
         }
         if let idiom = try reader.enumeration("idiom", Idiom.self) { configuration.idiom = idiom }
-        // null is this member's default and means "never on its own" (§11.9): accepted as such.
-        if !reader.isNull("sceneDisconnectDelay") {
+        // null is a value here, "never on its own" (API.md), as the device snapshot shows it.
+        if reader.value("sceneDisconnectDelay") != .null {
             configuration.sceneDisconnectDelay = try reader.number(
                 "sceneDisconnectDelay", in: DeviceConfiguration.sceneDisconnectDelayRange)
         }

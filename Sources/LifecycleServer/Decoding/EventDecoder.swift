@@ -78,6 +78,13 @@ enum EventDecoder {
             return (.closeScene(session: try requiredSession(r)), ["session"])
         case "disconnectScene":
             return (.disconnectScene(session: try requiredSession(r)), ["session"])
+        case "moveTo":
+            guard let state = try r.enumeration("state", AppState.self) else {
+                throw .invalidField(
+                    "state", "state (the state to move the app to) is required",
+                    allowed: AppState.allCases.map(\.rawValue))
+            }
+            return (.moveTo(state: state), ["state"])
         case "terminate": return (.terminate, [])
         case "forceQuit": return (.forceQuit, [])
         case "crash": return (.crash, [])

@@ -24,6 +24,10 @@ extension DeviceHost {
         w.endArray()
         w.field("changed")
         w.bool(outcome.changed)
+        if let applied = outcome.applied {
+            w.field("applied")
+            w.value(.array(applied.map(EventEncoder.json)))
+        }
         w.endObject()
         return w.bytes
     }
