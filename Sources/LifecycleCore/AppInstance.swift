@@ -49,6 +49,13 @@ public struct AppInstance: Equatable, Sendable, Codable {
         self.stateSince = time
     }
 
+    /// Moves to `state` at `time`, recorded as entry `seq`: one change of the app, not three.
+    mutating func enter(_ state: AppState, at time: Double, seq: UInt64) {
+        self.state = state
+        stateSince = time
+        lastSeq = seq
+    }
+
     /// Seconds left of the background budget; nil outside the background.
     public func backgroundTimeRemaining(at time: Double, budget: Double) -> Double? {
         guard state == .background, let since = backgroundSince else { return nil }

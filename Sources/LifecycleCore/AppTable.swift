@@ -1,6 +1,12 @@
+import Synchronization
+
 /// A device's apps by id, with the bookkeeping that keeps an event's cost independent of how many
 /// apps the device holds: which apps have something pending on the clock, the memory in use, which
 /// apps changed (for a driver publishing copies), and an undo record while a batch may still fail.
+///
+/// Changing an app in place costs one hash of its id: the undo record and the changed set are written
+/// on an app's first change only (each box carries marks saying it is already in them), and the clocked
+/// set and memory in use are updated only when the change moves them.
 struct AppTable: Sendable, Codable, Equatable {
     /// Each app in a box of its own, so copies of a table (a reader's, an undo record) share the apps
     /// they do not change: changing one app copies that app only.
@@ -11,8 +17,15 @@ struct AppTable: Sendable, Codable, Equatable {
     private(set) var inUseMB = 0
     /// Ids changed since the driver last asked.
     private(set) var changed: Set<String> = []
-    /// While a batch is applied: each touched app's value before the batch (nil: it did not exist).
-    private var undo: [String: AppInstance?]?
+    /// While a batch is applied: each touched app as it was before the batch (nil: it did not exist). Emptied,
+    /// not freed, after a batch: the next batch reuses its storage.
+    private var undo: [String: AppInstance?] = [:]
+    private var inBatch = false
+    /// The marks carried by the boxes already in `changed` and by those already in `undo`: a fresh mark
+    /// (never used before, by any table) replaces the old one whenever the set is emptied, so an old mark
+    /// never matches again. Copies of a table share the marks along with the sets they stand for.
+    private var changedMark = Mark.fresh()
+    private var undoMark = Mark.none
 
     private enum CodingKeys: String, CodingKey {
         case storage
@@ -23,7 +36,7 @@ struct AppTable: Sendable, Codable, Equatable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         for (id, app) in try container.decode([String: AppInstance].self, forKey: .storage) { self[id] = app }
-        changed = []
+        _ = takeChanged()
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -37,82 +50,173 @@ struct AppTable: Sendable, Codable, Equatable {
             }
     }
 
+    func contains(_ id: String) -> Bool { storage[id] != nil }
+
     subscript(id: String) -> AppInstance? {
         get { storage[id]?.value }
-        set {
-            willChange(id)
-            storage[id] = newValue.map(AppBox.init)
-            didChange(id)
-        }
+        set { replace(id, with: newValue.map(AppBox.init)) }
     }
 
     /// An app that exists, for reading and changing in place.
     subscript(existing id: String) -> AppInstance {
-        get { storage[id]!.value }
+        _read { yield storage[id]!.value }
         _modify {
-            willChange(id)
-            if !isKnownUniquelyReferenced(&storage[id]!) { storage[id] = AppBox(storage[id]!.value) }
-            yield &storage[id]!.value
-            didChange(id)
+            let index = storage.index(forKey: id)!
+            let before = storage.values[index].footprint
+            if inBatch, storage.values[index].undoMark != undoMark { saveForUndo(id, storage.values[index].value) }
+            if !isKnownUniquelyReferenced(&storage.values[index]) {
+                storage.values[index] = AppBox(storage.values[index].value)
+            }
+            yield &storage.values[index].value
+            let box = storage.values[index]
+            if box.changedMark != changedMark {
+                changed.insert(id)
+                box.changedMark = changedMark
+            }
+            if inBatch { box.undoMark = undoMark }
+            account(id, from: before, to: box.footprint)
         }
     }
 
     /// Takes `other`'s app `id` (or its absence) without copying it.
     mutating func share(_ id: String, from other: AppTable) {
-        willChange(id)
-        storage[id] = other.storage[id]
-        didChange(id)
+        replace(id, with: other.storage[id])
     }
 
-    private mutating func willChange(_ id: String) {
-        if undo != nil, undo![id] == nil { undo![id] = .some(storage[id]?.value) }
-        if let app = storage[id]?.value, app.state != .notRunning { inUseMB -= app.configuration.memoryMB }
-    }
-
-    private mutating func didChange(_ id: String) {
+    /// Puts `box` (nil: nothing) in the place of app `id`, keeping every record true.
+    private mutating func replace(_ id: String, with box: AppBox?) {
+        let old = storage[id]
+        if inBatch, undo.index(forKey: id) == nil { undo[id] = .some(old?.value) }
+        storage[id] = box
         changed.insert(id)
-        guard let app = storage[id]?.value else {
-            clocked.remove(id)
-            return
-        }
-        if app.state != .notRunning { inUseMB += app.configuration.memoryMB }
-        if app.state == .background || !app.backgroundTasks.isEmpty || app.windowEnd != nil || app.idleSince != nil
-            || app.sessions.contains(where: { $0.state == .background })
-        {
-            clocked.insert(id)
-        } else {
-            clocked.remove(id)
-        }
+        account(id, from: old?.footprint ?? .absent, to: box?.footprint ?? .absent)
     }
 
-    /// The clocked apps in the order they were added, so deadlines fire deterministically.
-    var clockedInOrder: [String] {
-        clocked.sorted { storage[$0]!.value.ordinal < storage[$1]!.value.ordinal }
+    private mutating func saveForUndo(_ id: String, _ app: AppInstance) {
+        if undo.index(forKey: id) == nil { undo[id] = .some(app) }
+    }
+
+    private mutating func account(_ id: String, from before: Footprint, to after: Footprint) {
+        inUseMB += after.memoryMB - before.memoryMB
+        guard after.clocked != before.clocked else { return }
+        if after.clocked { clocked.insert(id) } else { clocked.remove(id) }
+    }
+
+    /// The clocked apps in the order they were added, so deadlines fire deterministically (a copy: visiting
+    /// them may change the set).
+    var clockedInOrder: ClockedApps {
+        switch clocked.count {
+        case 0: ClockedApps(one: nil, many: [])
+        case 1: ClockedApps(one: clocked.first, many: [])
+        default:
+            ClockedApps(one: nil, many: clocked.sorted { storage[$0]!.value.ordinal < storage[$1]!.value.ordinal })
+        }
     }
 
     /// Starts recording what a batch changes.
-    mutating func beginBatch() { undo = [:] }
+    mutating func beginBatch() {
+        inBatch = true
+        undoMark = .fresh()
+    }
 
     /// Keeps what the batch changed.
-    mutating func commitBatch() { undo = nil }
+    mutating func commitBatch() {
+        inBatch = false
+        undoMark = .none
+        if !undo.isEmpty { undo.removeAll(keepingCapacity: true) }
+    }
 
     /// Puts back every app the batch touched.
     mutating func rollBackBatch() {
-        guard let saved = undo else { return }
-        undo = nil
-        for (id, app) in saved { self[id] = app }
+        guard inBatch else { return }
+        let saved = undo
+        commitBatch()
+        for (id, app) in saved { replace(id, with: app.map(AppBox.init)) }
+    }
+
+    /// What is wrong with the running totals, recomputed from every app (nil: nothing); for tests, which
+    /// check it after every step of a random walk.
+    var bookkeepingFailure: String? {
+        var memory = 0
+        var shouldClock: Set<String> = []
+        for (id, box) in storage {
+            let footprint = box.footprint
+            memory += footprint.memoryMB
+            if footprint.clocked { shouldClock.insert(id) }
+        }
+        if memory != inUseMB { return "memory in use \(inUseMB) MB, the apps hold \(memory) MB" }
+        if shouldClock != clocked { return "clocked apps \(clocked.sorted()), should be \(shouldClock.sorted())" }
+        if inBatch || !undo.isEmpty { return "a batch is still open" }
+        return nil
     }
 
     /// Ids changed since the last call.
     mutating func takeChanged() -> Set<String> {
-        defer { changed = [] }
+        defer {
+            changed = []
+            changedMark = .fresh()
+        }
         return changed
+    }
+}
+
+/// What an app adds to a table's totals: the memory it holds and whether the clock must visit it.
+struct Footprint: Equatable {
+    var memoryMB: Int
+    var clocked: Bool
+
+    static let absent = Footprint(memoryMB: 0, clocked: false)
+}
+
+/// Which boxes are already in a table's changed set or undo record: a number drawn once, process-wide, so
+/// two tables never hold the same mark unless one is a copy of the other.
+struct Mark: Equatable, Sendable {
+    private var number: UInt64
+
+    /// Carried by no box.
+    static let none = Mark(number: 0)
+
+    private static let drawn = Atomic<UInt64>(0)
+
+    static func fresh() -> Mark { Mark(number: drawn.wrappingAdd(1, ordering: .relaxed).newValue) }
+}
+
+/// The clocked apps in order, without an array when there is one (the common case).
+struct ClockedApps: Sequence {
+    var one: String?
+    var many: [String]
+
+    func makeIterator() -> Iterator { Iterator(one: one, many: many.makeIterator()) }
+
+    struct Iterator: IteratorProtocol {
+        var one: String?
+        var many: IndexingIterator<[String]>
+
+        mutating func next() -> String? {
+            if let id = one {
+                one = nil
+                return id
+            }
+            return many.next()
+        }
     }
 }
 
 /// One app of a table, shared between copies of the table until one of them changes it.
 final class AppBox: @unchecked Sendable {
     var value: AppInstance
+    /// Set by the table that holds the box alone, when it records the box in its changed set or undo record.
+    var changedMark = Mark.none
+    var undoMark = Mark.none
 
     init(_ value: AppInstance) { self.value = value }
+
+    /// Field by field: reading `value` whole would copy the app.
+    var footprint: Footprint {
+        Footprint(
+            memoryMB: value.state == .notRunning ? 0 : value.configuration.memoryMB,
+            clocked: value.state == .background || !value.backgroundTasks.isEmpty || value.windowEnd != nil
+                || value.idleSince != nil
+                || value.sceneBook?.sessions.contains(where: { $0.state == .background }) == true)
+    }
 }

@@ -12,15 +12,18 @@ extension Device {
         var saved = self
         saved.apps = AppTable()
         log = []
+        log.reserveCapacity(8)
         quietChange = false
         apps.beginBatch()
         let before = observableDeviceFields
+        let movesTo = events.contains { if case .moveTo = $0 { true } else { false } }
         if configuration.clockMode == .realtime { advanceInPlace(to: now) }
         let fromDeadlines = log.count
         var applied: [Event] = []
         for (index, event) in events.enumerated() {
             do {
-                applied += try applyOne(event, app: app)
+                let steps = try applyOne(event, app: app)
+                if movesTo { applied += steps ?? [event] }
             } catch var rejection {
                 rejection.index = index
                 apps.rollBackBatch()
@@ -43,7 +46,6 @@ extension Device {
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
         quietChange = false
-        let movesTo = events.contains { if case .moveTo = $0 { true } else { false } }
         return Outcome(entries: entries, changed: changed, applied: movesTo ? applied : nil)
     }
 
@@ -57,28 +59,30 @@ extension Device {
         return Outcome(entries: entries, changed: !entries.isEmpty || observableDeviceFields != before)
     }
 
-    private var observableDeviceFields: [JSONValue] {
-        [
-            .number(time), .bool(locked), foregroundApp.map(JSONValue.string) ?? .null,
-            interruption.map { .string($0.rawValue) } ?? .null, .bool(notificationCenterOpen), .object(settings),
-        ]
+    /// What a client sees of the device itself, to tell whether an input changed something.
+    private var observableDeviceFields: ObservableDeviceFields {
+        ObservableDeviceFields(
+            time: time, locked: locked, foregroundApp: foregroundApp, interruption: interruption,
+            notificationCenterOpen: notificationCenterOpen, settings: settings)
     }
 
-    /// Applies one event; answers the ordinary events it amounts to (a `moveTo`'s steps, or the event itself).
+    /// Applies one event; answers the ordinary events a `moveTo` amounts to (its steps), nil for any other.
     @discardableResult
-    mutating func applyOne(_ event: Event, app target: String?) throws(Rejection) -> [Event] {
+    mutating func applyOne(_ event: Event, app target: String?) throws(Rejection) -> [Event]? {
         if event.isDeviceEvent {
             try applyDeviceEvent(event)
-            return [event]
+            return nil
         }
         guard let target else {
             throw Rejection.invalidField(
                 "type", "\(event.type) is an app event: post it to /v1/apps/{id}/events", allowed: Event.deviceTypes)
         }
-        guard apps[target] != nil else { throw Rejection(code: .notFound, detail: "no app \(target) on device \(id)") }
+        guard apps.contains(target) else {
+            throw Rejection(code: .notFound, detail: "no app \(target) on device \(id)")
+        }
         if case .moveTo(let state) = event { return try moveTo(state, app: target) }
         try applyAppEvent(event, to: target)
-        return [event]
+        return nil
     }
 
     private mutating func applyAppEvent(_ event: Event, to id: String) throws(Rejection) {
@@ -132,7 +136,7 @@ extension Device {
             recordDevice(event, [:])
             homeButton()
         case .switchApp(let to):
-            guard apps[to] != nil else {
+            guard apps.contains(to) else {
                 throw Rejection(code: .notFound, detail: "no app \(to) on device \(id)", allowed: appOrder, field: "to")
             }
             try checkForegroundAllowed(for: to)
@@ -194,4 +198,13 @@ extension Device {
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }
+}
+
+private struct ObservableDeviceFields: Equatable {
+    var time: Double
+    var locked: Bool
+    var foregroundApp: String?
+    var interruption: InterruptionKind?
+    var notificationCenterOpen: Bool
+    var settings: [String: JSONValue]
 }

@@ -3,7 +3,7 @@ extension Device {
     @discardableResult
     public mutating func addApp(id: String, configuration: AppConfiguration) throws(Rejection) -> AppInstance {
         if let failure = configuration.validationFailure() { throw failure }
-        guard apps[id] == nil else {
+        guard !apps.contains(id) else {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }
         let app = AppInstance(
@@ -17,7 +17,7 @@ extension Device {
 
     /// Removes an app whatever its state, with no callback: the app is deleted, not terminated.
     public mutating func removeApp(id: String) throws(Rejection) {
-        guard apps[id] != nil else {
+        guard apps.contains(id) else {
             throw Rejection(code: .notFound, detail: "no app \(id) on device \(self.id)")
         }
         apps[id] = nil

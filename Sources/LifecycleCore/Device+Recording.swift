@@ -3,10 +3,18 @@ extension Device {
     mutating func record(
         _ app: String?, _ body: TimelineEntry.Body, session: String? = nil, sceneState: SceneState? = nil
     ) {
+        let seq = append(app, body, session: session, sceneState: sceneState)
+        if let app { apps[existing: app].lastSeq = seq }
+    }
+
+    /// Appends an entry to the log without touching its app (the caller records its `seq` there): answers the `seq`.
+    private mutating func append(
+        _ app: String?, _ body: TimelineEntry.Body, session: String? = nil, sceneState: SceneState? = nil
+    ) -> UInt64 {
         lastSeq += 1
         log.append(
             TimelineEntry(seq: lastSeq, time: time, app: app, body: body, session: session, sceneState: sceneState))
-        if let app { apps[existing: app].lastSeq = lastSeq }
+        return lastSeq
     }
 
     mutating func recordDevice(_ event: Event, _ detail: [String: JSONValue]) {
@@ -16,9 +24,8 @@ extension Device {
     mutating func setState(_ id: String, _ state: AppState) {
         let from = apps[existing: id].state
         guard from != state else { return }
-        apps[existing: id].state = state
-        apps[existing: id].stateSince = time
-        record(id, .state(from: from, to: state))
+        let seq = append(id, .state(from: from, to: state))
+        apps[existing: id].enter(state, at: time, seq: seq)
     }
 
     mutating func post(_ id: String, _ name: String, _ userInfo: [String: JSONValue] = [:]) {

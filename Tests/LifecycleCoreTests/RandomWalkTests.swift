@@ -220,6 +220,7 @@ struct RandomWalk {
                 issues.append("step \(number): \(events) on \(app): \(error.detail)")
             }
             if next != device { issues.append("step \(number): rejected \(events) changed device \(index)") }
+            if let failure = next.apps.bookkeepingFailure { issues.append("step \(number): rejected: \(failure)") }
         }
         checkForeground(index, step: number)
     }
@@ -262,6 +263,7 @@ struct RandomWalk {
         newest[index] = (seq, time)
         let device = devices[index]
         if device.lastSeq != seq { issues.append("step \(step): lastSeq \(device.lastSeq) but last entry \(seq)") }
+        if let failure = device.apps.bookkeepingFailure { issues.append("step \(step): d\(index): \(failure)") }
         if device.time < time { issues.append("step \(step): clock \(device.time) behind entry time \(time)") }
         for app in device.appsInOrder where tracked[index][app.id] != app.state {
             issues.append("step \(step): \(app.id) is \(app.state) but its entries say \(tracked[index][app.id]!)")
