@@ -3,7 +3,7 @@ import LifecycleCore
 /// Timeline entries as JSON, written once when they are produced and served from then on.
 enum EntryEncoder {
     static func encode(_ entry: TimelineEntry) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 192)
+        var w = JSONWriter(reservingCapacity: 256)
         w.beginObject()
         w.field("seq")
         w.int(Int(entry.seq))

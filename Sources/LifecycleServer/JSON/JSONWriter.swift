@@ -69,12 +69,23 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`.
+    /// The bytes are put together on the stack and appended at once: one capacity check, not five.
     public mutating func field(_ name: StaticString) {
-        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        appendASCII(name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = state == .afterValue
+        let count = name.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
+            var at = 0
+            if comma {
+                buffer[0] = UInt8(ascii: ",")
+                at = 1
+            }
+            buffer[at] = UInt8(ascii: "\"")
+            UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[(at + 1)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: name.utf8Start, count: count))
+            buffer[at + 1 + count] = UInt8(ascii: "\"")
+            buffer[at + 2 + count] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + 3 + count)]))
+        }
         state = .afterKey
     }
 
@@ -143,19 +154,26 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Digits written backwards into a stack buffer (20 digits and a sign at most), then appended at once.
     private mutating func appendDecimal(_ value: Int) {
         if value >= 0 && value < 10 {
             bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var remaining = value.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10))
-            remaining /= 10
-        } while remaining != 0
-        bytes[start...].reverse()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+            var remaining = value.magnitude
+            var start = 21
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+                remaining /= 10
+            } while remaining != 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     /// Writes `text` in quotes, escaping `"`, `\` and control characters; other bytes, including
