@@ -1,0 +1,95 @@
+"""pairs.py: reads bench/run's results file (lines 'PAIR key side round RESULT k=v ...' and
+'HALF key round RESULT k=v ...') and prints its figures.
+
+    pairs.py median-rps RESULTS KEY      the median req/s of the daemon's runs of KEY
+    pairs.py report RESULTS SPEC...      the table: per workload the medians and spreads of the pairs,
+                                         the ratio against its target, then p99 at half peak
+
+A ratio is taken within each pair (daemon req/s / bare req/s of the same round), and the median of
+those ratios is reported with their spread, so a slow minute of the machine moves both sides of a pair
+rather than the figure."""
+import statistics
+import sys
+
+P99_TARGET_MS = 5.0
+
+
+def parse(path):
+    pairs, halves = {}, {}
+    for line in open(path):
+        parts = line.split()
+        if not parts:
+            continue
+        values = dict(part.split("=", 1) for part in parts if "=" in part)
+        if parts[0] == "PAIR":
+            key, side, round_ = parts[1], parts[2], int(parts[3])
+            pairs.setdefault(key, {}).setdefault(round_, {})[side] = values
+        elif parts[0] == "HALF":
+            halves.setdefault(parts[1], []).append(values)
+    return pairs, halves
+
+
+def ok(values):
+    return "rps" in values and values.get("err_status", "0") == "0" and not any(
+        int(values.get(k, 0)) for k in ("err_connect", "err_read", "err_write", "err_timeout"))
+
+
+def spread(numbers, fmt):
+    return f"{fmt(min(numbers))}–{fmt(max(numbers))}"
+
+
+def median_rps(path, key):
+    pairs, _ = parse(path)
+    rates = [float(r["daemon"]["rps"]) for r in pairs.get(key, {}).values() if "rps" in r.get("daemon", {})]
+    print(round(statistics.median(rates)) if rates else 1)
+
+
+def report(path, specs):
+    pairs, halves = parse(path)
+    print()
+    print(f"{'workload':<44} {'pairs':>5} {'bare req/s':>11} {'daemon req/s':>13} {'ratio':>6} "
+          f"{'spread':>11} {'target':>7}  verdict")
+    failures = []
+    for spec in specs:
+        key, label, _url, _lua, _bare, _apps, target = spec.split("|")
+        rounds = pairs.get(key, {})
+        good = [r for r in rounds.values() if ok(r.get("bare", {})) and ok(r.get("daemon", {}))]
+        if len(good) < len(rounds):
+            failures.append(f"{key}: {len(rounds) - len(good)} of {len(rounds)} pairs had an error or non-2xx answer")
+        if not good:
+            print(f"{label:<44} {0:>5}  FAILED")
+            continue
+        bare = [float(r["bare"]["rps"]) for r in good]
+        daemon = [float(r["daemon"]["rps"]) for r in good]
+        ratios = [float(r["daemon"]["rps"]) / float(r["bare"]["rps"]) for r in good]
+        ratio = statistics.median(ratios)
+        verdict = "" if target == "-" else ("met" if ratio >= float(target) else "missed")
+        shown_target = "" if target == "-" else f"≥ {target}"
+        print(f"{label:<44} {len(good):>5} {statistics.median(bare):>11,.0f} {statistics.median(daemon):>13,.0f} "
+              f"{ratio:>6.2f} {spread(ratios, lambda x: f'{x:.2f}'):>11} {shown_target:>7}  {verdict}")
+    print()
+    print(f"{'at half the median peak':<44} {'runs':>5} {'req/s':>11} {'p50 ms':>13} {'p99 ms':>6} "
+          f"{'spread':>11} {'target':>7}  verdict")
+    for spec in specs:
+        key, label = spec.split("|")[:2]
+        runs = [v for v in halves.get(key, []) if ok(v)]
+        if key in halves and len(runs) < len(halves[key]):
+            failures.append(f"{key} at half peak: {len(halves[key]) - len(runs)} runs had an error or non-2xx answer")
+        if not runs:
+            continue
+        p99 = [int(v["p99_us"]) / 1000 for v in runs]
+        median = statistics.median(p99)
+        print(f"{label:<44} {len(runs):>5} {statistics.median(float(v['rps']) for v in runs):>11,.0f} "
+              f"{statistics.median(int(v['p50_us']) / 1000 for v in runs):>13.2f} {median:>6.2f} "
+              f"{spread(p99, lambda x: f'{x:.2f}'):>11} {'< 5':>7}  {'met' if median < P99_TARGET_MS else 'missed'}")
+    for failure in failures:
+        print(f"ERROR {failure}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "median-rps":
+        median_rps(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "report":
+        report(sys.argv[2], sys.argv[3:])
+    else:
+        sys.exit(__doc__)
