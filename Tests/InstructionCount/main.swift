@@ -11,8 +11,8 @@ import Logging
 
 let usage = """
     usage: instruction-count WORKLOAD N
-    workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, the
-    core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices), post-event (POST
+    workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, each
+    app in turn, the core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices), post-event (POST
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
     without sockets, in memory
     """
@@ -23,16 +23,28 @@ guard arguments.count == 3, let count = Int(arguments[2]), count >= 0 else {
     exit(2)
 }
 
-/// The core alone: one device with `apps` apps; the first app launched and sent Home in turn.
+/// The core alone: one device with `apps` apps, each launched and sent Home in turn, one after the other
+/// (with 1,000 apps, every app is visited, so a cost that grows with the apps shows).
 func coreEvents(apps: Int, count: Int) throws {
-    var device = try Device(id: "d", configuration: DeviceConfiguration())
+    var configuration = DeviceConfiguration()
+    configuration.memoryMB = 1_048_576  // room for every app: no app is ended to free memory
+    var device = try Device(id: "d", configuration: configuration)
     for index in 0..<apps {
-        _ = try device.addApp(id: "a\(index)", configuration: AppConfiguration(bundleId: "com.example.a\(index)"))
+        var app = AppConfiguration(bundleId: "com.example.a\(index)")
+        app.memoryMB = 10
+        _ = try device.addApp(id: "a\(index)", configuration: app)
+    }
+    let ids = (0..<apps).map { "a\($0)" }
+    let launch = Event.launch(background: false, url: nil, sourceApplication: nil)
+    // Every app launched once and suspended before counting: the events counted are all warm ones.
+    for id in ids {
+        _ = try device.apply([launch], app: id, now: 0)
+        _ = try device.apply([.homeButton], app: id, now: 0)
     }
     var entries = 0
     for index in 0..<count {
-        let event: Event = index % 2 == 0 ? .launch(background: false, url: nil, sourceApplication: nil) : .homeButton
-        entries += try device.apply([event], app: "a0", now: 0).entries.count
+        let event: Event = index % 2 == 0 ? launch : .homeButton
+        entries += try device.apply([event], app: ids[(index / 2) % apps], now: 0).entries.count
     }
     print("entries: \(entries)")
 }

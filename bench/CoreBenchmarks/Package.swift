@@ -1,7 +1,12 @@
 // swift-tools-version: 6.1
 // Micro-benchmarks of LifecycleCore (the pure state machine) with ordo-one's Benchmark package.
 // A separate package so the main one carries no benchmark dependency. Run: swift package benchmark
+import Foundation
 import PackageDescription
+
+/// A dependency given by path is known by its directory's name: whatever the checkout is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "CoreBenchmarks",
@@ -15,7 +20,7 @@ let package = Package(
             name: "LifecycleCoreBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LifecycleCore", package: "main"),
+                .product(name: "LifecycleCore", package: root),
             ],
             path: "Benchmarks/LifecycleCoreBenchmarks",
             plugins: [
