@@ -95,32 +95,22 @@ public final class TestHTTPClient {
 
     /// Reads one response; `hasBody` false for the answer to HEAD, which has Content-Length but no body.
     public func readResponse(hasBody: Bool = true) throws -> TestHTTPResponse {
-        let headEnd = try readUntilHeadEnd()
-        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        buffer.removeFirst(headEnd + 4)
-        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw TestClientError(description: "bad status line in \(head)")
-        }
-        let headers = lines.compactMap { line -> (name: String, value: String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            let value = line[line.index(after: colon)...].drop { $0 == " " }
-            return (name: String(line[..<colon]), value: String(value))
-        }
-        if !hasBody { return TestHTTPResponse(status: status, headers: headers, body: []) }
-        guard let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) })
+        let head = try readHead()
+        if !hasBody { return head }
+        guard
+            let length = head.headers.first(where: { $0.name.lowercased() == "content-length" })
+                .flatMap({ Int($0.value) })
         else {
             while try fill() {}
             defer { buffer = [] }
-            return TestHTTPResponse(status: status, headers: headers, body: buffer)
+            return TestHTTPResponse(status: head.status, headers: head.headers, body: buffer)
         }
         while buffer.count < length {
             guard try fill() else { throw TestClientError(description: "the body ended early") }
         }
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
-        return TestHTTPResponse(status: status, headers: headers, body: body)
+        return TestHTTPResponse(status: head.status, headers: head.headers, body: body)
     }
 
     /// Reads a response's status line and headers only, for a body read piece by piece (`readChunk()`).
