@@ -11,6 +11,8 @@ import time
 from collections import Counter
 from urllib.parse import urlparse
 
+from procstatus import rss_and_threads
+
 url, app, clients, pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 target = urlparse(url)
 host, port = target.hostname, target.port
@@ -26,12 +28,7 @@ def call(method, path, body=None):
 
 
 def proc_status():
-    fields = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-    return int(fields["VmRSS"].split()[0]), int(fields["Threads"])
+    return rss_and_threads(pid)
 
 
 async def main():

@@ -19,6 +19,8 @@ import threading
 import time
 from urllib.parse import urlparse
 
+from procstatus import rss_and_threads
+
 url, app, streams, events, pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 target = urlparse(url)
 host, port = target.hostname, target.port
@@ -35,12 +37,7 @@ def call(method, path, body=None):
 
 
 def proc_status():
-    fields = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-    return int(fields["VmRSS"].split()[0]), int(fields["Threads"])
+    return rss_and_threads(pid)
 
 
 def open_streams_gauge():
