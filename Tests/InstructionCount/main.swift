@@ -14,7 +14,7 @@ let usage = """
     workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, each
     app in turn, the core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices), post-event (POST
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
-    without sockets, in memory
+    without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory)
     """
 
 let arguments = CommandLine.arguments
@@ -52,10 +52,10 @@ func coreEvents(apps: Int, count: Int) throws {
 /// A service in memory with 1,000 apps on 100 devices, asked one request at a time.
 final class Client {
     let service: LifecycleService
-    init() throws {
+    init(journal: (Logger) throws -> any Journal = { _ in MemoryJournal() }) throws {
         var logger = Logger(label: "instruction-count")
         logger.logLevel = .critical
-        service = LifecycleService(journal: MemoryJournal(), options: ServiceOptions(), logger: logger)
+        service = LifecycleService(journal: try journal(logger), options: ServiceOptions(), logger: logger)
         try service.recover()
         for device in 0..<100 {
             try send("POST", "/v1/devices", #"{"id": "d\#(device)"}"#)
@@ -91,6 +91,15 @@ final class Client {
 
 final class Box: @unchecked Sendable { var value = 0 }
 
+/// Each app gets launch, then homeButton, then launch again...: every event changes something.
+func postEvents(through client: Client, count: Int) throws {
+    for index in 0..<count {
+        let app = index % 1000
+        let type = (index / 1000) % 2 == 0 ? "launch" : "homeButton"
+        try client.send("POST", "/v1/apps/a\(app)/events", #"{"type": "\#(type)"}"#)
+    }
+}
+
 do {
     switch arguments[1] {
     case "core-event-1": try coreEvents(apps: 1, count: count)
@@ -99,13 +108,16 @@ do {
         let client = try Client()
         for index in 0..<count { try client.send("GET", "/v1/apps/a\((index * 7) % 1000)") }
     case "post-event":
-        let client = try Client()
-        for index in 0..<count {
-            // Each app gets launch, then homeButton, then launch again...: every event changes something.
-            let app = index % 1000
-            let type = (index / 1000) % 2 == 0 ? "launch" : "homeButton"
-            try client.send("POST", "/v1/apps/a\(app)/events", #"{"type": "\#(type)"}"#)
-        }
+        try postEvents(through: try Client(), count: count)
+    case "post-event-journal":
+        // The same, journaled to SQLite in a fresh directory (one request at a time: one record per commit).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "instruction-count-\(ProcessInfo.processInfo.processIdentifier)"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try postEvents(
+            through: try Client { logger in try SQLiteJournal(directory: directory, logger: logger) }, count: count)
     default:
         FileHandle.standardError.write(Data((usage + "\n").utf8))
         exit(2)

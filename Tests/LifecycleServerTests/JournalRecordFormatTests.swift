@@ -58,6 +58,55 @@ import Testing
         }
     }
 
+    /// Events and clock advances are written by hand, not by `JSONEncoder`: every event type, with each
+    /// optional member present and absent and values at their edges, reads back as `JSONEncoder`'s record of
+    /// it reads back (the round trip itself is checked above).
+    @Test func handWrittenRecordsReadBackLikeCodableOnes() throws {
+        var events = try Event.allTypes.map(Self.event)
+        events += [
+            .launch(background: false, url: nil, sourceApplication: nil),
+            .launch(background: true, url: "a\"b\\c\u{0}\u{1f}\né€😀", sourceApplication: "x"),
+            .activate(session: nil),
+            .openURL(url: "u://", sourceApplication: nil, annotation: nil, session: nil),
+            .openURL(url: "u://", sourceApplication: "s", annotation: .null, session: "s1"),
+            .openURL(
+                url: "u://", sourceApplication: nil,
+                annotation: ["k": [1, -0.0, 0.1, 1e-7, .number(.leastNonzeroMagnitude)]], session: nil),
+            .beginBackgroundTask(name: nil, duration: nil),
+            .beginBackgroundTask(name: "", duration: 0.000_1),
+            .endBackgroundTask(task: Int.max),
+            .endBackgroundTask(task: Int.min),
+            .remoteNotification(payload: nil, contentAvailable: false),
+            .remoteNotification(payload: "text", contentAvailable: true),
+            .openScene(session: nil, url: nil, sourceApplication: nil, placement: .fullScreen),
+            .bannerNotification(title: nil),
+            .advanceTime(seconds: 1e12),
+            .advanceTime(seconds: 123_456.789_012_345),
+            .change(kind: .batteryLevel, value: nil),
+            .change(kind: .batteryLevel, value: .null),
+        ]
+        events += RunLoopEvent.allCases.map(Event.runLoop)
+        events += AppState.allCases.map { Event.moveTo(state: $0) }
+        events += InterruptionKind.allCases.map { Event.interruptionBegan(kind: $0) }
+        events += MemoryPressureLevel.allCases.map { Event.memoryPressure(level: $0) }
+        var entries: [JournalEntry] = events.map {
+            .events(app: "a", now: 0.1, events: [$0], key: nil, fingerprint: nil)
+        }
+        entries += [
+            .events(app: nil, now: 0, events: events, key: "/v1/apps/a/events\n\"k\"", fingerprint: .max),
+            .events(app: "a é", now: 1e12, events: [], key: nil, fingerprint: 0),
+            .advance(now: 0), .advance(now: 1e-9), .advance(now: 86_400.5),
+        ]
+        let prefix = Array(#"{"v":2,"entry":"#.utf8)
+        for entry in entries {
+            let written = try #require(JournalRecordWriter.record(entry, prefix: prefix), "\(entry)")
+            #expect(entry.bytes == written)
+            let codable = JournalRecordFormat.encodedWithCodable(entry)
+            #expect(try JournalEntry(bytes: written) == JournalEntry(bytes: codable), "\(entry)")
+        }
+        #expect(JournalRecordWriter.record(.deleteApp(id: "a"), prefix: prefix) == nil)
+    }
+
     /// Records as the first release wrote them (the API's request JSON) decode to the same core values.
     @Test func version1RecordsStillDecode() throws {
         let records: [(String, JournalEntry)] = [

@@ -33,9 +33,11 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Continues after existing bytes, e.g. a prefix already in the buffer.
-    public init(appendingTo bytes: [UInt8]) {
-        self.bytes = bytes
+    /// Continues after existing bytes, e.g. a prefix already in the buffer, with room for `capacity` more.
+    public init(appendingTo bytes: [UInt8], reservingCapacity capacity: Int = 0) {
+        self.bytes = []
+        self.bytes.reserveCapacity(bytes.count + capacity)
+        self.bytes.append(contentsOf: bytes)
     }
 
     public mutating func beginObject() {
@@ -109,6 +111,11 @@ public struct JSONWriter: Sendable {
         appendDecimal(value)
     }
 
+    public mutating func unsigned(_ value: UInt64) {
+        willWriteValue()
+        appendDecimal(magnitude: value, negative: false)
+    }
+
     /// Integral values print without a fraction (`12`), others in the shortest form that reads
     /// back to the same Double (`12.5`, `1e-07`); NaN and infinities, which JSON lacks, print `null`.
     public mutating func number(_ value: Double) {
@@ -160,15 +167,19 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
+        appendDecimal(magnitude: UInt64(value.magnitude), negative: value < 0)
+    }
+
+    private mutating func appendDecimal(magnitude: UInt64, negative: Bool) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
-            var remaining = value.magnitude
+            var remaining = magnitude
             var start = 21
             repeat {
                 start -= 1
                 buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
                 remaining /= 10
             } while remaining != 0
-            if value < 0 {
+            if negative {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }

@@ -44,6 +44,12 @@ enum JournalRecordFormat {
     }
 
     static func encode(_ entry: JournalEntry) -> [UInt8] {
+        if let record = JournalRecordWriter.record(entry, prefix: prefix) { return record }
+        return encodedWithCodable(entry)
+    }
+
+    /// The record as `JSONEncoder` writes it: every kind of entry (events and advances are written by hand).
+    static func encodedWithCodable(_ entry: JournalEntry) -> [UInt8] {
         // Every number in an entry is finite (the API range-checks them; the core keeps its clock finite),
         // so encoding cannot fail.
         let body = try! encoder.encode(entry)
