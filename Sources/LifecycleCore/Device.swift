@@ -60,6 +60,11 @@ public struct Device: Equatable, Sendable, Codable {
 
     public func app(_ id: String) -> AppInstance? { apps[id] }
 
+    /// App `id`'s state, or nil when there is no such app; reads it without copying the app.
+    public func state(of id: String) -> AppState? {
+        apps.contains(id) ? apps[existing: id].state : nil
+    }
+
     /// Ids of the apps changed (or removed) since the last call: what a driver must copy to its readers.
     public mutating func takeChangedApps() -> Set<String> { apps.takeChanged() }
 

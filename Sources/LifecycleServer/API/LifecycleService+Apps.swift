@@ -115,6 +115,9 @@ extension LifecycleService {
         if let deviceID = request.query["device"] {
             guard let host = registry.device(deviceID) else { throw .notFound("no device \(deviceID)") }
             candidates = host.shared.withLock { $0.device.appOrder }.map { ($0, host) }.sorted { $0.id < $1.id }[...]
+        } else if let state {
+            // The apps in that state (and those of realtime devices), not every app: checked below.
+            candidates = scope.space.stateIndex.candidates(in: state)[...]
         } else {
             candidates = registry.appsSortedByID()[...]
         }
@@ -138,6 +141,7 @@ extension LifecycleService {
         for candidate in candidates {
             // Full at `limit` items, or once the items reach --max-answer-bytes: `next` says where to go on.
             let full = count == limit || w.bytes.count >= options.maxAnswerBytes
+            guard registry.app(candidate.id) === candidate.host else { continue }
             let matched = candidate.host.shared.withLock { shared -> Bool in
                 let device = shared.current
                 guard !shared.gone, let app = device.app(candidate.id), state == nil || app.state == state

@@ -12,7 +12,13 @@ extension LifecycleService {
         hooks.changed = { [feed = space.changeFeed] host, apps, removedApp in
             feed.changed(host, apps: apps, removedApp: removedApp)
         }
-        hooks.deleted = { [feed = space.changeFeed] host, apps in feed.deleted(host, apps: apps) }
+        hooks.published = { [index = space.stateIndex] host, apps, removedApp in
+            index.update(host, apps: apps, removedApp: removedApp)
+        }
+        hooks.deleted = { [feed = space.changeFeed, index = space.stateIndex] host, apps in
+            index.remove(host, apps: apps)
+            feed.deleted(host, apps: apps)
+        }
         hooks.snapshotEvery = options.snapshotEvery
         return hooks
     }

@@ -45,6 +45,7 @@ extension DeviceHost {
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
+                hooks.published(self, changedApps, removedApp)
                 completion(.success(()))
                 polls.wakeElsewhere()
                 streams.wakeElsewhere()

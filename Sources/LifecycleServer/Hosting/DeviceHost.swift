@@ -105,6 +105,9 @@ struct HostHooks: Sendable {
     /// A change became durable and readers see it: the device, `apps` changed (or added), `removedApp` gone.
     /// Called on the store's thread; must return quickly.
     var changed: @Sendable (DeviceHost, _ apps: [String], _ removedApp: String?) -> Void = { _, _, _ in }
+    /// A change became durable and readers see it, before it is answered: `apps` changed (or were added),
+    /// `removedApp` is gone. Called on the store's thread; must return quickly.
+    var published: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
     /// The device was deleted, with the apps it held (not called for a reset).
     var deleted: @Sendable (DeviceHost, _ apps: [String]) -> Void = { _, _ in }
     /// Timeline entries a device produces between two snapshots (at least).

@@ -18,6 +18,7 @@ extension LifecycleService {
             if deleting { gate.deleted = true }
             return space.registry.removeAll()
         }
+        space.stateIndex.clear()
         if deleting {
             _ = namespaces.remove(space) { journal.deleteStream(space.settingsStream) }
         }

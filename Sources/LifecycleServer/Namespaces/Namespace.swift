@@ -8,6 +8,8 @@ final class Namespace: Sendable {
     let gate = Protected(ResetGate())
     /// Changes to its devices and apps, for its `changes` streams.
     let changeFeed: ChangeFeed
+    /// Its apps by state, for listings filtered by state.
+    let stateIndex: StateIndex
     /// The settings but `lastUsedAt`, which every request moves: it lives in `lastUsedMillis`, so that
     /// requests to one namespace share no lock.
     private let stored: Protected<NamespaceSettings>
@@ -22,6 +24,7 @@ final class Namespace: Sendable {
         let registry = Registry(shardCount: name == NamespaceName.defaultName ? 64 : 8)
         self.registry = registry
         changeFeed = ChangeFeed(devices: { registry.allDevices() })
+        stateIndex = StateIndex(devices: { registry.allDevices() })
     }
 
     private static func millis(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded(.down)) }
