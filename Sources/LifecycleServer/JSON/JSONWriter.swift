@@ -188,12 +188,42 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `text` in quotes, escaping `"`, `\` and control characters; other bytes, including
-    /// non-ASCII UTF-8, pass through unchanged.
+    /// non-ASCII UTF-8, pass through unchanged. Text with nothing to escape (nearly all) is appended at once.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in appendEscaped(utf8) }
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            if Self.needsNoEscaping(utf8) { bytes.append(contentsOf: utf8) } else { appendEscaped(utf8) }
+        }
+        if written == nil {
+            var text = text
+            text.withUTF8 { utf8 in appendEscaped(utf8) }
+        }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether no byte is below 0x20, `"` or `\`; eight bytes at a time (a zero byte of `w ^ pattern`, or a
+    /// byte below 0x20, sets its high bit in the masks: the classic has-zero-byte and has-less-than tests).
+    private static func needsNoEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= utf8.count {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let control = (w &- ones &* 0x20) & ~w & highs
+            let quote = w ^ (ones &* 0x22)
+            let backslash = w ^ (ones &* 0x5C)
+            if control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0 {
+                return false
+            }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleCore
 import Testing
 
@@ -45,6 +46,34 @@ import Testing
     ])
     func escapesStrings(value: String, expected: String) {
         #expect(text { $0.string(value) } == expected)
+    }
+
+    /// Text is checked for bytes to escape eight at a time: each byte that needs escaping, at every position
+    /// of a 19-byte string (two whole words and a tail), beside ASCII and multi-byte neighbours, is escaped
+    /// exactly as the byte-by-byte writer escapes it; everything else passes through unchanged.
+    @Test func findsEveryByteToEscapeAtEveryPosition() throws {
+        let escapes: [UInt8: String] = [
+            0x22: #"\""#, 0x5C: #"\\"#, 0x0A: #"\n"#, 0x0D: #"\r"#, 0x09: #"\t"#, 0x08: #"\b"#, 0x0C: #"\f"#,
+        ]
+        for filler in ["a", "é", "~", "\u{7F}", "😀"] {
+            for special in Array(0x00...0x1F) + [0x22, 0x5C, 0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F] as [UInt8] {
+                for position in 0..<19 {
+                    var prefix = String(repeating: filler, count: position)
+                    while prefix.utf8.count > position { prefix.removeLast() }
+                    prefix += String(repeating: "a", count: position - prefix.utf8.count)
+                    let suffix = String(repeating: "b", count: 18 - position)
+                    let value = prefix + String(decoding: [special], as: UTF8.self) + suffix
+                    let escaped =
+                        special < 0x20 || special == 0x22 || special == 0x5C
+                        ? escapes[special] ?? String(format: "\\u%04x", special)
+                        : String(decoding: [special], as: UTF8.self)
+                    let written = text { $0.string(value) }
+                    #expect(written == "\"" + prefix + escaped + suffix + "\"", "byte \(special) at \(position)")
+                }
+            }
+            let clean = String(repeating: filler, count: 23)
+            #expect(text { $0.string(clean) } == "\"" + clean + "\"")
+        }
     }
 
     @Test func escapesKeys() {
