@@ -39,8 +39,8 @@ extension DeviceHost {
                     shared.barriers.removeAll { $0.target <= reached }
                     // Polls on the apps that got entries look again (and park again if their filter found
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
-                    let polls = shared.takePolls(for: apps + [removedApp], entries: !stored.isEmpty)
-                    let streams = shared.streams(for: apps + [removedApp], entries: !stored.isEmpty)
+                    let polls = shared.takePolls(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
+                    let streams = shared.streams(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
                     return (polls, streams, due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
@@ -49,7 +49,7 @@ extension DeviceHost {
                 completion(.success(()))
                 polls.wakeElsewhere()
                 streams.wakeElsewhere()
-                hooks.changed(self, Array(changedApps), removedApp)
+                hooks.changed(self, changedApps, removedApp)
                 barriers.forEach { $0(.success(())) }
             case .failure(.streamDeleted):
                 completion(.failure(.deviceGone(id)))

@@ -104,7 +104,7 @@ struct HostHooks: Sendable {
     var storeFailed: @Sendable (StoreError) -> Void = { _ in }
     /// A change became durable and readers see it: the device, `apps` changed (or added), `removedApp` gone.
     /// Called on the store's thread; must return quickly.
-    var changed: @Sendable (DeviceHost, _ apps: [String], _ removedApp: String?) -> Void = { _, _, _ in }
+    var changed: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
     /// A change became durable and readers see it, before it is answered: `apps` changed (or were added),
     /// `removedApp` is gone. Called on the store's thread; must return quickly.
     var published: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }

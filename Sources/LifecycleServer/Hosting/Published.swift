@@ -60,18 +60,24 @@ struct Published: Sendable {
         self.device.catchUp(with: device, apps: changedApps)
         for app in changedApps { snapshots[app] = nil }
         var evicted = 0
+        // The entries of one change are mostly one app's: its timeline is looked up once for a run of them
+        // (an index stays valid until a timeline is added).
+        var ring: (app: String, index: Dictionary<String, EntryRing>.Index)?
         for (entry, app) in zip(entries, apps) {
             retainedBytes += entry.json.count
             if let dropped = deviceTimeline.append(entry) {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
-            if let app {
-                appEntriesRetained += 1
-                if let dropped = appTimelines[app, default: EntryRing(limit: historyLimit)].append(entry) {
-                    evicted += 1
-                    releaseFromApp(dropped)
-                }
+            guard let app else { continue }
+            appEntriesRetained += 1
+            if ring?.app != app {
+                if appTimelines.index(forKey: app) == nil { appTimelines[app] = EntryRing(limit: historyLimit) }
+                ring = (app, appTimelines.index(forKey: app)!)
+            }
+            if let dropped = appTimelines.values[ring!.index].append(entry) {
+                evicted += 1
+                releaseFromApp(dropped)
             }
         }
         return evicted + evictOverBytes()
@@ -143,23 +149,28 @@ struct Published: Sendable {
         return devicePolls + appPolls.values.joined()
     }
 
-    /// The polls that entries for `apps` (and the device's timeline) concern; a poll on another app sleeps on.
-    mutating func takePolls(for apps: [String?], entries: Bool) -> [Poll] {
+    /// The polls that entries for `apps` and the removal of `removedApp` (and the device's timeline) concern;
+    /// a poll on another app sleeps on.
+    mutating func takePolls(for apps: [String?], removedApp: String?, entries: Bool) -> [Poll] {
         var polls: [Poll] = []
         if entries {
             polls = devicePolls
             devicePolls = []
         }
+        guard !appPolls.isEmpty else { return polls }
         for case let app? in apps {
             if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
         }
+        if let removedApp, let waiting = appPolls.removeValue(forKey: removedApp) { polls += waiting }
         return polls
     }
 
-    /// The streams that entries for `apps` concern (the device's own when there are entries at all).
-    func streams(for apps: [String?], entries: Bool) -> [LiveStream] {
+    /// The streams that entries for `apps` and the removal of `removedApp` concern (the device's own when
+    /// there are entries at all).
+    func streams(for apps: [String?], removedApp: String?, entries: Bool) -> [LiveStream] {
         guard !streams.isEmpty else { return [] }
-        let touched = Set(apps.compactMap { $0 })
+        var touched = Set(apps.compactMap { $0 })
+        if let removedApp { touched.insert(removedApp) }
         return streams.values.compactMap { watcher in
             if let app = watcher.app { return touched.contains(app) ? watcher.stream : nil }
             return entries ? watcher.stream : nil

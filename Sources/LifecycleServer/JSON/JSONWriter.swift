@@ -111,6 +111,20 @@ public struct JSONWriter: Sendable {
         appendDecimal(value)
     }
 
+    /// An iOS version as its string (`"7.0"`, `"13.1.2"`), written without building the string first.
+    public mutating func version(_ value: Version) {
+        willWriteValue()
+        bytes.append(UInt8(ascii: "\""))
+        appendDecimal(value.major)
+        bytes.append(UInt8(ascii: "."))
+        appendDecimal(value.minor)
+        if value.patch != 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendDecimal(value.patch)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     public mutating func unsigned(_ value: UInt64) {
         willWriteValue()
         appendDecimal(magnitude: value, negative: false)

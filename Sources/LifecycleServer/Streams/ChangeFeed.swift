@@ -18,7 +18,7 @@ final class ChangeFeed: Sendable {
     }
 
     /// `host` published a change: it and `apps` changed, `removedApp` (if any) is gone.
-    func changed(_ host: DeviceHost, apps: [String], removedApp: String?) {
+    func changed(_ host: DeviceHost, apps: Set<String>, removedApp: String?) {
         let streams = subscribers.withLock { Array($0.values) }
         guard !streams.isEmpty else { return }
         var marks = [ChangeStream.Mark(kind: .device, id: host.id, host: host, deleted: false)]

@@ -76,6 +76,16 @@ import Testing
         }
     }
 
+    @Test func writesVersionsAsTheirDescription() {
+        for version in [Version(2, 0), Version(7, 0), Version(13, 1, 2), Version(10, 3, 0), Version(9999, 9999, 9999)] {
+            #expect(text { $0.version(version) } == "\"\(version.description)\"")
+        }
+        #expect(
+            text {
+                $0.beginArray(); $0.version(Version(4, 2)); $0.version(Version(5, 1, 1)); $0.endArray()
+            } == #"["4.2","5.1.1"]"#)
+    }
+
     @Test func escapesKeys() {
         #expect(
             text {
