@@ -2,8 +2,7 @@ import LifecycleCore
 
 /// Timeline entries as JSON, written once when they are produced and served from then on.
 enum EntryEncoder {
-    static func encode(_ entry: TimelineEntry) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 256)
+    static func write(_ entry: TimelineEntry, into w: inout JSONWriter) {
         w.beginObject()
         w.field("seq")
         w.int(Int(entry.seq))
@@ -86,6 +85,5 @@ enum EntryEncoder {
             if let name { w.string(name) } else { w.null() }
         }
         w.endObject()
-        return w.bytes
     }
 }

@@ -85,7 +85,7 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
-            let stored = outcome.entries.map(StoredEntry.init)
+            let stored = StoredEntry.encode(outcome.entries)
             let body = eventsBody(outcome, stored: stored, app: request.app)
             // Remembered at once, so a retry racing with this request waits for its durability rather than
             // applying the events twice; forgotten again if the record never becomes durable.

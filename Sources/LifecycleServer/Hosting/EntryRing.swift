@@ -20,13 +20,25 @@ struct StoredEntry: Sendable {
         self.json = json
     }
 
-    init(_ entry: TimelineEntry) {
+    init(_ entry: TimelineEntry, json: [UInt8]) {
         seq = entry.seq
         app = entry.app
         isCallback = entry.isCallback
         isNotification = entry.isNotification
         session = entry.session
-        json = EntryEncoder.encode(entry)
+        self.json = json
+    }
+
+    /// The entries as served, each encoded once, through one buffer, into an array of its own size: entries
+    /// are kept for long, and an array of the writer's reserved size would hold about twice what one needs.
+    static func encode(_ entries: [TimelineEntry]) -> [StoredEntry] {
+        var w = JSONWriter(reservingCapacity: 512)
+        return entries.map { entry in
+            w.removeAll()
+            EntryEncoder.write(entry, into: &w)
+            // A copy, never the writer's buffer (Array(w.bytes[...]) may share it, capacity and all).
+            return StoredEntry(entry, json: w.bytes.withUnsafeBufferPointer { Array($0) })
+        }
     }
 }
 

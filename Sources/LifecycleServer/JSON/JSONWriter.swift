@@ -40,6 +40,12 @@ public struct JSONWriter: Sendable {
         self.bytes.append(contentsOf: bytes)
     }
 
+    /// Empties the buffer, keeping its capacity, to write another value.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        state = .empty
+    }
+
     public mutating func beginObject() {
         willWriteValue()
         bytes.append(UInt8(ascii: "{"))

@@ -18,13 +18,13 @@ extension DeviceHost {
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {
-                let body = eventsBody(outcome, stored: entries.map(StoredEntry.init), app: app)
+                let body = eventsBody(outcome, stored: StoredEntry.encode(entries), app: app)
                 idempotency.remember(key, .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
             entries = device.advance(to: now).entries
         }
-        let stored = entries.map(StoredEntry.init)
+        let stored = StoredEntry.encode(entries)
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in
