@@ -14,8 +14,8 @@ import CMicroHTTPD
 /// thread itself waits on the daemon's epoll descriptor (for `MHD_get_timeout` at most), then calls `MHD_run`,
 /// whose own re-poll uses a zero wait, so it can never sleep with ready connections.
 ///
-/// The loop also wakes on `wakeUp` (written after each `MHD_resume_connection`), on `stopRequest` and on
-/// a parked client's departure (`DepartureWatch`), and
+/// The loop also wakes on `wakeUp` (written after each `MHD_resume_connection`), on `stopRequest`, on
+/// a parked client's departure and when a parked socket is due to be watched (`DepartureWatch`), and
 /// cuts off connections past their head deadline (see `ConnectionTable`) at least every `sweepInterval`.
 final class EventLoop: Sendable {
     /// Used by the loop thread, and by `stop()`'s caller only after the thread has ended.
@@ -71,9 +71,11 @@ final class EventLoop: Sendable {
             pollfd(fd: worker.departures?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         var nextSweep = ContinuousClock.now + Self.sweepInterval
+        var nextRegistration: ContinuousClock.Instant?
         while true {
             let now = ContinuousClock.now
-            var waitMilliseconds = nextSweep > now ? milliseconds(nextSweep - now) : 0
+            let wake = min(nextSweep, nextRegistration ?? nextSweep)
+            var waitMilliseconds = wake > now ? milliseconds(wake - now) : 0
             var daemonTimeout: UInt64 = 0
             if MHD_get_timeout(daemon, &daemonTimeout) == .YES {
                 waitMilliseconds = min(waitMilliseconds, Int32(clamping: daemonTimeout))
@@ -86,6 +88,7 @@ final class EventLoop: Sendable {
             if descriptors[1].revents != 0 { wakeUp.drain() }
             if descriptors[3].revents != 0 { worker.departures?.answerDeparted() }
             _ = MHD_run(daemon)
+            nextRegistration = worker.departures?.registerOverdue()
             if ContinuousClock.now >= nextSweep {
                 worker.connections.cutOffOverdue()
                 nextSweep = ContinuousClock.now + Self.sweepInterval

@@ -1,0 +1,62 @@
+import Dispatch
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Parked sockets are watched for departure only once parked for the watch's delay: short parks cost no
+/// `epoll_ctl`, and a client that leaves a long park is still noticed.
+@Suite struct DepartureWatchTests {
+    /// A connected pair of stream sockets: the first plays the parked connection, the second its client.
+    private func socketPair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        return (fds[0], fds[1])
+    }
+
+    @Test func aSocketIsRegisteredOnlyOnceItHasBeenParkedForTheDelay() throws {
+        let watch = try DepartureWatch(delay: .milliseconds(200))
+        let (parked, client) = try socketPair()
+        defer { close(parked) }
+        let departed = Box(0)
+        watch.watch(parked) { departed.update { $0 += 1 } }
+        close(client)
+        // Not yet due: not registered, so the departure is not seen.
+        let due = try #require(watch.registerOverdue())
+        #expect(due > ContinuousClock.now)
+        watch.answerDeparted()
+        #expect(departed.get() == 0)
+        // Once due, registered; the hang-up that already happened is reported at once.
+        Thread.sleep(until: due)
+        #expect(watch.registerOverdue() == nil)
+        watch.answerDeparted()
+        #expect(departed.get() == 1)
+        watch.unwatch(parked)
+    }
+
+    @Test func aSocketUnwatchedBeforeTheDelayIsNeverRegistered() throws {
+        let watch = try DepartureWatch(delay: .milliseconds(50))
+        let (parked, client) = try socketPair()
+        defer { close(parked) }
+        let departed = Box(0)
+        watch.watch(parked) { departed.update { $0 += 1 } }
+        watch.unwatch(parked)
+        close(client)
+        Thread.sleep(until: ContinuousClock.now + .milliseconds(80))
+        #expect(watch.registerOverdue() == nil)
+        watch.answerDeparted()
+        #expect(departed.get() == 0)
+    }
+}
+
+private enum Thread {
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let remaining = instant - ContinuousClock.now
+        guard remaining > .zero else { return }
+        let (seconds, attoseconds) = remaining.components
+        usleep(UInt32(seconds) * 1_000_000 + UInt32(attoseconds / 1_000_000_000_000) + 1)
+    }
+}
