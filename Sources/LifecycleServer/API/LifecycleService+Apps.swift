@@ -140,7 +140,7 @@ extension LifecycleService {
         var more = false
         for candidate in candidates {
             // Full at `limit` items, or once the items reach --max-answer-bytes: `next` says where to go on.
-            let full = count == limit || w.bytes.count >= options.maxAnswerBytes
+            let full = count == limit || w.count >= options.maxAnswerBytes
             guard registry.app(candidate.id) === candidate.host else { continue }
             let matched = candidate.host.shared.withLock { shared -> Bool in
                 let device = shared.current

@@ -128,7 +128,7 @@ extension LifecycleService {
         w.beginArray()
         var written = 0
         // At most `limit` devices, and none more once the items reach --max-answer-bytes.
-        while written < hosts.count && written < limit && w.bytes.count < options.maxAnswerBytes {
+        while written < hosts.count && written < limit && w.count < options.maxAnswerBytes {
             hosts[written].shared.withLock { SnapshotEncoder.device($0.current, into: &w) }
             written += 1
         }

@@ -36,8 +36,8 @@ struct StoredEntry: Sendable {
         return entries.map { entry in
             w.removeAll()
             EntryEncoder.write(entry, into: &w)
-            // A copy, never the writer's buffer (Array(w.bytes[...]) may share it, capacity and all).
-            return StoredEntry(entry, json: w.bytes.withUnsafeBufferPointer { Array($0) })
+            // `bytes` is a copy of exactly the entry's size, never the writer's buffer.
+            return StoredEntry(entry, json: w.bytes)
         }
     }
 }

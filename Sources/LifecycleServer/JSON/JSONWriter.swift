@@ -16,7 +16,16 @@ import LifecycleCore
 /// writer does not check the call sequence: a key outside an object or an unclosed container
 /// yields invalid JSON.
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+    /// The text written so far, as a new array (a copy: take it once, when done).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+    /// Bytes written so far.
+    public var count: Int { buffer.count }
+    /// Calls `body` with the text written so far, without copying it.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(buffer) { try body(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+    }
+
+    private var buffer: ByteBuffer
     private var state = State.empty
 
     private enum State: UInt8, Sendable {
@@ -29,71 +38,86 @@ public struct JSONWriter: Sendable {
     }
 
     public init(reservingCapacity capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = ByteBuffer(capacity: capacity)
     }
 
     /// Continues after existing bytes, e.g. a prefix already in the buffer, with room for `capacity` more.
     public init(appendingTo bytes: [UInt8], reservingCapacity capacity: Int = 0) {
-        self.bytes = []
-        self.bytes.reserveCapacity(bytes.count + capacity)
-        self.bytes.append(contentsOf: bytes)
+        buffer = ByteBuffer(capacity: bytes.count + capacity)
+        bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Empties the buffer, keeping its capacity, to write another value.
     public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        if !isKnownUniquelyReferenced(&buffer) { buffer = buffer.copy(minimumCapacity: 0) }
+        buffer.count = 0
         state = .empty
+    }
+
+    /// Room for `count` more bytes at the end: the pointer to write them at. The caller writes exactly
+    /// `count` bytes there and the count moves on. One uniqueness and one capacity check per token.
+    @inline(__always)
+    private mutating func extend(by count: Int) -> UnsafeMutablePointer<UInt8> {
+        if !isKnownUniquelyReferenced(&buffer) || buffer.count + count > buffer.capacity {
+            buffer = buffer.copy(minimumCapacity: buffer.count + count)
+        }
+        let at = buffer.base + buffer.count
+        buffer.count += count
+        return at
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        extend(by: 1).pointee = byte
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        extend(by: source.count).update(from: base, count: source.count)
     }
 
     public mutating func beginObject() {
         willWriteValue()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         state = .empty
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         state = .afterValue
     }
 
     public mutating func beginArray() {
         willWriteValue()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         state = .empty
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         state = .afterValue
     }
 
     /// Writes `"key":`, preceded by a comma when the object already has members.
     public mutating func key(_ key: String) {
-        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
+        if state == .afterValue { append(UInt8(ascii: ",")) }
         appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         state = .afterKey
     }
 
-    /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`.
-    /// The bytes are put together on the stack and appended at once: one capacity check, not five.
+    /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`,
+    /// written at once (one capacity check for the comma, the quotes, the name and the colon).
     public mutating func field(_ name: StaticString) {
-        let comma = state == .afterValue
+        let comma = state == .afterValue ? 1 : 0
         let count = name.utf8CodeUnitCount
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
-            var at = 0
-            if comma {
-                buffer[0] = UInt8(ascii: ",")
-                at = 1
-            }
-            buffer[at] = UInt8(ascii: "\"")
-            UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[(at + 1)...])
-                .copyMemory(from: UnsafeRawBufferPointer(start: name.utf8Start, count: count))
-            buffer[at + 1 + count] = UInt8(ascii: "\"")
-            buffer[at + 2 + count] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(at + 3 + count)]))
-        }
+        let at = extend(by: comma + count + 3)
+        if comma == 1 { at.pointee = UInt8(ascii: ",") }
+        at[comma] = UInt8(ascii: "\"")
+        (at + comma + 1).update(from: name.utf8Start, count: count)
+        at[comma + 1 + count] = UInt8(ascii: "\"")
+        at[comma + 2 + count] = UInt8(ascii: ":")
         state = .afterKey
     }
 
@@ -120,15 +144,15 @@ public struct JSONWriter: Sendable {
     /// An iOS version as its string (`"7.0"`, `"13.1.2"`), written without building the string first.
     public mutating func version(_ value: Version) {
         willWriteValue()
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         appendDecimal(value.major)
-        bytes.append(UInt8(ascii: "."))
+        append(UInt8(ascii: "."))
         appendDecimal(value.minor)
         if value.patch != 0 {
-            bytes.append(UInt8(ascii: "."))
+            append(UInt8(ascii: "."))
             appendDecimal(value.patch)
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     public mutating func unsigned(_ value: UInt64) {
@@ -155,70 +179,82 @@ public struct JSONWriter: Sendable {
                 return
             }
         }
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { append($0) }
     }
 
     /// Splices in bytes that already hold one complete JSON value, e.g. an entry encoded once and cached.
     public mutating func raw(_ json: [UInt8]) {
         willWriteValue()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { append($0) }
     }
 
     /// Splices in bytes that already hold one complete JSON value.
     public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
         willWriteValue()
-        bytes.append(contentsOf: json)
+        append(json)
     }
 
     @inline(__always)
     private mutating func willWriteValue() {
-        if state == .afterValue { bytes.append(UInt8(ascii: ",")) }
+        if state == .afterValue { append(UInt8(ascii: ",")) }
         state = .afterValue
     }
 
     @inline(__always)
     private mutating func appendASCII(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Digits written backwards into a stack buffer (20 digits and a sign at most), then appended at once.
     private mutating func appendDecimal(_ value: Int) {
         if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
         appendDecimal(magnitude: UInt64(value.magnitude), negative: value < 0)
     }
 
     private mutating func appendDecimal(magnitude: UInt64, negative: Bool) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
-            var remaining = magnitude
-            var start = 21
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-                remaining /= 10
-            } while remaining != 0
-            if negative {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        var digits = 1
+        var rest = magnitude / 10
+        while rest != 0 {
+            digits += 1
+            rest /= 10
         }
+        let sign = negative ? 1 : 0
+        let at = extend(by: sign + digits)
+        if negative { at.pointee = UInt8(ascii: "-") }
+        var remaining = magnitude
+        var index = sign + digits
+        repeat {
+            index -= 1
+            at[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        } while remaining != 0
     }
 
     /// Writes `text` in quotes, escaping `"`, `\` and control characters; other bytes, including
     /// non-ASCII UTF-8, pass through unchanged. Text with nothing to escape (nearly all) is appended at once.
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            if Self.needsNoEscaping(utf8) { bytes.append(contentsOf: utf8) } else { appendEscaped(utf8) }
-        }
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in appendQuoted(utf8) }
         if written == nil {
             var text = text
-            text.withUTF8 { utf8 in appendEscaped(utf8) }
+            text.withUTF8 { utf8 in appendQuoted(utf8) }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard Self.needsNoEscaping(utf8) else {
+            append(UInt8(ascii: "\""))
+            appendEscaped(utf8)
+            append(UInt8(ascii: "\""))
+            return
+        }
+        let at = extend(by: utf8.count + 2)
+        at.pointee = UInt8(ascii: "\"")
+        if let base = utf8.baseAddress { (at + 1).update(from: base, count: utf8.count) }
+        at[utf8.count + 1] = UInt8(ascii: "\"")
     }
 
     /// Whether no byte is below 0x20, `"` or `\`; eight bytes at a time (a zero byte of `w ^ pattern`, or a
@@ -255,7 +291,7 @@ public struct JSONWriter: Sendable {
                 index += 1
                 continue
             }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            if runStart < index { append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             switch byte {
             case UInt8(ascii: "\""): appendASCII("\\\"")
             case UInt8(ascii: "\\"): appendASCII("\\\\")
@@ -266,17 +302,39 @@ public struct JSONWriter: Sendable {
             case 0x0C: appendASCII("\\f")
             default:
                 appendASCII("\\u00")
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0x0F))
+                append(Self.hexDigit(byte >> 4))
+                append(Self.hexDigit(byte & 0x0F))
             }
             index += 1
             runStart = index
         }
-        if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+        if runStart < index { append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
     }
 
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+    }
+}
+
+/// The writer's storage: a growable run of bytes, shared between copies of a writer until one of them writes.
+private final class ByteBuffer: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy with room for at least `minimumCapacity` bytes, twice the old room when that is more.
+    func copy(minimumCapacity: Int) -> ByteBuffer {
+        let copy = ByteBuffer(capacity: Swift.max(minimumCapacity, capacity * 2))
+        copy.base.update(from: base, count: count)
+        copy.count = count
+        return copy
     }
 }

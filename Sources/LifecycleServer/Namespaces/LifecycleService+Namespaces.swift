@@ -54,7 +54,7 @@ extension LifecycleService {
         w.field("items")
         w.beginArray()
         var written = 0
-        while written < spaces.count && written < limit && w.bytes.count < options.maxAnswerBytes {
+        while written < spaces.count && written < limit && w.count < options.maxAnswerBytes {
             writeNamespace(spaces[written], into: &w)
             written += 1
         }

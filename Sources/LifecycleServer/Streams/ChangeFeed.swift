@@ -55,8 +55,9 @@ final class ChangeFeed: Sendable {
                 let device = shared.current
                 var w = JSONWriter(reservingCapacity: 512)
                 SnapshotEncoder.device(device, into: &w)
-                hashes[ChangeStream.Key(kind: .device, id: device.id)] = ContentHash.hash(w.bytes)
-                devices.append(w.bytes)
+                let json = w.bytes
+                hashes[ChangeStream.Key(kind: .device, id: device.id)] = ContentHash.hash(json)
+                devices.append(json)
                 for id in device.appOrder {
                     guard let app = device.app(id) else { continue }
                     var a = JSONWriter(reservingCapacity: 768)

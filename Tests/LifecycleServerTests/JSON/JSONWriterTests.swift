@@ -152,6 +152,38 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "data: [1,2]")
     }
 
+    @Test func copiesOfAWriterWriteIndependently() {
+        var first = JSONWriter(reservingCapacity: 4)
+        first.beginArray(); first.int(1)
+        var second = first
+        second.int(2); second.endArray()
+        first.string("one"); first.endArray()
+        var third = second
+        third.removeAll(); third.null()
+        #expect(String(decoding: first.bytes, as: UTF8.self) == #"[1,"one"]"#)
+        #expect(String(decoding: second.bytes, as: UTF8.self) == "[1,2]")
+        #expect(String(decoding: third.bytes, as: UTF8.self) == "null")
+        #expect(first.count == 9 && second.count == 5 && third.count == 4)
+    }
+
+    @Test func growsFromASmallReservation() {
+        // Past its first 16 bytes many times over, through every kind of token.
+        var writer = JSONWriter(reservingCapacity: 1)
+        writer.beginArray()
+        for index in 0..<2_000 {
+            writer.beginObject()
+            writer.field("index"); writer.int(index)
+            writer.key("name"); writer.string(String(repeating: "x", count: index % 40) + "\"")
+            writer.field("half"); writer.number(Double(index) / 2)
+            writer.endObject()
+        }
+        writer.endArray()
+        let parsed = try? JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [[String: Any]]
+        #expect(parsed?.count == 2_000)
+        #expect(parsed?.last?["name"] as? String == String(repeating: "x", count: 1_999 % 40) + "\"")
+        #expect(writer.withBytes { $0.count } == writer.count)
+    }
+
     @Test func encodesValuesWithSortedKeys() {
         let value: JSONValue = [
             "zeta": [3, "x", nil, true, ["b": 1, "a": 2]], "alpha": 1.5, "mid": [:], "Beta": [], "é": "ü",
