@@ -49,6 +49,25 @@ import Testing
         }
     }
 
+    @Test func anAppReadThenDeletedAndMadeAgainUnderItsIdReadsAsTheNewApp() throws {
+        try withLiveServer { server in
+            try server.createDevice(#"{"id": "d1"}"#)
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.first"}"#)
+            try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
+            // Read twice: the second answer comes from the kept snapshot.
+            #expect(try server.get("/v1/apps/a1").string("bundleId") == "com.example.first")
+            let first = try server.get("/v1/apps/a1")
+            #expect(first.string("state") == "active")
+            #expect(try server.delete("/v1/apps/a1").status == 204)
+            expectProblem(try server.get("/v1/apps/a1"), status: 404, code: "not-found")
+            try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.second"}"#)
+            let again = try server.get("/v1/apps/a1")
+            #expect(again.string("bundleId") == "com.example.second")
+            #expect(again.string("state") == "notRunning")
+            #expect(again.header("ETag") != first.header("ETag"))
+        }
+    }
+
     @Test func aDeviceAndItsAppsAreListedAndDeletedTogether() throws {
         try withLiveServer { server in
             try server.createDevice(#"{"id": "d1"}"#)

@@ -66,17 +66,21 @@ extension LifecycleService {
     func getApp(_ scope: RequestScope, _ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let host = try appHost(scope, id)
         let snapshot = try host.shared.withLock { shared throws(APIError) -> CachedSnapshot in
-            let device = shared.current
-            guard !shared.gone, let app = device.app(id) else { throw .notFound("no app \(id)") }
-            if let cached = shared.snapshots[id], cached.time == device.time,
-                cached.protectedDataAvailable == device.protectedDataAvailable
+            guard !shared.gone else { throw .notFound("no app \(id)") }
+            // Served before and unchanged since (only manual clocks keep snapshots, and a change of the app
+            // or its removal drops its snapshot): answered without copying the device or the app.
+            if let cached = shared.snapshots[id], cached.time == shared.device.time,
+                cached.protectedDataAvailable == shared.device.protectedDataAvailable
             {
                 return cached
             }
+            let device = shared.current
+            guard let app = device.app(id) else { throw .notFound("no app \(id)") }
             var w = JSONWriter(reservingCapacity: 768)
             SnapshotEncoder.app(app, on: device, into: &w)
+            let json = w.bytes
             let fresh = CachedSnapshot(
-                json: w.bytes, etag: HTTPResponse.etag(of: w.bytes), time: device.time,
+                json: json, etag: HTTPResponse.etag(of: json), time: device.time,
                 protectedDataAvailable: device.protectedDataAvailable)
             // A realtime clock moves on every read: nothing to keep.
             if device.configuration.clockMode == .manual { shared.snapshots[id] = fresh }
