@@ -81,6 +81,14 @@ static inline int lifecycled_mhd_connection_fd(struct MHD_Connection *connection
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// Wraps the variadic MHD_get_connection_info for the pointer the connection notification set as the
+/// connection's socket context; NULL when none was set.
+static inline void *lifecycled_mhd_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Wraps the variadic MHD_get_connection_info for the client's address; NULL when unknown.
 static inline const struct sockaddr *lifecycled_mhd_client_address(struct MHD_Connection *connection)
 {

@@ -18,9 +18,9 @@ enum AccessHandler {
         let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
 
         guard let existing = requestSlot.pointee else {
-            let rawTarget = worker.connections.requestStarted(on: connection)
+            let state = worker.connections.requestStarted(on: connection)
             return begin(
-                worker: worker, connection: connection, url: url, method: method, rawTarget: rawTarget,
+                worker: worker, connection: connection, url: url, method: method, state: state,
                 isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false, requestSlot: requestSlot)
         }
         let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
@@ -53,7 +53,7 @@ enum AccessHandler {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
-        rawTarget: String?,
+        state: OpenConnection?,
         isHTTP10: Bool,
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
@@ -69,9 +69,13 @@ enum AccessHandler {
             return ResponseQueue.queue(problem, on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
+        var acceptedHost = state?.acceptedHost
         request.refusal =
-            rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
-            ?? server.policy.problem(method: request.method, headers: request.headers, hostRequired: !isHTTP10)
+            state?.rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
+            ?? server.policy.problem(
+                method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
+        state?.acceptedHost = acceptedHost
+        state?.rawTarget = nil
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
                 ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),

@@ -38,15 +38,19 @@ enum ConnectionCallbacks {
             }
 
     /// `MHD_NotifyConnectionCallback`: a connection opened or closed.
-    static let notify: MHD_NotifyConnectionCallback = { context, connection, _, event in
+    static let notify: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
         guard let context, let connection else { return }
         let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
         switch event {
         case .CONNECTION_NOTIFY_STARTED:
             let client = lifecycled_mhd_client_address(connection).flatMap(ClientAddress.init)
             if let client { worker.core.clients.opened(client) }
-            worker.connections.opened(connection, socket: lifecycled_mhd_connection_fd(connection), client: client)
+            worker.connections.opened(
+                connection, socket: lifecycled_mhd_connection_fd(connection), client: client,
+                socketContext: socketContext)
         case .CONNECTION_NOTIFY_CLOSED:
+            // The state goes with the table's entry: nothing may reach it through the socket context after this.
+            socketContext?.pointee = nil
             if let client = worker.connections.closed(connection) { worker.core.clients.closed(client) }
         default:
             break

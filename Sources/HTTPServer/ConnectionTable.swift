@@ -1,3 +1,5 @@
+import CMicroHTTPD
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,18 +12,13 @@
 /// libmicrohttpd's own timeout restarts on every byte, so a client sending a header byte every few seconds
 /// (slowloris) would hold its connection forever. Here the deadline starts when the connection opens or its
 /// previous answer is done, and only a complete head (the access handler's first call) clears it.
+///
+/// Each connection's `OpenConnection` hangs on libmicrohttpd's socket context, so the per-request updates
+/// (target, start, end) find it without a lookup or a lock; the table itself, under its lock, changes only
+/// when a connection opens or closes.
 final class ConnectionTable: Sendable {
-    struct Entry {
-        let socket: Int32
-        let client: ClientAddress?
-        /// When the connection is closed unless a request head arrived; nil while a request is under way.
-        var headDeadline: ContinuousClock.Instant?
-        /// The current request's target as sent, from the URI log callback until the access handler takes it.
-        var rawTarget: String?
-    }
-
     let idleTimeout: Duration
-    private let entries = Protected<[Int: Entry]>([:])
+    private let entries = Protected<[Int: OpenConnection]>([:])
 
     init(idleTimeout: Duration) {
         self.idleTimeout = idleTimeout
@@ -29,9 +26,14 @@ final class ConnectionTable: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
-    func opened(_ connection: OpaquePointer, socket: Int32, client: ClientAddress?) {
-        let entry = Entry(socket: socket, client: client, headDeadline: .now + idleTimeout)
-        entries.withLock { $0[Int(bitPattern: connection)] = entry }
+    /// Registers a connection; `socketContext` is libmicrohttpd's slot for it, which holds the state until closed.
+    func opened(
+        _ connection: OpaquePointer, socket: Int32, client: ClientAddress?,
+        socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
+        let state = OpenConnection(socket: socket, client: client, headDeadline: .now + idleTimeout)
+        socketContext?.pointee = Unmanaged.passUnretained(state).toOpaque()
+        entries.withLock { $0[Int(bitPattern: connection)] = state }
     }
 
     /// Forgets the connection and hands back its client, so its per-client count can drop.
@@ -40,40 +42,60 @@ final class ConnectionTable: Sendable {
     }
 
     func receivedTarget(_ target: String, on connection: OpaquePointer) {
-        entries.withLock { $0[Int(bitPattern: connection)]?.rawTarget = target }
+        Self.state(of: connection)?.rawTarget = target
     }
 
-    /// A request head arrived: no deadline until its answer is done. Hands back the target as sent.
-    func requestStarted(on connection: OpaquePointer) -> String? {
-        entries.withLock { entries in
-            let key = Int(bitPattern: connection)
-            entries[key]?.headDeadline = nil
-            defer { entries[key]?.rawTarget = nil }
-            return entries[key]?.rawTarget
-        }
+    /// A request head arrived: no deadline until its answer is done. Hands back the connection's state, whose
+    /// `rawTarget` is this request's target as sent.
+    func requestStarted(on connection: OpaquePointer) -> OpenConnection? {
+        guard let state = Self.state(of: connection) else { return nil }
+        state.headDeadline = nil
+        return state
     }
 
     /// The answer went out: the next head is due within the idle timeout. Only updates a known connection.
     func requestEnded(on connection: OpaquePointer) {
-        let deadline = ContinuousClock.now + idleTimeout
-        entries.withLock { $0[Int(bitPattern: connection)]?.headDeadline = deadline }
+        Self.state(of: connection)?.headDeadline = .now + idleTimeout
     }
 
     /// Shuts down the socket of every connection whose head deadline passed; libmicrohttpd then sees the
-    /// hang-up and closes it. Run only on the thread that runs the daemon, so no socket is closed meanwhile.
-    /// Returns how many were cut off.
+    /// hang-up and closes it. Run only on the thread that runs the daemon, so no socket is closed meanwhile
+    /// and no callback changes a deadline meanwhile. Returns how many were cut off.
     @discardableResult
     func cutOffOverdue(now: ContinuousClock.Instant = .now) -> Int {
-        let overdue = entries.withLock { entries -> [Int32] in
-            var sockets: [Int32] = []
-            for (key, entry) in entries {
-                guard let deadline = entry.headDeadline, deadline <= now else { continue }
-                sockets.append(entry.socket)
-                entries[key]?.headDeadline = nil
-            }
-            return sockets
+        let open = entries.withLock { Array($0.values) }
+        var overdue = 0
+        for state in open {
+            guard let deadline = state.headDeadline, deadline <= now else { continue }
+            state.headDeadline = nil
+            _ = shutdown(state.socket, Int32(SHUT_RDWR))
+            overdue += 1
         }
-        for socket in overdue { _ = shutdown(socket, Int32(SHUT_RDWR)) }
-        return overdue.count
+        return overdue
+    }
+
+    /// The connection's state, from its socket context; held alive by the table until the connection closes.
+    private static func state(of connection: OpaquePointer) -> OpenConnection? {
+        guard let context = lifecycled_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<OpenConnection>.fromOpaque(context).takeUnretainedValue()
+    }
+}
+
+/// One open connection. Its fields change only on the thread that serves the connection (libmicrohttpd runs
+/// every callback of a connection on one thread, and the sweep runs on the loop's own thread).
+final class OpenConnection: @unchecked Sendable {
+    let socket: Int32
+    let client: ClientAddress?
+    /// When the connection is closed unless a request head arrived; nil while a request is under way.
+    var headDeadline: ContinuousClock.Instant?
+    /// The current request's target as sent, from the URI log callback on.
+    var rawTarget: String?
+    /// The `Host` value last accepted on this connection (`RequestPolicy`).
+    var acceptedHost: String?
+
+    init(socket: Int32, client: ClientAddress?, headDeadline: ContinuousClock.Instant?) {
+        self.socket = socket
+        self.client = client
+        self.headDeadline = headDeadline
     }
 }

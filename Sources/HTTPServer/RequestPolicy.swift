@@ -24,26 +24,46 @@ struct RequestPolicy: Sendable {
     }
 
     /// The problem to answer instead of calling the responder, or nil when the request may go on.
-    /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out.
-    func problem(method: String, headers: [(name: String, value: String)], hostRequired: Bool) -> HTTPResponse? {
-        let hosts = headers.filter { asciiCaseInsensitiveEquals($0.name, "Host") }
-        if hosts.count > 1 {
+    /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out. `acceptedHost`: the
+    /// `Host` value this connection last sent and had accepted (a keep-alive client sends the same one each
+    /// time, so only a new value is looked at); updated when a new one is accepted.
+    func problem(
+        method: String, headers: [(name: String, value: String)], hostRequired: Bool, acceptedHost: inout String?
+    ) -> HTTPResponse? {
+        var host: String?
+        var hostCount = 0
+        var origin: String?
+        var site: String?
+        for header in headers {
+            if asciiCaseInsensitiveEquals(header.name, "Host") {
+                hostCount += 1
+                if host == nil { host = header.value }
+            } else if origin == nil, asciiCaseInsensitiveEquals(header.name, "Origin") {
+                origin = header.value
+            } else if site == nil, asciiCaseInsensitiveEquals(header.name, "Sec-Fetch-Site") {
+                site = header.value
+            }
+        }
+        if hostCount > 1 {
             return ProblemResponse.problem(
                 status: 400, title: "Bad Request",
-                detail: "The request has \(hosts.count) Host fields; exactly one is allowed.", code: "ambiguous-host")
+                detail: "The request has \(hostCount) Host fields; exactly one is allowed.", code: "ambiguous-host")
         }
-        let host = hosts.first?.value
         if host == nil && hostRequired {
             return ProblemResponse.problem(
                 status: 400, title: "Bad Request",
                 detail: "An HTTP/1.1 request needs a Host field naming this server.", code: "missing-host")
         }
-        // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
-        if let host, case let name = Self.hostName(host), !hostNames.contains(name) && !Self.isIPLiteral(name) {
-            return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
+        if let host, host != acceptedHost {
+            // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
+            let name = Self.hostName(host)
+            if !hostNames.contains(name) && !Self.isIPLiteral(name) {
+                return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
+            }
+            acceptedHost = host
         }
-        guard !["GET", "HEAD", "OPTIONS"].contains(method) else { return nil }
-        if let origin = Self.header("Origin", in: headers) {
+        guard method != "GET" && method != "HEAD" && method != "OPTIONS" else { return nil }
+        if let origin {
             let normalized = Self.normalizedOrigin(origin)
             let own = host.map { "http://" + $0.lowercased() }
             if normalized != own && !origins.contains(normalized) {
@@ -51,7 +71,7 @@ struct RequestPolicy: Sendable {
             }
             return nil
         }
-        if let site = Self.header("Sec-Fetch-Site", in: headers), site.lowercased() == "cross-site" {
+        if let site, site.lowercased() == "cross-site" {
             return ProblemResponse.crossSite
         }
         return nil
@@ -81,9 +101,5 @@ struct RequestPolicy: Sendable {
         var lowered = origin.lowercased()
         while lowered.hasSuffix("/") { lowered.removeLast() }
         return lowered
-    }
-
-    private static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
-        headers.first { asciiCaseInsensitiveEquals($0.name, name) }?.value
     }
 }

@@ -31,6 +31,19 @@ import Testing
         }
     }
 
+    /// A connection remembers the `Host` it had accepted, and a different one on the same connection is
+    /// still looked at.
+    @Test func anotherHostOnTheSameConnectionIsStillChecked() throws {
+        try served { client, calls throws in
+            #expect(try client.request(path: "/v1/devices", headers: [("Host", "localhost")]).status == 200)
+            #expect(try client.request(path: "/v1/devices", headers: [("Host", "localhost")]).status == 200)
+            let foreign = try client.request(path: "/v1/devices", headers: [("Host", "evil.example")])
+            #expect(foreign.status == 421)
+            #expect(try client.request(path: "/v1/devices", headers: [("Host", "localhost")]).status == 200)
+            #expect(calls.get() == 3)
+        }
+    }
+
     @Test func twoHostFieldsAreRefused() throws {
         try served { client, calls throws in
             let response = try client.request(
