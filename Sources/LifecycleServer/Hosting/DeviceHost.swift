@@ -24,6 +24,11 @@ final class DeviceHost: @unchecked Sendable {
     /// The journal stream of the device (`Namespace.stream(ofDevice:)`).
     let stream: String
     let queue: DispatchQueue
+    /// What every device queue runs on: Dispatch's global queue, whose threads are about as many as the
+    /// cores. A queue of its own (the default target is the overcommitting global queue) gets a thread
+    /// whenever it has work, so a busy daemon ran a thread per active device and switched between them
+    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve.
+    static let workers = DispatchQueue.global()
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
     let anchorWall: Double
     let shared: Protected<Published>
@@ -50,7 +55,7 @@ final class DeviceHost: @unchecked Sendable {
         self.journal = journal
         self.hooks = hooks
         life = journaled ? .live : .unborn
-        queue = DispatchQueue(label: "lifecycled.device")
+        queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
         shared = Protected(
             Published(
                 device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
@@ -67,7 +72,7 @@ final class DeviceHost: @unchecked Sendable {
         self.journal = journal
         self.hooks = hooks
         life = .live
-        queue = DispatchQueue(label: "lifecycled.device")
+        queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
         var published = Published(
             device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
             anchorWall: snapshot.anchorWall)
