@@ -203,11 +203,15 @@ struct ClockedApps: Sequence {
 }
 
 /// One app of a table, shared between copies of the table until one of them changes it.
+///
+/// Its fields are read and written only through the table that holds it, which changes a box only when it
+/// holds it alone (copying it first otherwise), on one thread at a time; so the runtime's exclusivity checks
+/// on these class fields (a call per field access, about a tenth of an event's instructions) are left out.
 final class AppBox: @unchecked Sendable {
-    var value: AppInstance
+    @exclusivity(unchecked) var value: AppInstance
     /// Set by the table that holds the box alone, when it records the box in its changed set or undo record.
-    var changedMark = Mark.none
-    var undoMark = Mark.none
+    @exclusivity(unchecked) var changedMark = Mark.none
+    @exclusivity(unchecked) var undoMark = Mark.none
 
     init(_ value: AppInstance) { self.value = value }
 
