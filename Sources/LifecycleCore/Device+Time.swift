@@ -44,25 +44,32 @@ extension Device {
     }
 
     /// Fires everything due by now, app by app in the order they were added.
+    /// Each app is read once and read again only after a step changed it (nearly always nothing is due).
     private mutating func fireDue() {
         for id in apps.clockedInOrder {
-            if let watchdog = apps[existing: id].windowWatchdog, watchdog <= time {
+            var app = apps[existing: id]
+            if let watchdog = app.windowWatchdog, watchdog <= time {
                 end(id, .watchdog, notified: false, code: Watchdog.code)
                 continue
             }
-            if let end = apps[existing: id].windowEnd, end <= time {
+            if let end = app.windowEnd, end <= time {
                 apps[existing: id].windowEnd = nil
+                app = apps[existing: id]
             }
-            for task in apps[existing: id].backgroundTasks {
-                if let endsAt = task.endsAt, endsAt <= time {
-                    apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
-                    record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
+            if app.backgroundTasks.contains(where: { $0.endsAt.map { $0 <= time } ?? false }) {
+                for task in app.backgroundTasks {
+                    if let endsAt = task.endsAt, endsAt <= time {
+                        apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
+                        record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
+                    }
                 }
+                app = apps[existing: id]
             }
-            if let expiry = budgetExpiry(of: apps[existing: id]), expiry <= time {
+            if let expiry = budgetExpiry(of: app), expiry <= time {
                 expireBackgroundTasks(id)
+                app = apps[existing: id]
             }
-            if let disconnect = sceneDisconnectTime(of: apps[existing: id]), disconnect <= time {
+            if let disconnect = sceneDisconnectTime(of: app), disconnect <= time {
                 disconnectIdleScenes(id)
             }
             suspendIfDue(id)
