@@ -50,6 +50,13 @@ let package = Package(
             ]
         ),
 
+        // zlib, seen only by the snapshot compression of LifecycleServer (Persistence/Deflate.swift).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
         // Hosting devices on Dispatch queues and the REST API over HTTPServer.
         .target(
             name: "LifecycleServer",
@@ -57,6 +64,7 @@ let package = Package(
                 "LifecycleCore",
                 "HTTPServer",
                 "LifecycleStore",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -14,7 +14,8 @@ import Testing
             }
     }
 
-    @Test func aSnapshotLoadsAsItWasSaved() throws {
+    @Test(arguments: [true, false])
+    func aSnapshotLoadsAsItWasSaved(compressed: Bool) throws {
         try withLiveServer(historyLimit: 8) { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
@@ -33,8 +34,12 @@ import Testing
             let saved = DeviceSnapshot(
                 anchorWall: 1_763_900_000.25, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers)
-            let bytes = try saved.encoded()
-            #expect(bytes.starts(with: Array("LCSN".utf8) + [DeviceSnapshot.version]))
+            // Version 2 compressed, as written now; version 1 as earlier builds wrote it, which must still load.
+            let bytes = try saved.encoded(compressed: compressed)
+            #expect(bytes.starts(with: Array("LCSN".utf8) + [compressed ? 2 : 1]))
+            if compressed {
+                #expect(bytes.count * 2 < (try saved.encoded(compressed: false)).count, "compression halved nothing")
+            }
 
             let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8)
             #expect(loaded.anchorWall == saved.anchorWall)
@@ -54,7 +59,25 @@ import Testing
 
     @Test func aNewerSnapshotVersionIsRefusedByName() throws {
         #expect(throws: DeviceSnapshot.UnknownVersion.self) {
-            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [2, 0, 0, 0, 0], historyLimit: 8)
+            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [3, 0, 0, 0, 0], historyLimit: 8)
+        }
+    }
+
+    /// Compressed bytes that do not inflate to the length they claim are a corrupt snapshot, not a crash.
+    @Test func aDamagedCompressedSnapshotIsRefused() throws {
+        let device = try Device(id: "d", configuration: DeviceConfiguration())
+        let saved = DeviceSnapshot(
+            anchorWall: 0, device: device, deviceTimeline: EntryRing(limit: 8), appTimelines: [:], idempotency: [])
+        let bytes = try saved.encoded()
+        #expect(try DeviceSnapshot(bytes: bytes, historyLimit: 8).device == device)
+        var wrongLength = bytes
+        wrongLength[5] &+= 1
+        var cut = bytes
+        cut.removeLast(4)
+        var flipped = bytes
+        flipped[bytes.count / 2 + 7] ^= 0xFF
+        for damaged in [wrongLength, cut, flipped, Array(bytes.prefix(9))] {
+            #expect(throws: JournalEntry.CorruptRecord.self) { try DeviceSnapshot(bytes: damaged, historyLimit: 8) }
         }
     }
 }
