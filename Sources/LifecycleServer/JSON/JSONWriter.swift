@@ -20,10 +20,6 @@ public struct JSONWriter: Sendable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
     /// Bytes written so far.
     public var count: Int { buffer.count }
-    /// Calls `body` with the text written so far, without copying it.
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(buffer) { try body(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
-    }
 
     private var buffer: ByteBuffer
     private var state = State.empty
@@ -49,8 +45,11 @@ public struct JSONWriter: Sendable {
 
     /// Empties the buffer, keeping its capacity, to write another value.
     public mutating func removeAll() {
-        if !isKnownUniquelyReferenced(&buffer) { buffer = buffer.copy(minimumCapacity: 0) }
-        buffer.count = 0
+        if isKnownUniquelyReferenced(&buffer) {
+            buffer.count = 0
+        } else {
+            buffer = ByteBuffer(capacity: buffer.capacity)
+        }
         state = .empty
     }
 

@@ -181,7 +181,7 @@ import Testing
         let parsed = try? JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [[String: Any]]
         #expect(parsed?.count == 2_000)
         #expect(parsed?.last?["name"] as? String == String(repeating: "x", count: 1_999 % 40) + "\"")
-        #expect(writer.withBytes { $0.count } == writer.count)
+        #expect(writer.bytes.count == writer.count)
     }
 
     @Test func encodesValuesWithSortedKeys() {
