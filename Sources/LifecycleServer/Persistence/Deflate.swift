@@ -21,7 +21,10 @@ enum Deflate {
 
     /// The original bytes of `compressed`, which must inflate to exactly `count` bytes.
     static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(JournalEntry.CorruptRecord) -> [UInt8] {
-        guard count >= 0, count <= Int(UInt32.max) else { throw JournalEntry.CorruptRecord() }
+        // Deflate expands at most about 1,032 times: a larger claimed length is damage, refused before allocating.
+        guard count >= 0, count <= Int(UInt32.max), count <= compressed.count * 1_040 + 64 else {
+            throw JournalEntry.CorruptRecord()
+        }
         var output = [UInt8](repeating: 0, count: count)
         var size = uLong(count)
         let status = output.withUnsafeMutableBufferPointer { out in
