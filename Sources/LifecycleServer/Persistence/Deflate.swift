@@ -5,7 +5,7 @@ import CZlib
 enum Deflate {
     /// The bytes compressed at zlib's fastest level (the work runs off the request path; the writer's time
     /// is what counts).
-    static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    static func compress(_ bytes: [UInt8]) throws(CompressionFailed) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var output = [UInt8](repeating: 0, count: Int(size))
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -13,10 +13,14 @@ enum Deflate {
                 compress2(out.baseAddress, &size, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
             }
         }
-        // compress2 fails only without memory or with a buffer below compressBound, neither of which happens here.
-        precondition(status == Z_OK, "zlib compress2 failed with status \(status)")
+        // compress2 fails only without memory (the buffer is compressBound's size): then no snapshot is saved.
+        guard status == Z_OK else { throw CompressionFailed(status: Int(status)) }
         output.removeSubrange(Int(size)...)
         return output
+    }
+
+    struct CompressionFailed: Error {
+        var status: Int
     }
 
     /// The original bytes of `compressed`, which must inflate to exactly `count` bytes.

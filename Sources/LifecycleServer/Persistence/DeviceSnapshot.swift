@@ -41,7 +41,7 @@ struct DeviceSnapshot {
         var out = ByteWriter()
         out.bytes = Self.magic + [Self.version]
         out.u64(UInt64(body.count))
-        out.bytes += Deflate.compress(body)
+        out.bytes += try Deflate.compress(body)
         return out.bytes
     }
 
