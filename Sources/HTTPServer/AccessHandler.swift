@@ -71,11 +71,10 @@ enum AccessHandler {
         // Answered once the body is in, so the connection stays usable.
         var acceptedHost = state?.acceptedHost
         request.refusal =
-            state?.rawTarget.flatMap { RequestTarget.problem(rawTarget: $0) }
+            state?.takeTarget().flatMap { RequestTarget.problem(rawTarget: $0) }
             ?? server.policy.problem(
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
-        state?.rawTarget = nil
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
                 ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),

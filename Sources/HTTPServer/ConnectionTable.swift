@@ -45,8 +45,8 @@ final class ConnectionTable: Sendable {
         Self.state(of: connection)?.rawTarget = target
     }
 
-    /// A request head arrived: no deadline until its answer is done. Hands back the connection's state, whose
-    /// `rawTarget` is this request's target as sent.
+    /// A request head arrived: no deadline until its answer is done. Hands back the connection's state (whose
+    /// `takeTarget()` is this request's target as sent).
     func requestStarted(on connection: OpaquePointer) -> OpenConnection? {
         guard let state = Self.state(of: connection) else { return nil }
         state.headDeadline = nil
@@ -88,7 +88,7 @@ final class OpenConnection: @unchecked Sendable {
     let client: ClientAddress?
     /// When the connection is closed unless a request head arrived; nil while a request is under way.
     var headDeadline: ContinuousClock.Instant?
-    /// The current request's target as sent, from the URI log callback on.
+    /// The current request's target as sent, from the URI log callback until the access handler takes it.
     var rawTarget: String?
     /// The `Host` value last accepted on this connection (`RequestPolicy`).
     var acceptedHost: String?
@@ -97,5 +97,11 @@ final class OpenConnection: @unchecked Sendable {
         self.socket = socket
         self.client = client
         self.headDeadline = headDeadline
+    }
+
+    /// The current request's target as sent, handed over once.
+    func takeTarget() -> String? {
+        defer { rawTarget = nil }
+        return rawTarget
     }
 }
