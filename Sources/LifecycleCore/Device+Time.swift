@@ -56,15 +56,15 @@ extension Device {
                 apps[existing: id].windowEnd = nil
                 app = apps[existing: id]
             }
-            if app.backgroundTasks.contains(where: { $0.endsAt.map { $0 <= time } ?? false }) {
-                for task in app.backgroundTasks {
-                    if let endsAt = task.endsAt, endsAt <= time {
-                        apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
-                        record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
-                    }
+            var tasksEnded = false
+            for task in app.backgroundTasks {
+                if let endsAt = task.endsAt, endsAt <= time {
+                    apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
+                    record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
+                    tasksEnded = true
                 }
-                app = apps[existing: id]
             }
+            if tasksEnded { app = apps[existing: id] }
             if let expiry = budgetExpiry(of: app), expiry <= time {
                 expireBackgroundTasks(id)
                 app = apps[existing: id]
