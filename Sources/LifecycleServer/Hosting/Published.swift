@@ -84,7 +84,6 @@ struct Published: Sendable {
     }
 
     mutating func removeTimeline(of app: String) {
-        snapshots[app] = nil
         guard let ring = appTimelines.removeValue(forKey: app) else { return }
         appEntriesRetained -= ring.count
         for entry in ring.retained { releaseFromApp(entry, counted: false) }
