@@ -2,7 +2,7 @@ import Testing
 
 @testable import LifecycleCore
 
-/// The conformance scenarios (`shared/conformance/scenarios/*.json`), one test each, at the core level:
+/// The conformance scenarios (`Tests/Conformance/scenarios/*.json`), one test each, at the core level:
 /// the same steps as events, the same expectations on states, callbacks and notifications.
 @Suite("Conformance scenarios")
 struct ConformanceScenarioTests {
