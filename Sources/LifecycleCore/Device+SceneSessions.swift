@@ -2,7 +2,7 @@
 extension Device {
     func usesScenes(_ id: String) -> Bool { capabilities(of: id).usesScenes }
 
-    /// A new session, named by the client or `s1`, `s2`, ... (never reused), with its configuration (§11.1).
+    /// A new session, named by the client or `s1`, `s2`, ... (never reused; §11.8), with its configuration (§11.1).
     mutating func createSession(_ id: String, named name: String? = nil) -> String {
         var book = apps[existing: id].scenes
         var sessionID = name ?? ""

@@ -23,7 +23,7 @@ public enum Event: Equatable, Sendable, Codable {
     /// Xcode's "Simulate Memory Warning".
     case memoryWarning
     case runLoop(RunLoopEvent)
-    /// A new window with a new session (LIFECYCLE §11, API "Scenes"); nil `session`: a server-made id.
+    /// A new window with a new session (LIFECYCLE §11, API.md "Scenes"); nil `session`: a server-made id.
     case openScene(session: String?, url: String?, sourceApplication: String?, placement: ScenePlacement)
     /// The user closes that window or swipes its card away (§11.9).
     case closeScene(session: String)

@@ -1,4 +1,4 @@
-// The events an app and its device accept (API.md), with the fields their forms ask for.
+// The events an app and its device accept (docs/API.md), with the fields their forms ask for.
 
 const text = (name, label, extra = {}) => ({ name, label, kind: "text", ...extra });
 const number = (name, label, extra = {}) => ({ name, label, kind: "number", ...extra });
