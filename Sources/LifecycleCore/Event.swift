@@ -1,7 +1,7 @@
 /// Something that happens to an app or a device: the input of the state machine.
 ///
 /// The first group targets one app; the second targets a device (and, posted on an app's path,
-/// that app's device). `Event.appTypes` and `Event.deviceTypes` list the wire names.
+/// that app's device). `EventType` names them on the wire and describes their fields (EventCatalogue.swift).
 public enum Event: Equatable, Sendable, Codable {
     // App events.
     case launch(background: Bool, url: String?, sourceApplication: String?)
@@ -47,69 +47,16 @@ public enum Event: Equatable, Sendable, Codable {
     case advanceTime(seconds: Double)
     case change(kind: ChangeKind, value: JSONValue?)
 
-    /// The wire name of the event's `type`.
-    public var type: String {
-        switch self {
-        case .launch: "launch"
-        case .activate: "activate"
-        case .openURL: "openURL"
-        case .terminate: "terminate"
-        case .forceQuit: "forceQuit"
-        case .crash: "crash"
-        case .beginBackgroundTask: "beginBackgroundTask"
-        case .endBackgroundTask: "endBackgroundTask"
-        case .startBackgroundActivity: "startBackgroundActivity"
-        case .stopBackgroundActivity: "stopBackgroundActivity"
-        case .remoteNotification: "remoteNotification"
-        case .backgroundFetch: "backgroundFetch"
-        case .memoryWarning: "memoryWarning"
-        case .runLoop(let event): event.rawValue
-        case .openScene: "openScene"
-        case .closeScene: "closeScene"
-        case .disconnectScene: "disconnectScene"
-        case .moveTo: "moveTo"
-        case .homeButton: "homeButton"
-        case .switchApp: "switchApp"
-        case .lock: "lock"
-        case .unlock: "unlock"
-        case .interruptionBegan: "interruptionBegan"
-        case .interruptionEnded: "interruptionEnded"
-        case .bannerNotification: "bannerNotification"
-        case .notificationCenterOpened: "notificationCenterOpened"
-        case .notificationCenterClosed: "notificationCenterClosed"
-        case .memoryPressure: "memoryPressure"
-        case .reboot: "reboot"
-        case .advanceTime: "advanceTime"
-        case .change: "change"
-        }
-    }
+    /// The wire name of the event's `type` (`EventType`, whose catalogue describes it).
+    public var type: String { eventType.name }
 
     /// Whether the event targets a device rather than one app.
-    public var isDeviceEvent: Bool {
-        switch self {
-        case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
-            .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
-            true
-        case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
-            .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
-            false
-        }
-    }
+    public var isDeviceEvent: Bool { eventType.isDeviceEvent }
 
-    public static let appTypes: [String] =
-        [
-            "launch", "activate", "openURL", "terminate", "forceQuit", "crash", "beginBackgroundTask",
-            "endBackgroundTask", "startBackgroundActivity", "stopBackgroundActivity", "remoteNotification",
-            "backgroundFetch", "memoryWarning",
-        ] + RunLoopEvent.allCases.map(\.rawValue) + ["openScene", "closeScene", "disconnectScene", "moveTo"]
-
-    public static let deviceTypes: [String] = [
-        "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",
-        "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "memoryPressure", "reboot",
-        "advanceTime", "change",
-    ]
-
+    /// The wire names of the events an app's path takes that are not device events, in catalogue order.
+    public static let appTypes: [String] = EventType.allCases.filter { !$0.isDeviceEvent }.map(\.name)
+    /// The wire names of the device events.
+    public static let deviceTypes: [String] = EventType.allCases.filter { $0.isDeviceEvent }.map(\.name)
     public static let allTypes: [String] = appTypes + deviceTypes
 }
 

@@ -23,11 +23,17 @@ struct FieldReader {
 
     func path(_ key: String) -> String { prefix + key }
 
-    /// Rejects members the API does not know, so a typo never passes silently.
-    func rejectUnknown(allowed: [String]) throws(APIError) {
-        for key in members.keys.sorted() where !allowed.contains(key) {
-            throw .invalidField(path(key), "\(path(key)) is not a known field", allowed: allowed.map(path))
+    /// Rejects members the API does not know, so a typo never passes silently: the first unknown one in
+    /// alphabetical order. `besides`: one more allowed member, named first in the error.
+    func rejectUnknown(allowed: [String], besides: String? = nil) throws(APIError) {
+        var first: String?
+        for key in members.keys where key != besides && !allowed.contains(key) {
+            if let known = first, known <= key { continue }
+            first = key
         }
+        guard let key = first else { return }
+        let names = besides.map { [$0] + allowed } ?? allowed
+        throw .invalidField(path(key), "\(path(key)) is not a known field", allowed: names.map(path))
     }
 
     /// The member, nil when absent. A member that is there as `null` is an error: the schema gives no
@@ -127,15 +133,22 @@ struct FieldReader {
         return version
     }
 
+    /// A string that must be one of `options`; the error lists them.
+    func choice(_ key: String, _ options: [String]) throws(APIError) -> String? {
+        guard let text = try string(key) else { return nil }
+        guard options.contains(text) else { throw notAllowed(key, text, options) }
+        return text
+    }
+
     func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(APIError) -> E?
     where E.RawValue == String {
         guard let text = try string(key) else { return nil }
-        guard let value = E(rawValue: text) else {
-            throw .invalidField(
-                path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"",
-                allowed: E.allCases.map(\.rawValue))
-        }
+        guard let value = E(rawValue: text) else { throw notAllowed(key, text, E.allCases.map(\.rawValue)) }
         return value
+    }
+
+    private func notAllowed(_ key: String, _ text: String, _ options: [String]) -> APIError {
+        .invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"", allowed: options)
     }
 }
 

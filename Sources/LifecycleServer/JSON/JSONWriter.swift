@@ -106,6 +106,23 @@ public struct JSONWriter: Sendable {
         state = .afterKey
     }
 
+    /// Writes `"name":` for a name that needs no escaping (an identifier of the catalogue of events, say),
+    /// copied at once like a `StaticString`'s.
+    public mutating func field(identifier name: String) {
+        var name = name
+        name.withUTF8 { utf8 in
+            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            let comma = state == .afterValue ? 1 : 0
+            let at = extend(by: comma + utf8.count + 3)
+            if comma == 1 { at.pointee = UInt8(ascii: ",") }
+            at[comma] = UInt8(ascii: "\"")
+            if let base = utf8.baseAddress { (at + comma + 1).update(from: base, count: utf8.count) }
+            at[comma + 1 + utf8.count] = UInt8(ascii: "\"")
+            at[comma + 2 + utf8.count] = UInt8(ascii: ":")
+        }
+        state = .afterKey
+    }
+
     /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`,
     /// written at once (one capacity check for the comma, the quotes, the name and the colon).
     public mutating func field(_ name: StaticString) {

@@ -1,7 +1,7 @@
 import LifecycleCore
 
-/// Version-2 records of events and clock advances, written by hand: one per accepted POST, where
-/// `JSONEncoder` cost more than the events themselves. The text is what the synthesized `Codable`
+/// Version-2 records of events and clock advances, written without `JSONEncoder`: one per accepted POST,
+/// where `JSONEncoder` cost more than the events themselves. The text is what the synthesized `Codable`
 /// conformances read (`{"<case>":{"<label>":value,...}}`, nil members left out, an unlabeled value as
 /// `_0`), so `JournalRecordFormat.decode` reads these records and `JSONEncoder`'s alike.
 enum JournalRecordWriter {
@@ -44,124 +44,40 @@ enum JournalRecordWriter {
         return w.bytes
     }
 
+    /// `{"<case>":{"<label>":value,...}}`, derived from the catalogue: the case is the event's type and
+    /// its labels the fields' names, as the catalogue keeps them; a run loop event is the one case with
+    /// an unlabeled value (`{"runLoop":{"_0":"touch"}}`). Every member the event holds is written,
+    /// defaults included: the synthesized `Codable` requires its non-optional members.
     private static func write(_ event: Event, into w: inout JSONWriter) {
         w.beginObject()
-        switch event {
-        case .launch(let background, let url, let sourceApplication):
-            open("launch", &w)
-            member("background", background, &w)
-            member("url", url, &w)
-            member("sourceApplication", sourceApplication, &w)
-        case .activate(let session):
-            open("activate", &w)
-            member("session", session, &w)
-        case .openURL(let url, let sourceApplication, let annotation, let session):
-            open("openURL", &w)
-            member("url", url, &w)
-            member("sourceApplication", sourceApplication, &w)
-            if let annotation {
-                w.field("annotation")
-                w.value(annotation)
-            }
-            member("session", session, &w)
-        case .terminate: open("terminate", &w)
-        case .forceQuit: open("forceQuit", &w)
-        case .crash: open("crash", &w)
-        case .beginBackgroundTask(let name, let duration):
-            open("beginBackgroundTask", &w)
-            member("name", name, &w)
-            if let duration {
-                w.field("duration")
-                w.number(duration)
-            }
-        case .endBackgroundTask(let task):
-            open("endBackgroundTask", &w)
-            w.field("task")
-            w.int(task)
-        case .startBackgroundActivity(let mode):
-            open("startBackgroundActivity", &w)
-            member("mode", mode, &w)
-        case .stopBackgroundActivity(let mode):
-            open("stopBackgroundActivity", &w)
-            member("mode", mode, &w)
-        case .remoteNotification(let payload, let contentAvailable):
-            open("remoteNotification", &w)
-            if let payload {
-                w.field("payload")
-                w.value(payload)
-            }
-            member("contentAvailable", contentAvailable, &w)
-        case .backgroundFetch: open("backgroundFetch", &w)
-        case .memoryWarning: open("memoryWarning", &w)
-        case .runLoop(let input):
-            open("runLoop", &w)
-            member("_0", input.rawValue, &w)
-        case .openScene(let session, let url, let sourceApplication, let placement):
-            open("openScene", &w)
-            member("session", session, &w)
-            member("url", url, &w)
-            member("sourceApplication", sourceApplication, &w)
-            member("placement", placement.rawValue, &w)
-        case .closeScene(let session):
-            open("closeScene", &w)
-            member("session", session, &w)
-        case .disconnectScene(let session):
-            open("disconnectScene", &w)
-            member("session", session, &w)
-        case .moveTo(let state):
-            open("moveTo", &w)
-            member("state", state.rawValue, &w)
-        case .homeButton: open("homeButton", &w)
-        case .switchApp(let target):
-            open("switchApp", &w)
-            member("to", target, &w)
-        case .lock: open("lock", &w)
-        case .unlock: open("unlock", &w)
-        case .interruptionBegan(let kind):
-            open("interruptionBegan", &w)
-            member("kind", kind.rawValue, &w)
-        case .interruptionEnded(let accepted):
-            open("interruptionEnded", &w)
-            member("accepted", accepted, &w)
-        case .bannerNotification(let title):
-            open("bannerNotification", &w)
-            member("title", title, &w)
-        case .notificationCenterOpened: open("notificationCenterOpened", &w)
-        case .notificationCenterClosed: open("notificationCenterClosed", &w)
-        case .memoryPressure(let level):
-            open("memoryPressure", &w)
-            member("level", level.rawValue, &w)
-        case .reboot: open("reboot", &w)
-        case .advanceTime(let seconds):
-            open("advanceTime", &w)
-            w.field("seconds")
-            w.number(seconds)
-        case .change(let kind, let value):
-            open("change", &w)
-            member("kind", kind.rawValue, &w)
-            if let value {
-                w.field("value")
-                w.value(value)
+        if case .runLoop(let input) = event {
+            w.field("runLoop")
+            w.beginObject()
+            w.field("_0")
+            w.string(input.rawValue)
+        } else {
+            let (type, values) = (event.eventType, event.fieldValues)
+            w.field(identifier: type.name)
+            w.beginObject()
+            for (index, name) in type.details.fieldNames.enumerated() {
+                guard let value = values[index] else { continue }
+                w.field(identifier: name)
+                switch value {
+                case .string(let text): w.string(text)
+                case .bool(let flag): w.bool(flag)
+                case .number(let number): w.number(number)
+                case .integer(let integer): w.int(integer)
+                case .json(let json): w.value(json)
+                }
             }
         }
         w.endObject()  // the case's members
         w.endObject()
     }
 
-    /// `"<case>":{`: the members that follow are the case's associated values.
-    private static func open(_ name: StaticString, _ w: inout JSONWriter) {
-        w.field(name)
-        w.beginObject()
-    }
-
     private static func member(_ name: StaticString, _ value: String?, _ w: inout JSONWriter) {
         guard let value else { return }
         w.field(name)
         w.string(value)
-    }
-
-    private static func member(_ name: StaticString, _ value: Bool, _ w: inout JSONWriter) {
-        w.field(name)
-        w.bool(value)
     }
 }

@@ -93,6 +93,20 @@ import Testing
             } == #"{"a\"b\n":1}"#)
     }
 
+    @Test func writesIdentifierKeysKnownOnlyWhenRunningAsTheyAre() {
+        let names = ["type", "sourceApplication", String(repeating: "x", count: 300)]
+        let output = text { w in
+            w.beginObject()
+            for (index, name) in names.enumerated() {
+                w.field(identifier: name)
+                w.int(index)
+            }
+            w.field(identifier: ""); w.beginObject(); w.field(identifier: "a"); w.null(); w.endObject()
+            w.endObject()
+        }
+        #expect(output == #"{"type":0,"sourceApplication":1,"\#(names[2])":2,"":{"a":null}}"#)
+    }
+
     @Test func writesScalars() {
         #expect(text { $0.bool(true) } == "true")
         #expect(text { $0.bool(false) } == "false")
