@@ -119,6 +119,7 @@ def main():
     c.call("GET", "/readyz")
     c.call("GET", "/metrics")
     c.call("GET", "/v1/openapi.yaml")
+    c.call("GET", "/v1/event-types")
     c.call("POST", "/v1/reset")
     c.call("POST", "/v1/devices", {"id": "d1", "iosVersion": "7.0", "passcode": True, "suspendDelay": 0,
                                     "clock": {"mode": "manual", "speed": 1}, "settings": {"orientation": "portrait"}})

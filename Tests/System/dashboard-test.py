@@ -147,6 +147,14 @@ def main_scenario(driver, base):
     check("... the API has it", status == 200 and app["bundleId"] == "com.example.mail", app)
     check("... and its badge says notRunning", badge_state(driver, "#app-state") == "notRunning")
 
+    # The buttons are the daemon's catalogue: every app and device event, no scene events for this app.
+    _, catalogue = request(base, "GET", "/v1/event-types")
+    wanted = sorted(e["type"] for e in catalogue["eventTypes"] if e["scope"] in ("app", "device"))
+    offered = lambda d: sorted(d.execute_script(
+        "return [...document.querySelectorAll('#event-buttons button')].map(b => b.dataset.event)"))
+    check("the event buttons are the catalogue's app and device events (GET /v1/event-types)",
+          wait(driver, lambda d: offered(d) == wanted), (offered(driver), wanted))
+
     press(driver, "launch", {})
     check("Launch: the badge says active",
           wait(driver, lambda d: badge_state(d, "#app-state") == "active"), badge_state(driver, "#app-state"))

@@ -41,7 +41,7 @@ extension Route.Match {
     /// `default`.
     var accessScope: AccessScope {
         switch route {
-        case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset: .open
+        case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset: .open
         case .reset: .everything
         case .namespaces: .namespaceList
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,

@@ -175,6 +175,7 @@ public final class LifecycleService: HTTPResponder {
         case .readyz: return readyz(done)
         case .metrics: return done(metricsResponse())
         case .openapi: return done(openAPIResponse(request))
+        case .eventTypes: return done(.read(EventCatalogueEncoder.body, request: request))
         case .dashboard: return done(try dashboardResponse(request, file: nil))
         case .dashboardAsset: return done(try dashboardResponse(request, file: match.id))
         case .reset: return resetEverything(done)
@@ -203,7 +204,8 @@ public final class LifecycleService: HTTPResponder {
         case (.appCallbacks, _): try readTimeline(scope, request, app: id!, callbacksOnly: true, done)
         case (.appTimeline, _): try readTimeline(scope, request, app: id!, callbacksOnly: false, done)
         case (.appNotifications, _): try readNotifications(scope, request, app: id!, done)
-        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.dashboard, _), (.dashboardAsset, _),
+        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.eventTypes, _), (.dashboard, _),
+            (.dashboardAsset, _),
             (.reset, _),
             (.namespaces, _), (.unknown, _):
             throw .notFound("no resource at \(request.path)")

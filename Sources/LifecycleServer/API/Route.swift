@@ -1,6 +1,8 @@
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
     case livez, readyz, metrics, openapi, reset, changes
+    /// `GET /v1/event-types`: the catalogue of events.
+    case eventTypes
     /// `GET /` and `GET /dashboard/{file}`: the built-in dashboard.
     case dashboard, dashboardAsset
     case devices, device, deviceEvents, deviceTimeline
@@ -43,7 +45,9 @@ enum Route: String, CaseIterable, Sendable {
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
             .appNotifications, .namespace, .namespaceReset, .changes:
             true
-        case .livez, .readyz, .metrics, .openapi, .dashboard, .dashboardAsset, .reset, .namespaces, .unknown: false
+        case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset, .reset, .namespaces,
+            .unknown:
+            false
         }
     }
 
@@ -65,6 +69,7 @@ enum Route: String, CaseIterable, Sendable {
         case 2 where parts[0] == "v1":
             switch parts[1] {
             case "openapi.yaml": return (.openapi, nil)
+            case "event-types": return (.eventTypes, nil)
             case "reset": return (.reset, nil)
             case "changes": return (.changes, nil)
             case "devices": return (.devices, nil)
@@ -97,7 +102,8 @@ enum Route: String, CaseIterable, Sendable {
     /// The methods the route answers.
     var methods: [String] {
         switch self {
-        case .livez, .readyz, .metrics, .openapi, .deviceTimeline, .appCallbacks, .appTimeline, .appNotifications,
+        case .livez, .readyz, .metrics, .openapi, .eventTypes, .deviceTimeline, .appCallbacks, .appTimeline,
+            .appNotifications,
             .dashboard, .dashboardAsset, .changes:
             ["GET"]
         case .reset, .deviceEvents, .appEvents, .namespaceReset: ["POST"]

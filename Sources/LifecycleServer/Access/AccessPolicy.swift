@@ -10,7 +10,8 @@ public enum AccessDecision: Equatable, Sendable {
 
 /// What a request touches, as far as access goes.
 public enum AccessScope: Equatable, Sendable {
-    /// Probes and the contract: `/livez`, `/readyz`, `/metrics`, `/v1/openapi.yaml`, the dashboard's files.
+    /// Probes and the contract: `/livez`, `/readyz`, `/metrics`, `/v1/openapi.yaml`, `/v1/event-types`, the
+    /// dashboard's files.
     case open
     /// One namespace's resources (the unprefixed paths are the namespace `default`).
     case namespace(String)

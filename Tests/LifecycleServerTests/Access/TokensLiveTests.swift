@@ -43,10 +43,10 @@ struct TokensLiveTests {
         }
     }
 
-    @Test("Probes, metrics and the contract need no token")
+    @Test("Probes, metrics, the contract and the catalogue of events need no token")
     func openPaths() throws {
         try withLiveServer(tokens: Self.tokens) { server in
-            for path in ["/livez", "/readyz", "/metrics", "/v1/openapi.yaml"] {
+            for path in ["/livez", "/readyz", "/metrics", "/v1/openapi.yaml", "/v1/event-types"] {
                 let reply = try server.get(path)
                 #expect(reply.status == 200, "\(path)")
             }

@@ -47,6 +47,11 @@ export class Client {
     return this.read(await send(this.path(rest), init));
   }
 
+  /** The catalogue of events (`GET /v1/event-types`): the same in every namespace, readable without a token. */
+  async eventTypes() {
+    return (await this.read(await send("/v1/event-types", { headers: { Accept: "application/json" } }))).eventTypes;
+  }
+
   /** GET with the ETag of the previous answer: `null` when nothing changed (304). */
   async poll(rest, { signal } = {}) {
     const key = this.path(rest);

@@ -1,7 +1,7 @@
 // The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
 // and buttons for the events the app and its device accept. It uses only the public HTTP API.
 import { Client, Problem } from "./api.js";
-import { appEventsFor, deviceEvents, sceneEvents, label, eventFrom } from "./events.js";
+import { appEventsFor, definitionsFrom, label, eventFrom } from "./events.js";
 import { NamespaceWatcher, TimelineFollower } from "./live.js";
 import { drawTimeline, describe } from "./timeline.js";
 
@@ -23,6 +23,8 @@ const view = {
   loaded: false,
   selected: null,
   entries: [],
+  /** The daemon's catalogue of events as form definitions (`definitionsFrom`), loaded once. */
+  events: { app: [], scene: [], device: [] },
 };
 
 function element(name, attributes = {}, ...children) {
@@ -173,10 +175,11 @@ function renderButtons(app) {
   const group = (title, definitions) => element("div", { class: "group", role: "group", "aria-label": `${title} events` },
     element("span", { class: "group-title" }, title),
     ...definitions.map((definition) => element("button", {
-      type: "button", "data-event": definition.type, onclick: (click) => startEvent(definition, click.currentTarget),
+      type: "button", "data-event": definition.type, title: definition.summary,
+      onclick: (click) => startEvent(definition, click.currentTarget),
     }, label(definition.type) + (definition.fields.some((f) => !f.optional) ? "…" : ""))));
-  const groups = [group("App", appEventsFor(app.lifecycle)), group("Device", deviceEvents)];
-  if (app.lifecycle === "scene") groups.push(group("Scenes", sceneEvents));
+  const groups = [group("App", appEventsFor(view.events, app.lifecycle)), group("Device", view.events.device)];
+  if (app.lifecycle === "scene") groups.push(group("Scenes", view.events.scene));
   container.replaceChildren(...groups);
 }
 
@@ -361,7 +364,13 @@ function open(namespace, wantedApp) {
   }).start();
 }
 
-function start() {
+async function start() {
+  // The event buttons come from the daemon's catalogue; without it the page still shows state.
+  try {
+    view.events = definitionsFrom(await new Client().eventTypes());
+  } catch (error) {
+    showError(error);
+  }
   const params = new URLSearchParams(location.hash.slice(1));
   $("namespace-form").addEventListener("submit", (submit) => {
     submit.preventDefault();

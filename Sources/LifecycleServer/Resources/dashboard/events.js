@@ -1,68 +1,39 @@
-// The events an app and its device accept (docs/API.md), with the fields their forms ask for.
+// The events an app and its device accept, as the daemon's catalogue describes them (GET /v1/event-types,
+// docs/API.md "Driving the simulation"), turned into the fields of the dashboard's small forms.
 
-const text = (name, label, extra = {}) => ({ name, label, kind: "text", ...extra });
-const number = (name, label, extra = {}) => ({ name, label, kind: "number", ...extra });
-const choice = (name, label, options, extra = {}) => ({ name, label, kind: "choice", options, ...extra });
-const flag = (name, label) => ({ name, label, kind: "flag" });
-// Filled when the form opens: the other apps of the device, the app's scene sessions.
-const app = (name, label) => ({ name, label, kind: "app" });
-const session = (name, label, extra = {}) => ({ name, label, kind: "session", ...extra });
-const MODES = ["audio", "location", "voip", "external-accessory", "bluetooth-central", "bluetooth-peripheral"];
+/** The form field of one catalogue field: an input, a choice, a checkbox, or a pick of an app or a session. */
+function formField(field, example) {
+  const words = field.summary.charAt(0).toUpperCase() + field.summary.slice(1);
+  const base = { name: field.name, label: words, optional: !field.required };
+  if (example !== undefined) base.value = typeof example === "string" ? example : JSON.stringify(example);
+  switch (field.kind) {
+    case "flag": return { ...base, kind: "flag" };
+    case "number": case "wholeNumber": return { ...base, kind: "number" };
+    case "choice": return { ...base, kind: "choice", options: field.options };
+    // Filled when the form opens: the other apps of the device, the app's scene sessions.
+    case "identifier": return { ...base, kind: field.of === "app" ? "app" : "session" };
+    case "json": return { ...base, kind: "text", json: true };
+    default:
+      return field.suggestions ? { ...base, kind: "choice", options: field.suggestions } : { ...base, kind: "text" };
+  }
+}
 
-export const appEvents = [
-  { type: "launch", fields: [flag("background", "In the background"), text("url", "URL", { optional: true })] },
-  { type: "activate", fields: [] },
-  { type: "openURL", fields: [text("url", "URL", { value: "app://open" })] },
-  { type: "terminate", fields: [] },
-  { type: "forceQuit", fields: [] },
-  { type: "crash", fields: [] },
-  { type: "beginBackgroundTask", fields: [text("name", "Name", { optional: true }),
-    number("duration", "Ends itself after (s)", { optional: true })] },
-  { type: "endBackgroundTask", fields: [number("task", "Task id", { value: "1" })] },
-  { type: "startBackgroundActivity", fields: [choice("mode", "Mode", MODES)] },
-  { type: "stopBackgroundActivity", fields: [choice("mode", "Mode", MODES)] },
-  { type: "remoteNotification", fields: [flag("contentAvailable", "content-available")] },
-  { type: "backgroundFetch", fields: [] },
-  { type: "memoryWarning", fields: [] },
-  { type: "touch", fields: [] },
-  { type: "shake", fields: [] },
-  { type: "motion", fields: [] },
-  { type: "remoteControl", fields: [] },
-  { type: "location", fields: [] },
-  { type: "redraw", fields: [] },
-];
+/** The catalogue's entries as form definitions, grouped by whom they target: `{ app, scene, device }`. */
+export function definitionsFrom(catalogue) {
+  const groups = { app: [], scene: [], device: [] };
+  for (const entry of catalogue) {
+    const fields = entry.fields.map((field) => formField(field, entry.example?.[field.name]));
+    (groups[entry.scope] || groups.app).push({ type: entry.type, summary: entry.summary, fields });
+  }
+  return groups;
+}
 
-export const deviceEvents = [
-  { type: "homeButton", fields: [] },
-  { type: "switchApp", fields: [app("to", "Switch to")] },
-  { type: "lock", fields: [] },
-  { type: "unlock", fields: [] },
-  { type: "interruptionBegan", fields: [choice("kind", "Kind", ["call", "sms", "alarm", "alert"])] },
-  { type: "interruptionEnded", fields: [flag("accepted", "Accepted")] },
-  { type: "bannerNotification", fields: [text("title", "Title", { optional: true })] },
-  { type: "notificationCenterOpened", fields: [] },
-  { type: "notificationCenterClosed", fields: [] },
-  { type: "memoryPressure", fields: [choice("level", "Level", ["warning", "critical"])] },
-  { type: "advanceTime", fields: [number("seconds", "Seconds", { value: "10" })] },
-  { type: "change", fields: [choice("kind", "Kind", ["orientation", "locale", "significantTime", "batteryLevel",
-    "batteryState", "proximity", "accessory", "screen", "screenMode", "settings", "ubiquityIdentity",
-    "statusBarFrame"]), text("value", "Value (JSON)", { optional: true, json: true })] },
-  { type: "reboot", fields: [] },
-];
-
-export const sceneEvents = [
-  { type: "openScene", fields: [text("session", "New session id", { optional: true }),
-    choice("placement", "Placement", ["split", "fullScreen"]), text("url", "URL", { optional: true })] },
-  { type: "closeScene", fields: [session("session", "Session")] },
-  { type: "disconnectScene", fields: [session("session", "Session")] },
-];
-
-/** The app events of a scene app: activate and openURL may pick the scene. */
-export function appEventsFor(lifecycle) {
-  if (lifecycle !== "scene") return appEvents;
-  return appEvents.map((definition) => definition.type === "activate" || definition.type === "openURL"
-    ? { ...definition, fields: [...definition.fields, session("session", "Session", { optional: true })] }
-    : definition);
+/** The app events of an app: only a scene app's activate and openURL may pick the scene. */
+export function appEventsFor(definitions, lifecycle) {
+  if (lifecycle === "scene") return definitions.app;
+  return definitions.app.map((definition) => ({
+    ...definition, fields: definition.fields.filter((field) => field.kind !== "session"),
+  }));
 }
 
 /** Human words for an event type: "homeButton" → "Home button". */
