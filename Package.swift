@@ -105,7 +105,10 @@ let package = Package(
         // A small blocking HTTP client shared by the live tests.
         .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
-        .testTarget(name: "LifecycleStoreTests", dependencies: ["LifecycleStore"]),
+        .testTarget(
+            name: "LifecycleStoreTests",
+            dependencies: ["LifecycleStore", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "LifecycleServerTests",
             dependencies: [

@@ -75,9 +75,6 @@ public final class HTTPStream: Sendable {
     /// Whether libmicrohttpd is done with the stream (or never got it).
     public var isClosed: Bool { state.withLock { $0.phase == .closed } }
 
-    /// Whether the connection is suspended now, waiting for `wake()`.
-    var isSuspended: Bool { state.withLock { $0.phase == .suspended } }
-
     /// Binds the stream to the connection it answers; the handler then queues the callback response.
     func attach(to connection: OpaquePointer, worker: Worker) -> Bool {
         state.withLock { state in

@@ -89,10 +89,6 @@ struct APIError: Error {
         APIError(status: 503, code: "not-ready", title: "Service Unavailable", detail: detail)
     }
 
-    static func internalError(_ detail: String) -> APIError {
-        APIError(status: 500, code: "internal", title: "Internal Server Error", detail: detail)
-    }
-
     var response: HTTPResponse {
         var writer = JSONWriter(reservingCapacity: 256)
         writer.beginObject()

@@ -7,9 +7,6 @@ extension LifecycleService {
         access.withLock { $0 = AccessPolicy(table: table) }
     }
 
-    /// Whether tokens are on.
-    public var tokensEnabled: Bool { access.withLock { $0.table != nil } }
-
     /// The 401 or 403 for `request` on `route`, or nil when it may go on.
     func accessRefusal(_ request: HTTPRequest, match: Route.Match) -> APIError? {
         let policy = access.withLock { $0 }

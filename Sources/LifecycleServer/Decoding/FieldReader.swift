@@ -67,9 +67,6 @@ struct FieldReader {
         return flag
     }
 
-    /// Whether the member is there as `null` (for the few members whose null means something).
-    func isNull(_ key: String) -> Bool { members[key] == .null }
-
     func number(_ key: String) throws(APIError) -> Double? {
         guard let value = try present(key) else { return nil }
         guard case .number(let number) = value, number.isFinite else {

@@ -49,7 +49,6 @@ extension LifecycleService {
                 }
                 space.changeFeed.endAll(reason)
                 for host in hosts { host.markGone(withNamespace: deleting ? space.name : nil) }
-                namespaces.notify(deleting ? .deleted(space.name) : .emptied(space.name))
                 if let error = failure.withLock({ $0 }) {
                     storeDidFail(error)
                     completion(.failure(error))

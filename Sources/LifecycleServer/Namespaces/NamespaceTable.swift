@@ -1,13 +1,3 @@
-/// What happened to a namespace, for whoever follows namespaces (streams, dashboards): told after it
-/// happened, on the thread that made it happen; an observer must return quickly.
-enum NamespaceChange: Equatable, Sendable {
-    case created(String)
-    /// Every device and app of it was deleted (`POST .../reset`); the namespace stays.
-    case emptied(String)
-    /// Deleted with everything in it (`DELETE`, or its TTL).
-    case deleted(String)
-}
-
 /// Every namespace by name. `default` always exists and is reachable without a lock; the others are
 /// created by the first write naming them and leave by `DELETE` or their TTL.
 ///
@@ -16,7 +6,6 @@ enum NamespaceChange: Equatable, Sendable {
 final class NamespaceTable: Sendable {
     let defaultSpace: Namespace
     private let others = Protected<[String: Namespace]>([:])
-    private let observers = Protected<[@Sendable (NamespaceChange) -> Void]>([])
 
     init(now: Double) {
         defaultSpace = Namespace(
@@ -41,7 +30,6 @@ final class NamespaceTable: Sendable {
             created(space)
             return (space, true)
         }
-        if isNew { notify(.created(name)) }
         return (space, isNew)
     }
 
@@ -84,14 +72,5 @@ final class NamespaceTable: Sendable {
         spaces.append(defaultSpace)
         spaces.sort { $0.name < $1.name }
         return spaces
-    }
-
-    /// Calls `observer` after every later change to the set of namespaces or their contents as a whole.
-    func observe(_ observer: @escaping @Sendable (NamespaceChange) -> Void) {
-        observers.withLock { $0.append(observer) }
-    }
-
-    func notify(_ change: NamespaceChange) {
-        for observer in observers.withLock({ $0 }) { observer(change) }
     }
 }

@@ -1,21 +1,22 @@
 import Foundation
+import LifecycleStore
 import Logging
 
 /// Figures from one run of `JournalBenchmark.run`.
-public struct JournalBenchmarkResult: Sendable, CustomStringConvertible {
-    public var appenders: Int
-    public var appends: Int
-    public var appendSeconds: Double
-    public var appendCommits: UInt64
-    public var recoveredRecords: Int
+struct JournalBenchmarkResult: Sendable, CustomStringConvertible {
+    var appenders: Int
+    var appends: Int
+    var appendSeconds: Double
+    var appendCommits: UInt64
+    var recoveredRecords: Int
     /// Opening the store that holds the records: includes `PRAGMA quick_check`, which reads every page.
-    public var openSeconds: Double
-    public var recoverSeconds: Double
+    var openSeconds: Double
+    var recoverSeconds: Double
 
-    public var appendsPerSecond: Double { Double(appends) / appendSeconds }
-    public var appendsPerCommit: Double { Double(appends) / Double(max(appendCommits, 1)) }
+    var appendsPerSecond: Double { Double(appends) / appendSeconds }
+    var appendsPerCommit: Double { Double(appends) / Double(max(appendCommits, 1)) }
 
-    public var description: String {
+    var description: String {
         let rate = Int(appendsPerSecond)
         let perCommit = String(format: "%.1f", appendsPerCommit)
         let recoverTime = String(format: "%.3f", recoverSeconds)
@@ -29,13 +30,13 @@ public struct JournalBenchmarkResult: Sendable, CustomStringConvertible {
 }
 
 /// Measures the journal on the real disk: throughput of waiting appenders, and recovery time.
-public enum JournalBenchmark {
+enum JournalBenchmark {
     /// Runs both measurements in fresh stores under `directory`, which is left for the caller to remove.
     ///
     /// Each of `appenders` threads appends `appendsPerAppender` records one after another, waiting for
     /// each to be durable, as a request handler would. Then `recordsToRecover` records of `recordSize`
     /// bytes, spread over 100 streams, are appended and `recover()` is timed in a new instance.
-    public static func run(
+    static func run(
         directory: String,
         appenders: Int = 64,
         appendsPerAppender: Int = 200,
