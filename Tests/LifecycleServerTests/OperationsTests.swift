@@ -54,7 +54,7 @@ import Testing
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             let appPoll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }
             let devicePoll = Background { try server.get("/v1/devices/d1/timeline?after=0&wait=10") }
-            Thread.sleep(forTimeInterval: 0.3)
+            server.waitUntilParked(2)
             let start = DispatchTime.now()
             #expect(try server.delete("/v1/devices/d1").status == 204)
             expectProblem(try appPoll.join(), status: 404, code: "not-found")
@@ -68,7 +68,7 @@ import Testing
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             let poll = Background { try server.get("/v1/apps/a1/timeline?after=0&wait=10") }
-            Thread.sleep(forTimeInterval: 0.3)
+            server.waitUntilParked(1)
             let start = DispatchTime.now()
             #expect(try server.delete("/v1/apps/a1").status == 204)
             expectProblem(try poll.join(), status: 404, code: "not-found")
@@ -84,7 +84,7 @@ import Testing
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
             let next = try #require(try server.get("/v1/apps/a1/timeline").int("next"))
             let poll = Background { try server.get("/v1/apps/a1/timeline?after=\(next)&wait=10") }
-            Thread.sleep(forTimeInterval: 0.3)
+            server.waitUntilParked(1)
             let start = DispatchTime.now()
             #expect(try server.request("POST", "/v1/reset").status == 204)
             expectProblem(try poll.join(), status: 404, code: "not-found")

@@ -57,18 +57,15 @@ import Testing
     @Test func aLongPollIsHeldUntilAnEventArrives() throws {
         try withLaunchedApp { server in
             let next = try #require(try server.get("/v1/apps/a1/callbacks").int("next"))
-            let poster = Background {
-                Thread.sleep(forTimeInterval: 0.3)
-                return try server.post("/v1/devices/d1/events", #"{"type": "homeButton"}"#).status
-            }
-            let start = DispatchTime.now()
-            let reply = try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=5")
-            let waited = seconds(since: start)
-            #expect(try poster.join() == 200)
+            let poll = Background { try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=5") }
+            server.waitUntilParked(1)
+            #expect(!poll.isFinished)
+            #expect(try server.post("/v1/devices/d1/events", #"{"type": "homeButton"}"#).status == 200)
+            let reply = try poll.join()
             #expect(reply.status == 200)
+            // What Home caused, not the empty page of a wait that ran out.
             #expect(selectors(reply.items) == ["applicationWillResignActive:", "applicationDidEnterBackground:"])
             #expect(seqs(reply.items).allSatisfy { $0 > next })
-            #expect(waited >= 0.2 && waited < 2.5, "waited \(waited) s")
         }
     }
 
@@ -76,14 +73,15 @@ import Testing
         try withLaunchedApp { server in
             try server.createApp(#"{"id": "a2", "device": "d1", "bundleId": "com.example.b"}"#)
             let next = try #require(try server.get("/v1/apps/a2/timeline").int("next"))
-            let poster = Background {
-                // An entry for a1 only: a2's poll stays parked; then a2 launches.
-                _ = try server.post("/v1/apps/a1/events", #"{"type": "touch"}"#)
-                Thread.sleep(forTimeInterval: 0.3)
-                return try server.post("/v1/apps/a2/events", #"{"type": "launch"}"#).status
-            }
-            let reply = try server.get("/v1/apps/a2/timeline?after=\(next)&wait=5")
-            #expect(try poster.join() == 200)
+            let poll = Background { try server.get("/v1/apps/a2/timeline?after=\(next)&wait=5") }
+            server.waitUntilParked(1)
+            // An entry for a1 only, while a2's poll is parked: the poll stays parked.
+            #expect(try server.post("/v1/apps/a1/events", #"{"type": "touch"}"#).status == 200)
+            #expect(try server.get("/v1/devices/d1").status == 200)
+            #expect(!poll.isFinished)
+            server.waitUntilParked(1)
+            #expect(try server.post("/v1/apps/a2/events", #"{"type": "launch"}"#).status == 200)
+            let reply = try poll.join()
             #expect(!reply.items.isEmpty)
             #expect(reply.items.allSatisfy { $0["app"] as? String == "a2" })
         }

@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
 import HTTPServer
-import LifecycleServer
 import Logging
+import Synchronization
 import Testing
+
+@testable import LifecycleServer
 
 @testable import LifecycleStore
 
@@ -212,6 +214,15 @@ func eventually(seconds: Double = 5, _ condition: () throws -> Bool) rethrows ->
     return try condition()
 }
 
+extension LiveServer {
+    /// Waits until exactly `count` long polls are parked (what `lifecycled_long_polls_parked` reports), so
+    /// that what the test does next happens while they wait; records an issue if they never are.
+    func waitUntilParked(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let parked = eventually { service.parked.load(ordering: .relaxed) == count }
+        #expect(parked, "\(count) long polls never parked", sourceLocation: sourceLocation)
+    }
+}
+
 /// Seconds since `start`.
 func seconds(since start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -221,6 +232,9 @@ func seconds(since start: DispatchTime) -> Double {
 final class Background<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let result = Locked<Result<Value, any Error>?>(nil)
+
+    /// Whether the body has returned (or thrown).
+    var isFinished: Bool { result.get() != nil }
 
     init(_ body: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [done, result] in
