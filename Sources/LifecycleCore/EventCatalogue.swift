@@ -192,8 +192,7 @@ public enum EventType: Int, Sendable, CaseIterable {
                 [F("title", .text, .optional, "the banner's title")]
             ) { v throws(EventFieldError) in .bannerNotification(title: v.string(0)) }
         case .notificationCenterOpened:
-            return .init(type, .device, "The user pulls down Notification Center", []) { _ in .notificationCenterOpened
-            }
+            return .init(type, .device, "Notification Center opens", []) { _ in .notificationCenterOpened }
         case .notificationCenterClosed:
             return .init(type, .device, "Notification Center closes", []) { _ in .notificationCenterClosed }
         case .memoryPressure:
@@ -322,6 +321,24 @@ public enum EventFieldValue: Sendable, Equatable {
     case json(JSONValue)
 }
 
+extension EventFieldValue {
+    var stringValue: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+    var boolValue: Bool? {
+        if case .bool(let value) = self { value } else { nil }
+    }
+    var numberValue: Double? {
+        if case .number(let value) = self { value } else { nil }
+    }
+    var integerValue: Int? {
+        if case .integer(let value) = self { value } else { nil }
+    }
+    var jsonValue: JSONValue? {
+        if case .json(let value) = self { value } else { nil }
+    }
+}
+
 /// Why the values of an event's fields make no event (the decoder names the field).
 public enum EventFieldError: Error, Equatable {
     /// The field at this position is required and absent.
@@ -363,48 +380,20 @@ public struct EventFieldValues: Sendable, Equatable {
         }
     }
 
-    func string(_ i: Int) -> String? {
-        if case .string(let value)? = self[i] { return value }
-        return nil
-    }
+    func string(_ i: Int) -> String? { self[i]?.stringValue }
+    func number(_ i: Int) -> Double? { self[i]?.numberValue }
+    func json(_ i: Int) -> JSONValue? { self[i]?.jsonValue }
 
-    func requiredString(_ i: Int) throws(EventFieldError) -> String {
-        switch self[i] {
-        case .string(let value)?: return value
-        case nil: throw .missing(i)
-        default: throw .wrongKind(i)
-        }
-    }
+    func requiredString(_ i: Int) throws(EventFieldError) -> String { try required(i, \.stringValue) }
+    func bool(_ i: Int) throws(EventFieldError) -> Bool { try required(i, \.boolValue) }
+    func requiredNumber(_ i: Int) throws(EventFieldError) -> Double { try required(i, \.numberValue) }
+    func requiredInteger(_ i: Int) throws(EventFieldError) -> Int { try required(i, \.integerValue) }
 
-    func bool(_ i: Int) throws(EventFieldError) -> Bool {
-        switch self[i] {
-        case .bool(let value)?: return value
-        case nil: throw .missing(i)
-        default: throw .wrongKind(i)
-        }
-    }
-
-    func number(_ i: Int) -> Double? {
-        if case .number(let value)? = self[i] { return value }
-        return nil
-    }
-
-    func requiredNumber(_ i: Int) throws(EventFieldError) -> Double {
-        guard let value = number(i) else { throw self[i] == nil ? .missing(i) : .wrongKind(i) }
-        return value
-    }
-
-    func requiredInteger(_ i: Int) throws(EventFieldError) -> Int {
-        switch self[i] {
-        case .integer(let value)?: return value
-        case nil: throw .missing(i)
-        default: throw .wrongKind(i)
-        }
-    }
-
-    func json(_ i: Int) -> JSONValue? {
-        if case .json(let value)? = self[i] { return value }
-        return nil
+    /// The value at `i` as `extract` reads it: missing when absent, of the wrong kind when it reads nil.
+    private func required<T>(_ i: Int, _ extract: (EventFieldValue) -> T?) throws(EventFieldError) -> T {
+        guard let value = self[i] else { throw .missing(i) }
+        guard let typed = extract(value) else { throw .wrongKind(i) }
+        return typed
     }
 
     func choice<E: RawRepresentable>(_ i: Int, _ type: E.Type) throws(EventFieldError) -> E where E.RawValue == String {

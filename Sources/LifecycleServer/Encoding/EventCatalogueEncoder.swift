@@ -35,6 +35,14 @@ enum EventCatalogueEncoder {
     }
 
     private static func write(_ field: EventField, into w: inout JSONWriter) {
+        /// A number kind and its range (whole-number bounds are below 2^53: exact as doubles).
+        func bounds(_ kind: String, _ minimum: Double, _ maximum: Double) {
+            w.string(kind)
+            w.field("minimum")
+            w.number(minimum)
+            w.field("maximum")
+            w.number(maximum)
+        }
         w.beginObject()
         w.field("name")
         w.string(field.name)
@@ -46,18 +54,8 @@ enum EventCatalogueEncoder {
             w.field("of")
             w.string(of.rawValue)
         case .flag: w.string("flag")
-        case .number(let range):
-            w.string("number")
-            w.field("minimum")
-            w.number(range.lowerBound)
-            w.field("maximum")
-            w.number(range.upperBound)
-        case .wholeNumber(let range):
-            w.string("wholeNumber")
-            w.field("minimum")
-            w.int(range.lowerBound)
-            w.field("maximum")
-            w.int(range.upperBound)
+        case .number(let range): bounds("number", range.lowerBound, range.upperBound)
+        case .wholeNumber(let range): bounds("wholeNumber", Double(range.lowerBound), Double(range.upperBound))
         case .choice(let options):
             w.string("choice")
             w.field("options")
