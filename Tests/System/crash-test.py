@@ -29,6 +29,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_support import call  # noqa: E402
+
 HOST = "127.0.0.1"
 URL_RE = re.compile(r"url=http://127\.0\.0\.1:(\d+)")
 
@@ -129,25 +132,8 @@ class Daemon:
 
 
 def request(port, method, path, body=None, headers=None, timeout=5.0, conn=None):
-    """One request; returns (status, headers dict with lower-case names, raw body bytes)."""
-    own = conn is None
-    if own:
-        conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    try:
-        hdrs = {"Accept": "application/json"}
-        data = None
-        if body is not None:
-            data = body if isinstance(body, bytes) else json.dumps(body).encode()
-            hdrs["Content-Type"] = "application/json"
-        if headers:
-            hdrs.update(headers)
-        conn.request(method, path, body=data, headers=hdrs)
-        resp = conn.getresponse()
-        raw = resp.read()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
-    finally:
-        if own:
-            conn.close()
+    """One request to the daemon on `port`: (status, headers with lower-case names, raw body bytes)."""
+    return call(HOST, port, method, path, body, headers, timeout, conn)
 
 
 def request_json(port, method, path, body=None, headers=None, expect=(200,)):

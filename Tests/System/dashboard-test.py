@@ -23,8 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -33,28 +31,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_support import Checks, request  # noqa: E402
+
 WAIT = 15
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "screenshots")
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print(f"{'PASS' if ok else 'FAIL'} {name}{'' if ok else ': ' + str(detail)}", flush=True)
-
-
-def request(base, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            text = answer.read()
-            return answer.status, json.loads(text) if text else None
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+checks = Checks()
+check = checks.check
 
 
 def browser():
@@ -143,12 +126,12 @@ def main_scenario(driver, base):
     check("Create app makes the app and selects it",
           wait(driver, lambda d: text_of(d, "app-heading").startswith("App mail")),
           text_of(driver, "app-heading"))
-    status, app = request(base, "GET", "/v1/apps/mail")
+    status, _, app = request(base + "/v1/apps/mail", "GET")
     check("... the API has it", status == 200 and app["bundleId"] == "com.example.mail", app)
     check("... and its badge says notRunning", badge_state(driver, "#app-state") == "notRunning")
 
     # The buttons are the daemon's catalogue: every app and device event, no scene events for this app.
-    _, catalogue = request(base, "GET", "/v1/event-types")
+    _, _, catalogue = request(base + "/v1/event-types", "GET")
     wanted = sorted(e["type"] for e in catalogue["eventTypes"] if e["scope"] in ("app", "device"))
     offered = lambda d: sorted(d.execute_script(
         "return [...document.querySelectorAll('#event-buttons button')].map(b => b.dataset.event)"))
@@ -167,7 +150,7 @@ def main_scenario(driver, base):
     check("... in the list of apps too",
           wait(driver, lambda d: badge_state(d, "button[data-app='mail'] .badge") == "suspended"))
 
-    _, callbacks = request(base, "GET", "/v1/apps/mail/callbacks")
+    _, _, callbacks = request(base + "/v1/apps/mail/callbacks", "GET")
     expected = [(item["seq"], item["selector"]) for item in callbacks["items"]]
     check("the API lists the callbacks of launch and Home",
           [s for _, s in expected] == ["application:willFinishLaunchingWithOptions:",
@@ -228,7 +211,7 @@ def main_scenario(driver, base):
           wait(driver, lambda d: badge_state(d, "#app-state") == "suspended"))
     driver.execute_script("window.notReloaded = true")
     act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='mail']").send_keys(Keys.SHIFT))
-    status, _ = request(base, "POST", "/v1/apps/mail/events", {"type": "activate"})
+    status, _, _ = request(base + "/v1/apps/mail/events", "POST", {"type": "activate"})
     check("an event posted with a plain HTTP request", status == 200, status)
     check("... shows in the second window: the badge says active",
           wait(driver, lambda d: badge_state(d, "#app-state") == "active"),
@@ -236,7 +219,7 @@ def main_scenario(driver, base):
     check("... and its timeline gets the new callbacks",
           wait(driver, lambda d: any(s == "applicationDidBecomeActive:" and seq > expected[-1][0]
                                      for seq, s in listed_callbacks(d))))
-    request(base, "POST", "/v1/apps", {"id": "weather", "bundleId": "com.example.weather"})
+    request(base + "/v1/apps", "POST", {"id": "weather", "bundleId": "com.example.weather"})
     check("... an app made elsewhere appears in the list",
           wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='weather']")))
     check("... all without a reload", driver.execute_script("return window.notReloaded === true"))
@@ -421,7 +404,7 @@ def tokens_scenario(driver, binary):
         if base is None:
             check("a daemon with --tokens starts", False, open(log.name).read())
             return
-        request(base, "POST", "/v1/apps", {"id": "mail", "bundleId": "com.example.mail"}, token=secret)
+        request(base + "/v1/apps", "POST", {"id": "mail", "bundleId": "com.example.mail"}, token=secret)
 
         driver.get(base + "/")
         shown = wait(driver, lambda d: error_text(d))
@@ -442,7 +425,7 @@ def tokens_scenario(driver, binary):
                    and d.find_elements(By.CSS_SELECTOR, "button[data-app='mail']")), error_text(driver))
         act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='mail']").click())
         wait(driver, lambda d: text_of(d, "app-heading").startswith("App mail"))
-        request(base, "POST", "/v1/apps/mail/events", {"type": "launch"}, token=secret)
+        request(base + "/v1/apps/mail/events", "POST", {"type": "launch"}, token=secret)
         check("... the timeline follows with the token, within the daemon's --max-wait",
               wait(driver, lambda d: len(listed_callbacks(d)) == 3), listed_callbacks(driver))
         check("... and no error is shown meanwhile", error_text(driver) == "", error_text(driver))
@@ -479,9 +462,7 @@ def main():
         check("the browser console has no other errors (script errors, CSP refusals)", logs == [], logs)
     finally:
         driver.quit()
-    passed = sum(results)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    sys.exit(0 if all(results) else 1)
+    checks.finish()
 
 
 if __name__ == "__main__":

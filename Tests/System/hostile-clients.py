@@ -30,6 +30,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_support import eventually  # noqa: E402
+
 URL_RE = re.compile(r"url=http://127\.0\.0\.1:(\d+)")
 IDLE_TIMEOUT = 4
 SLOWLORIS = 1000
@@ -52,15 +55,6 @@ def rss_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def eventually(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def settled_descriptors(pid):

@@ -15,34 +15,18 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_support import Checks, eventually, request  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print(f"{'PASS' if ok else 'FAIL'} {name}{'' if ok else ': ' + detail}")
+checks = Checks()
+check = checks.check
 
 
 def mint(binary, *args):
     out = subprocess.run([binary, "token", "new", *args], check=True, capture_output=True, text=True).stdout
     secret, line = out.strip().split("\n")
     return secret, json.loads(line)
-
-
-def request(base, method, path, token=None, body=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=5) as answer:
-            return answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
 
 
 def start(binary, work, *args):
@@ -60,12 +44,7 @@ def start(binary, work, *args):
 
 
 def wait_for_log(path, pattern, seconds=5):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if re.search(pattern, open(path).read()):
-            return True
-        time.sleep(0.05)
-    return False
+    return bool(eventually(lambda: re.search(pattern, open(path).read()), seconds))
 
 
 def main():
@@ -84,9 +63,9 @@ def main():
 
     process, base, log = start(binary, work, "--tokens", tokens_file)
     try:
-        check("without a token: 401", request(base, "GET", "/v1/apps")[0] == 401)
-        check("with the write token: 200", request(base, "GET", "/v1/apps", writer)[0] == 200)
-        status, _ = request(base, "POST", "/v1/reset", writer)
+        check("without a token: 401", request(base + "/v1/apps", "GET")[0] == 401)
+        check("with the write token: 200", request(base + "/v1/apps", "GET", token=writer)[0] == 200)
+        status, _, _ = request(base + "/v1/reset", "POST", token=writer)
         check("a write token may not reset everything: 403", status == 403)
         check("the refusal logs the token's name, never its secret",
               wait_for_log(log, r"token=ci") and writer not in open(log).read())
@@ -96,15 +75,15 @@ def main():
             f.write('{"tokens": [{"name": "x"')
         process.send_signal(signal.SIGHUP)
         check("a broken file on SIGHUP is logged", wait_for_log(log, r"tokens file not reloaded"))
-        check("... and the old tokens stay in force", request(base, "GET", "/v1/apps", writer)[0] == 200)
+        check("... and the old tokens stay in force", request(base + "/v1/apps", "GET", token=writer)[0] == 200)
 
         reader, reader_line = mint(binary, "--name", "dash", "--role", "read", "--namespace", "*")
         with open(tokens_file, "w") as f:
             json.dump({"tokens": [reader_line]}, f)
         process.send_signal(signal.SIGHUP)
         check("a good file on SIGHUP is loaded", wait_for_log(log, r"tokens reloaded"))
-        check("... the new token works", request(base, "GET", "/v1/apps", reader)[0] == 200)
-        check("... and a token no longer listed answers 401", request(base, "GET", "/v1/apps", writer)[0] == 401)
+        check("... the new token works", request(base + "/v1/apps", "GET", token=reader)[0] == 200)
+        check("... and a token no longer listed answers 401", request(base + "/v1/apps", "GET", token=writer)[0] == 401)
         process.send_signal(signal.SIGTERM)
         check("SIGTERM still stops it with 0", process.wait(timeout=10) == 0)
     finally:
@@ -119,7 +98,7 @@ def main():
 
     process, base, _ = start(binary, work, "--host", "0.0.0.0", "--allow-unauthenticated")
     try:
-        check("... unless --allow-unauthenticated is given", request(base, "GET", "/livez")[0] == 200)
+        check("... unless --allow-unauthenticated is given", request(base + "/livez", "GET")[0] == 200)
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)
@@ -131,9 +110,7 @@ def main():
     check("a tokens file with a mistake stops the start, naming the mistake",
           bad.returncode == 2 and "tokens[0].sha256" in bad.stderr, bad.stderr)
 
-    passed = sum(results)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    sys.exit(0 if all(results) else 1)
+    checks.finish()
 
 
 if __name__ == "__main__":
