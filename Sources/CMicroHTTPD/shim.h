@@ -14,11 +14,10 @@
 /// the RSS 160 MiB higher after they closed; with 40 KiB it returns to where it was.
 #define LIFECYCLED_CONNECTION_MEMORY (40 * 1024)
 
-/// Wraps the variadic MHD_start_daemon with exactly the options HTTPServer sets.
-/// The port argument is 0 on purpose: with MHD_OPTION_SOCK_ADDR the library reports the port
+/// Wraps the variadic MHD_start_daemon with exactly the options HTTPServer sets: a daemon without a thread
+/// of its own (HTTPServer's event loop runs it), bound with SO_REUSEPORT so that every loop's daemon shares
+/// one address. The port argument is 0 on purpose: with MHD_OPTION_SOCK_ADDR the library reports the port
 /// argument as the bound port, so 0 makes MHD_DAEMON_INFO_BIND_PORT ask the socket instead.
-/// thread_pool_size 0 leaves the option out (no pool: an internal thread, or none for an external loop);
-/// reuse_address 1 sets SO_REUSEPORT, so several daemons can share one address.
 static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
     unsigned int flags,
     MHD_AcceptPolicyCallback accept_policy, void *accept_policy_context,
@@ -27,24 +26,9 @@ static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
     MHD_NotifyConnectionCallback notify_connection, void *notify_connection_context,
     void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection), void *uri_log_context,
     const struct sockaddr *address,
-    unsigned int thread_pool_size,
     unsigned int connection_limit,
-    unsigned int connection_timeout_seconds,
-    unsigned int reuse_address)
+    unsigned int connection_timeout_seconds)
 {
-    if (thread_pool_size == 0)
-        return MHD_start_daemon(
-            flags, 0, accept_policy, accept_policy_context,
-            access_handler, access_handler_context,
-            MHD_OPTION_NOTIFY_COMPLETED, request_completed, request_completed_context,
-            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_context,
-            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIFECYCLED_CONNECTION_MEMORY,
-            MHD_OPTION_SOCK_ADDR, address,
-            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-            MHD_OPTION_LISTENING_ADDRESS_REUSE, reuse_address,
-            MHD_OPTION_END);
     return MHD_start_daemon(
         flags, 0, accept_policy, accept_policy_context,
         access_handler, access_handler_context,
@@ -53,10 +37,9 @@ static inline struct MHD_Daemon *lifecycled_mhd_start_daemon(
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIFECYCLED_CONNECTION_MEMORY,
         MHD_OPTION_SOCK_ADDR, address,
-        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, reuse_address,
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
         MHD_OPTION_END);
 }
 

@@ -21,15 +21,13 @@ final class EventLoop: Sendable {
     /// Used by the loop thread, and by `stop()`'s caller only after the thread has ended.
     nonisolated(unsafe) let daemon: OpaquePointer
     let worker: Worker
-    private let wakeUp: EventSignal
     private let stopRequest: EventSignal
     private let thread = Protected<pthread_t?>(nil)
     private static let sweepInterval = Duration.milliseconds(250)
 
-    init(daemon: OpaquePointer, worker: Worker, wakeUp: EventSignal) throws(HTTPServerError) {
+    init(daemon: OpaquePointer, worker: Worker) throws(HTTPServerError) {
         self.daemon = daemon
         self.worker = worker
-        self.wakeUp = wakeUp
         self.stopRequest = try EventSignal()
     }
 
@@ -66,9 +64,9 @@ final class EventLoop: Sendable {
         let epoll = lifecycled_mhd_epoll_fd(daemon)
         var descriptors = [
             pollfd(fd: epoll, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: worker.wakeUp.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopRequest.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: worker.departures?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: worker.departures.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         var nextSweep = ContinuousClock.now + Self.sweepInterval
         var nextRegistration: ContinuousClock.Instant?
@@ -85,10 +83,10 @@ final class EventLoop: Sendable {
                 _ = poll(&descriptors, nfds_t(descriptors.count), waitMilliseconds)
             }
             if descriptors[2].revents != 0 { return }
-            if descriptors[1].revents != 0 { wakeUp.drain() }
-            if descriptors[3].revents != 0 { worker.departures?.answerDeparted() }
+            if descriptors[1].revents != 0 { worker.wakeUp.drain() }
+            if descriptors[3].revents != 0 { worker.departures.answerDeparted() }
             _ = MHD_run(daemon)
-            nextRegistration = worker.departures?.registerOverdue()
+            nextRegistration = worker.departures.registerOverdue()
             if ContinuousClock.now >= nextSweep {
                 worker.connections.cutOffOverdue()
                 nextSweep = ContinuousClock.now + Self.sweepInterval

@@ -9,8 +9,9 @@ import Logging
     import Darwin
 #endif
 
-/// A JSON-over-HTTP/1.1 server on libmicrohttpd answering through an `HTTPResponder`: by default one daemon
-/// per thread, each run by an `EventLoop`, all on one address.
+/// A JSON-over-HTTP/1.1 server on libmicrohttpd answering through an `HTTPResponder`: one daemon per thread,
+/// each run by an `EventLoop` of ours, all on one address (libmicrohttpd's own polling threads can stall:
+/// `docs/LIBMICROHTTPD.md`).
 ///
 /// Lifecycle: `start()` once, optionally `quiesce()`, then `stop()` (also run on deinit). The server cannot
 /// be restarted; make a new one.
@@ -27,7 +28,7 @@ public final class HTTPServer: Sendable {
         case stopped(port: Int)
     }
 
-    /// The running daemons; `loops` is empty when libmicrohttpd runs them on its own threads.
+    /// The running daemons, one per event loop.
     private struct Daemons {
         var handles: [OpaquePointer]
         var workers: [Worker]
@@ -57,7 +58,6 @@ public final class HTTPServer: Sendable {
                 "HTTP server listening",
                 metadata: [
                     "host": "\(configuration.host)", "port": "\(daemons.port)", "threads": "\(daemons.handles.count)",
-                    "eventLoop": "\(configuration.pollingMode)",
                 ])
         }
     }
@@ -67,17 +67,6 @@ public final class HTTPServer: Sendable {
         let idleTimeout = Duration.seconds(max(1, configuration.idleTimeoutSeconds))
         var flags = MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        guard case .external = configuration.pollingMode else {
-            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            flags |= configuration.pollingMode == .poll ? MHD_USE_POLL.rawValue : MHD_USE_EPOLL.rawValue
-            let worker = Worker(core: core, idleTimeout: idleTimeout, wakeUp: nil)
-            let handle = try startDaemon(
-                flags: flags, worker: worker, address: address, threads: max(2, configuration.threads),
-                connectionLimit: configuration.connectionLimit, reuseAddress: false)
-            return Daemons(
-                handles: [handle], workers: [worker], loops: [], port: Int(lifecycled_mhd_bound_port(handle)))
-        }
-
         // One daemon per loop, all bound with SO_REUSEPORT. That would also let a second server join this
         // port unnoticed, so first make sure nothing listens there yet.
         if configuration.port != 0, let reason = address.bindFailureReason() {
@@ -89,19 +78,16 @@ public final class HTTPServer: Sendable {
         var daemons = Daemons(handles: [], workers: [], loops: [], port: configuration.port)
         do {
             for _ in 0..<loopCount {
-                let wakeUp = try EventSignal()
                 let worker = Worker(
-                    core: core, idleTimeout: idleTimeout, wakeUp: wakeUp, departures: try DepartureWatch())
-                let handle = try startDaemon(
-                    flags: flags, worker: worker, address: address, threads: 0, connectionLimit: share,
-                    reuseAddress: true)
+                    core: core, idleTimeout: idleTimeout, wakeUp: try EventSignal(), departures: try DepartureWatch())
+                let handle = try startDaemon(flags: flags, worker: worker, address: address, connectionLimit: share)
                 daemons.handles.append(handle)
                 daemons.workers.append(worker)
                 if daemons.handles.count == 1 {
                     daemons.port = Int(lifecycled_mhd_bound_port(handle))
                     address = try ListenAddress(host: configuration.host, port: daemons.port)
                 }
-                let loop = try EventLoop(daemon: handle, worker: worker, wakeUp: wakeUp)
+                let loop = try EventLoop(daemon: handle, worker: worker)
                 try loop.start()
                 daemons.loops.append(loop)
             }
@@ -114,7 +100,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func startDaemon(
-        flags: UInt32, worker: Worker, address: ListenAddress, threads: Int, connectionLimit: Int, reuseAddress: Bool
+        flags: UInt32, worker: Worker, address: ListenAddress, connectionLimit: Int
     ) throws(HTTPServerError) -> OpaquePointer {
         let context = Unmanaged.passUnretained(worker).toOpaque()
         let started = address.withSockaddr { sockaddr in
@@ -126,10 +112,8 @@ public final class HTTPServer: Sendable {
                 ConnectionCallbacks.notify, context,
                 ConnectionCallbacks.requestLine, context,
                 sockaddr,
-                UInt32(clamping: threads),
                 UInt32(clamping: max(1, connectionLimit)),
-                UInt32(clamping: max(1, configuration.idleTimeoutSeconds)),
-                reuseAddress ? 1 : 0
+                UInt32(clamping: max(1, configuration.idleTimeoutSeconds))
             )
         }
         guard let started else {
@@ -172,7 +156,7 @@ public final class HTTPServer: Sendable {
                     sockets.append(socket)
                 }
             }
-            for loop in daemons.loops { loop.worker.connectionResumed() }
+            for worker in daemons.workers { worker.connectionResumed() }
             daemons.quiescedSockets = sockets
             phase = .running(daemons)
             logger.info("HTTP server quiesced", metadata: ["port": "\(daemons.port)"])

@@ -4,8 +4,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port; 0 picks a free one, which `HTTPServer.port` reports after `start()`.
     public var port: Int = 8080
-    /// HTTP threads: event loops with `.external` (at least 1), libmicrohttpd's thread pool otherwise
-    /// (raised to at least 2 there, which makes its epoll stall rarer).
+    /// HTTP threads, each an `EventLoop` running a libmicrohttpd daemon of its own, all on one address (at least 1).
     public var threads: Int = 2
     /// Requests with a larger body are answered with 413.
     public var maxBodyBytes: Int = 1 << 20
@@ -16,27 +15,13 @@ public struct HTTPServerConfiguration: Sendable {
     /// A connection must send a whole request head within this many seconds of opening or of its previous
     /// answer, else it is closed: bytes trickling in do not extend it (slowloris). It is also libmicrohttpd's
     /// timer for a connection that sends or reads nothing while a body or an answer is under way. Parked
-    /// connections never time out. The head deadline is kept by the `.external` event loop only.
+    /// connections never time out.
     public var idleTimeoutSeconds: Int = 30
-    /// How the HTTP threads wait for sockets. `.external` by default; see `PollingMode`.
-    public var pollingMode: PollingMode = .external
     /// Names the `Host` header may carry besides an IP address, `localhost` and `host`; others get 421.
     public var allowedHosts: [String] = []
     /// Web origins (`http://example.com:3000`) whose pages may send state-changing requests, besides this
     /// server's own; a state-changing request with another `Origin`, or `Sec-Fetch-Site: cross-site`, gets 403.
     public var allowedOrigins: [String] = []
-
-    /// How the HTTP threads wait for sockets.
-    public enum PollingMode: Sendable {
-        /// One libmicrohttpd daemon per thread, all on one address (`SO_REUSEPORT`), each run by a loop of our
-        /// own that waits on the daemon's epoll descriptor and calls `MHD_run`. Cannot stall (see `EventLoop`).
-        case external
-        /// libmicrohttpd's own epoll thread pool (`MHD_USE_EPOLL`). Caution: libmicrohttpd 0.9.75 stalls for
-        /// seconds when exactly 128·k connections of one thread become ready at once. For comparison only.
-        case epoll
-        /// libmicrohttpd's own poll thread pool (`MHD_USE_POLL`). No stall, somewhat slower. For comparison.
-        case poll
-    }
 
     public init(
         host: String = "127.0.0.1",
@@ -46,7 +31,6 @@ public struct HTTPServerConfiguration: Sendable {
         connectionLimit: Int = 20000,
         perClientConnectionLimit: Int = 4096,
         idleTimeoutSeconds: Int = 30,
-        pollingMode: PollingMode = .external,
         allowedHosts: [String] = [],
         allowedOrigins: [String] = []
     ) {
@@ -57,7 +41,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perClientConnectionLimit = perClientConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.pollingMode = pollingMode
         self.allowedHosts = allowedHosts
         self.allowedOrigins = allowedOrigins
     }

@@ -26,8 +26,7 @@ public protocol HTTPStreamSource: AnyObject, Sendable {
 /// Put it in `HTTPResponse.stream`. While its source has nothing to send, the connection is suspended in
 /// libmicrohttpd (it costs no thread and no CPU) and watched only for the client's departure; `wake()`
 /// resumes it from any thread. It ends when the source says `.end`, when the client leaves (noticed while
-/// suspended too with the `.external` event loop; with libmicrohttpd's own threads only at the next write),
-/// or at `HTTPServer.stop()`; the source then hears `streamClosed()` once. Connection limits and the idle
+/// suspended too, by the event loop's `DepartureWatch`), or at `HTTPServer.stop()`; the source then hears `streamClosed()` once. Connection limits and the idle
 /// timeout do not cut an open stream off: a suspended connection has no timeout, and the head deadline
 /// (`ConnectionTable`) only runs between requests.
 public final class HTTPStream: Sendable {
@@ -109,7 +108,7 @@ public final class HTTPStream: Sendable {
             return (connection, state.socket, worker)
         }
         guard let (connection, socket, worker) = resumed else { return }
-        worker.departures?.unwatch(socket)
+        worker.departures.unwatch(socket)
         // Safe outside the lock: only the transition out of `.suspended` resumes, and libmicrohttpd never frees
         // a suspended connection (the server resumes every stream before stopping its daemons).
         MHD_resume_connection(connection)
@@ -160,7 +159,7 @@ public final class HTTPStream: Sendable {
                     // Under the lock, so a wake from another thread sees `.suspended` only once it is true.
                     MHD_suspend_connection(connection)
                     state.phase = .suspended
-                    state.worker?.departures?.watch(state.socket, onDeparture: { [self] in clientDeparted() })
+                    state.worker?.departures.watch(state.socket, onDeparture: { [self] in clientDeparted() })
                     return .copied(0)
                 }
             }

@@ -92,7 +92,7 @@ final class RequestContext: @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
-                worker.departures?.watch(socket, onDeparture: { [self] in complete(with: ProblemResponse.clientGone) })
+                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ProblemResponse.clientGone) })
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")
@@ -128,7 +128,7 @@ final class RequestContext: @unchecked Sendable {
         // A stream nobody will send is over: its source must hear so.
         if !taken { response.stream?.close() }
         guard wasParked else { return }
-        worker.departures?.unwatch(socket)
+        worker.departures.unwatch(socket)
         // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
         // connection is never freed, so the pointer stays valid until this call.
         MHD_resume_connection(connection)

@@ -1,22 +1,22 @@
 /// One libmicrohttpd daemon's context, handed to all its callbacks: the shared core, its connections, and
-/// the wake-up of the event loop that runs it (nil when libmicrohttpd runs the daemon on its own threads).
+/// the wake-up of the event loop that runs it.
 final class Worker: Sendable {
     let core: ServerCore
     let connections: ConnectionTable
-    let wakeUp: EventSignal?
-    /// Parked sockets watched for a client that leaves; nil when libmicrohttpd runs the daemon on its own threads.
-    let departures: DepartureWatch?
+    let wakeUp: EventSignal
+    /// Parked sockets watched for a client that leaves.
+    let departures: DepartureWatch
 
-    init(core: ServerCore, idleTimeout: Duration, wakeUp: EventSignal?, departures: DepartureWatch? = nil) {
+    init(core: ServerCore, idleTimeout: Duration, wakeUp: EventSignal, departures: DepartureWatch) {
         self.core = core
         self.connections = ConnectionTable(idleTimeout: idleTimeout)
         self.wakeUp = wakeUp
         self.departures = departures
     }
 
-    /// Called right after `MHD_resume_connection`: without an internal thread nothing else makes the
-    /// loop run the daemon again, so the resumed connection would wait for unrelated traffic.
+    /// Called right after `MHD_resume_connection`: the daemon has no thread of its own, so nothing else makes
+    /// the loop run it again, and the resumed connection would wait for unrelated traffic.
     func connectionResumed() {
-        wakeUp?.signal()
+        wakeUp.signal()
     }
 }

@@ -21,7 +21,7 @@ struct Lifecycled: ParsableCommand {
             """,
         discussion: """
             Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
-            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_EVENT_LOOP, LIFECYCLED_LOG_LEVEL, \
+            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_LOG_LEVEL, \
             LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
             LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
             LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
@@ -43,14 +43,8 @@ struct Lifecycled: ParsableCommand {
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
     var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
 
-    @Option(help: "HTTP threads: event loops (1 or more; at least 2 with epoll or poll).")
+    @Option(help: "HTTP threads, each an event loop with its own connections (1 to 64).")
     var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
-
-    @Option(
-        help:
-            "How the HTTP threads wait for sockets: external (one epoll loop of our own per thread), or libmicrohttpd's own epoll or poll, for comparison (epoll can stall at 128 connections; see the README)."
-    )
-    var eventLoop = Environment.string("LIFECYCLED_EVENT_LOOP") ?? "external"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
@@ -129,9 +123,6 @@ struct Lifecycled: ParsableCommand {
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
-        guard ["external", "epoll", "poll"].contains(eventLoop) else {
-            throw ValidationError("--event-loop must be external, epoll or poll")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (1...64).contains(threads) else { throw ValidationError("--threads must be from 1 to 64") }
@@ -229,9 +220,7 @@ struct Lifecycled: ParsableCommand {
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
-                idleTimeoutSeconds: idleTimeout,
-                pollingMode: eventLoop == "poll" ? .poll : eventLoop == "epoll" ? .epoll : .external,
-                allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
+                idleTimeoutSeconds: idleTimeout, allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
             responder: service, logger: logger)
         do {
             try server.start()

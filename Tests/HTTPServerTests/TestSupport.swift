@@ -41,7 +41,6 @@ var testLogger: Logger {
 /// Starts a server on a free port, runs `body`, and always stops the server.
 func withServer<T>(
     maxBodyBytes: Int = 1 << 20,
-    pollingMode: HTTPServerConfiguration.PollingMode = .external,
     configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     _ handler: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void,
     _ body: (HTTPServer) throws -> T
@@ -49,7 +48,6 @@ func withServer<T>(
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
     configuration.maxBodyBytes = maxBodyBytes
-    configuration.pollingMode = pollingMode
     configure(&configuration)
     let server = HTTPServer(
         configuration: configuration, responder: ClosureResponder(handler: handler), logger: testLogger)
