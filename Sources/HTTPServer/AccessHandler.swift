@@ -46,8 +46,8 @@ enum AccessHandler {
     }
 
     /// First call: headers only. Never queues a response, except on purpose when the connection must close
-    /// after the answer (queuing here makes libmicrohttpd 0.9.75 drop keep-alive): a 413 when the declared
-    /// body is too large, a 400/501 when the body's boundary is ambiguous (`RequestFraming`).
+    /// after the answer (queuing here makes libmicrohttpd 0.9.75 drop keep-alive): when the declared body is
+    /// too large, or when the body's boundary is ambiguous (`RequestFraming`).
     private static func begin(
         worker: Worker,
         connection: OpaquePointer,
@@ -65,21 +65,20 @@ enum AccessHandler {
             path: url.map { String(cString: $0) } ?? "/"
         )
         RequestFields.collect(from: connection, into: request)
-        if let problem = RequestFraming.problem(headers: request.headers) {
-            return ResponseQueue.queue(problem, on: connection)
+        if let refusal = RequestFraming.refusal(headers: request.headers) {
+            return ResponseQueue.queue(server.response(to: refusal), on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
         var acceptedHost = state?.acceptedHost
         request.refusal =
-            state?.takeTarget().flatMap { RequestTarget.problem(rawTarget: $0) }
-            ?? server.policy.problem(
+            state?.takeTarget().flatMap { RequestTarget.refusal(rawTarget: $0) }
+            ?? RequestFields.refusal(headers: request.headers)
+            ?? server.policy.refusal(
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseQueue.queue(
-                ProblemResponse.payloadTooLarge(bodyBytes: declared, maxBodyBytes: server.maxBodyBytes),
-                on: connection
-            )
+                server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
         }
         if let declared = request.declaredBodyBytes, declared > 0 {
             request.body.reserveCapacity(Int(declared))
@@ -105,15 +104,14 @@ enum AccessHandler {
     private static func answer(_ request: RequestContext) -> MHD_Result {
         if request.bodyTooLarge {
             return ResponseQueue.queue(
-                ProblemResponse.payloadTooLarge(maxBodyBytes: request.core.maxBodyBytes),
-                on: request.connection
-            )
+                request.core.response(to: .bodyTooLarge(bytes: nil, limit: request.core.maxBodyBytes)),
+                on: request.connection)
         }
         if let refusal = request.refusal {
             request.refusal = nil
             request.responderCalled = true
             request.completeWithoutResponder()
-            return ResponseQueue.queue(refusal, on: request.connection)
+            return ResponseQueue.queue(request.core.response(to: refusal), on: request.connection)
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }

@@ -8,4 +8,9 @@
 /// a responder that may never complete must keep its own deadline.
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void)
+
+    /// The answer to a request the server refuses by itself (`HTTPRefusal`): its status and body, the one
+    /// way the responder renders errors. Called on a libmicrohttpd thread; must not block. The server adds
+    /// `Connection: close` where it closes the connection after the answer.
+    func response(to refusal: HTTPRefusal) -> HTTPResponse
 }

@@ -166,15 +166,16 @@ public final class HTTPServer: Sendable {
     /// Streams open now (`HTTPStream` responses libmicrohttpd holds), over all daemons.
     public var openStreams: Int { core.openStreams.count }
 
-    /// Answers every parked request with a 503 problem and ends every stream (after what its source already
+    /// Answers every parked request with the responder's answer to `HTTPRefusal.shuttingDown` and ends every stream (after what its source already
     /// gave), waits briefly (2 s at most) for those answers to go out, then stops the loops and the daemons and
     /// closes every connection. Completions arriving later are ignored.
     public func stop() {
         phase.withLock { phase in
             guard case .running(let daemons) = phase else { return }
             let parked = core.parkedRequests.close()
+            let shuttingDown = core.response(to: .shuttingDown)
             for request in parked {
-                request.complete(with: ProblemResponse.shuttingDown)
+                request.complete(with: shuttingDown)
             }
             // Every stream is resumed here, so none is suspended when the daemons stop (libmicrohttpd would
             // abort); a client that does not read its end is cut off when the daemon stops.

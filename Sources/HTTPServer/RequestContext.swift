@@ -42,7 +42,7 @@ final class RequestContext: @unchecked Sendable {
     /// Set by the handler when it calls the responder; later no-data calls follow a resume.
     var responderCalled = false
     /// The answer given instead of calling the responder (a foreign `Host` or `Origin`, a bad target).
-    var refusal: HTTPResponse?
+    var refusal: HTTPRefusal?
 
     private struct Progress {
         var state = State.receiving
@@ -87,12 +87,12 @@ final class RequestContext: @unchecked Sendable {
                 // only once the connection is really suspended, so its resume can never come first.
                 guard core.parkedRequests.insert(self) else {
                     progress.state = .queued
-                    return ProblemResponse.shuttingDown
+                    return core.response(to: .shuttingDown)
                 }
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
-                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ProblemResponse.clientGone) })
+                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ServerCore.clientGone) })
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")

@@ -3,7 +3,7 @@
 /// `Transfer-Encoding`, and any transfer coding but `chunked`. Answered before the body, with the connection
 /// closed after the answer.
 enum RequestFraming {
-    static func problem(headers: [(name: String, value: String)]) -> HTTPResponse? {
+    static func refusal(headers: [(name: String, value: String)]) -> HTTPRefusal? {
         var contentLengths: [String] = []
         var transferEncodings: [String] = []
         for header in headers {
@@ -11,23 +11,17 @@ enum RequestFraming {
             if asciiCaseInsensitiveEquals(header.name, "Transfer-Encoding") { transferEncodings.append(header.value) }
         }
         if contentLengths.count > 1 {
-            return ProblemResponse.badFraming(
-                "The request has \(contentLengths.count) Content-Length fields (\(contentLengths.joined(separator: ", "))); exactly one is allowed.",
-                code: "ambiguous-content-length")
+            return .severalContentLengths(contentLengths)
         }
         guard !transferEncodings.isEmpty else { return nil }
         if !contentLengths.isEmpty {
-            return ProblemResponse.badFraming(
-                "The request has both Content-Length and Transfer-Encoding; send one of them.",
-                code: "ambiguous-content-length")
+            return .contentLengthWithTransferEncoding
         }
         let codings = transferEncodings.joined(separator: ",").split(separator: ",").map {
             $0.trimmingCharacters(in: " \t").lowercased()
         }
         if codings != ["chunked"] {
-            return ProblemResponse.badFraming(
-                "Transfer-Encoding \"\(transferEncodings.joined(separator: ", "))\" is not supported; only chunked is.",
-                status: 501, code: "unsupported-transfer-encoding")
+            return .unsupportedTransferEncoding(transferEncodings.joined(separator: ", "))
         }
         return nil
     }

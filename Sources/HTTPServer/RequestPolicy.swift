@@ -23,13 +23,13 @@ struct RequestPolicy: Sendable {
         origins = Set(allowedOrigins.map { Self.normalizedOrigin($0) })
     }
 
-    /// The problem to answer instead of calling the responder, or nil when the request may go on.
+    /// The refusal to answer instead of calling the responder, or nil when the request may go on.
     /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out. `acceptedHost`: the
     /// `Host` value this connection last sent and had accepted (a keep-alive client sends the same one each
     /// time, so only a new value is looked at); updated when a new one is accepted.
-    func problem(
+    func refusal(
         method: String, headers: [(name: String, value: String)], hostRequired: Bool, acceptedHost: inout String?
-    ) -> HTTPResponse? {
+    ) -> HTTPRefusal? {
         var host: String?
         var hostCount = 0
         var origin: String?
@@ -45,20 +45,16 @@ struct RequestPolicy: Sendable {
             }
         }
         if hostCount > 1 {
-            return ProblemResponse.problem(
-                status: 400, title: "Bad Request",
-                detail: "The request has \(hostCount) Host fields; exactly one is allowed.", code: "ambiguous-host")
+            return .severalHosts(count: hostCount)
         }
         if host == nil && hostRequired {
-            return ProblemResponse.problem(
-                status: 400, title: "Bad Request",
-                detail: "An HTTP/1.1 request needs a Host field naming this server.", code: "missing-host")
+            return .missingHost
         }
         if let host, host != acceptedHost {
             // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
             let name = Self.hostName(host)
             if !hostNames.contains(name) && !Self.isIPLiteral(name) {
-                return ProblemResponse.misdirected(host: host, allowed: hostNames.sorted())
+                return .misdirected(host: host, allowed: hostNames.sorted())
             }
             acceptedHost = host
         }
@@ -67,12 +63,12 @@ struct RequestPolicy: Sendable {
             let normalized = Self.normalizedOrigin(origin)
             let own = host.map { "http://" + $0.lowercased() }
             if normalized != own && !origins.contains(normalized) {
-                return ProblemResponse.crossOrigin(origin: origin)
+                return .crossOrigin(origin: origin, allowed: origins.sorted())
             }
             return nil
         }
         if let site, site.lowercased() == "cross-site" {
-            return ProblemResponse.crossSite
+            return .crossSite
         }
         return nil
     }

@@ -12,14 +12,9 @@ enum RequestTarget {
         return bytes.count > maxBytes || bytes.lazy.filter { $0 == UInt8(ascii: "&") }.count >= maxQueryParameters
     }
 
-    static func problem(rawTarget: String) -> HTTPResponse? {
+    static func refusal(rawTarget: String) -> HTTPRefusal? {
         let bytes = Array(rawTarget.utf8)
-        if bytes.count > maxBytes {
-            return ProblemResponse.problem(
-                status: 414, title: "URI Too Long",
-                detail: "The request target is \(bytes.count) bytes; at most \(maxBytes) are allowed.",
-                code: "uri-too-long")
-        }
+        if bytes.count > maxBytes { return .targetTooLong(bytes: bytes.count, limit: maxBytes) }
         let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         var index = 0
         while index < queryStart {
@@ -28,18 +23,12 @@ enum RequestTarget {
             {
                 let decoded = high << 4 | low
                 if decoded == 0 || decoded == UInt8(ascii: "/") {
-                    return ProblemResponse.problem(
-                        status: 400, title: "Bad Request",
-                        detail:
-                            "The path contains \(decoded == 0 ? "%00 (NUL)" : "%2F (an encoded /)"); path segments may not contain NUL or an encoded slash.",
-                        code: "invalid-path")
+                    return .invalidPath(decoded == 0 ? .encodedNUL : .encodedSlash)
                 }
                 index += 3
             } else {
                 if bytes[index] == 0 {
-                    return ProblemResponse.problem(
-                        status: 400, title: "Bad Request", detail: "The path contains a NUL byte.", code: "invalid-path"
-                    )
+                    return .invalidPath(.nulByte)
                 }
                 index += 1
             }
@@ -47,10 +36,7 @@ enum RequestTarget {
         if queryStart < bytes.endIndex {
             let parameters = bytes[(queryStart + 1)...].split(separator: UInt8(ascii: "&")).count
             if parameters > maxQueryParameters {
-                return ProblemResponse.problem(
-                    status: 400, title: "Bad Request",
-                    detail: "The query has \(parameters) parameters; at most \(maxQueryParameters) are allowed.",
-                    code: "too-many-query-parameters")
+                return .tooManyQueryParameters(count: parameters, limit: maxQueryParameters)
             }
         }
         return nil

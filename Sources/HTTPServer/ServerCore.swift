@@ -21,4 +21,15 @@ final class ServerCore: Sendable {
             allowedOrigins: configuration.allowedOrigins)
         self.logger = logger
     }
+
+    /// The responder's answer to `refusal`, closing the connection where the refusal requires it.
+    func response(to refusal: HTTPRefusal) -> HTTPResponse {
+        var response = responder.response(to: refusal)
+        if refusal.closesConnection { response.headers.append(("Connection", "close")) }
+        return response
+    }
+
+    /// Sent, as far as it goes, to a parked request whose client hung up: it only makes libmicrohttpd close
+    /// the connection, and nobody reads it, so it has no body.
+    static let clientGone = HTTPResponse(status: 499, headers: [("Connection", "close")])
 }

@@ -31,12 +31,12 @@ enum StreamResponse {
         let connection = request.connection
         guard request.core.openStreams.insert(stream) else {
             stream.close()
-            return ResponseQueue.queue(ProblemResponse.shuttingDown, on: connection)
+            return ResponseQueue.queue(request.core.response(to: .shuttingDown), on: connection)
         }
         guard stream.attach(to: connection, worker: request.worker) else {
             request.core.openStreams.remove(stream)
             stream.close()
-            return ResponseQueue.queue(ProblemResponse.shuttingDown, on: connection)
+            return ResponseQueue.queue(request.core.response(to: .shuttingDown), on: connection)
         }
         var size = sendBufferBytes
         _ = setsockopt(request.socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -3,24 +3,24 @@ import HTTPTestClient
 import Testing
 
 /// Requests a proxy in front could read differently, and targets the decoded path would misrepresent:
-/// each gets a problem document and never reaches the responder.
+/// each is refused (`HTTPRefusal`) and never reaches the responder.
 @Suite struct StrictEdgeTests {
-    static let ambiguousBodies: [(String, Int, String)] = [
+    static let ambiguousBodies: [(String, HTTPRefusal)] = [
         (
-            "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n", 400,
-            "ambiguous-content-length"
+            "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n",
+            .severalContentLengths(["2", "40"])
         ),
-        ("Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400, "ambiguous-content-length"),
+        ("Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", .severalContentLengths(["2", "2"])),
         (
-            "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 400,
-            "ambiguous-content-length"
+            "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            .contentLengthWithTransferEncoding
         ),
-        ("Transfer-Encoding: gzip\r\n\r\n{}", 501, "unsupported-transfer-encoding"),
-        ("Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 501, "unsupported-transfer-encoding"),
+        ("Transfer-Encoding: gzip\r\n\r\n{}", .unsupportedTransferEncoding("gzip")),
+        ("Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", .unsupportedTransferEncoding("gzip, chunked")),
     ]
 
     @Test(arguments: ambiguousBodies)
-    func anAmbiguousBodyIsRefusedAndTheConnectionClosed(fields: String, status: Int, code: String) throws {
+    func anAmbiguousBodyIsRefusedAndTheConnectionClosed(fields: String, refusal: HTTPRefusal) throws {
         let seen = Box<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.path) }
@@ -29,24 +29,30 @@ import Testing
             let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
             try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(fields)".utf8))
             let response = try client.readResponse()
-            #expect(response.status == status)
-            #expect(response.header("Content-Type") == "application/problem+json")
-            #expect(response.text.contains(#""code":"\#(code)""#))
+            #expect(response.text == refused(refusal))
             #expect(response.header("Connection")?.lowercased() == "close")
             #expect(client.serverClosed())
             #expect(seen.get().isEmpty)
         }
     }
 
-    @Test(arguments: [
-        ("/v1/apps/a1%00zzz", 400, "invalid-path"), ("/v1/apps/a%2F1", 400, "invalid-path"),
-        ("/v1/apps/a%2f1", 400, "invalid-path"),
-        ("/v1/devices?" + (0..<101).map { "p\($0)=1" }.joined(separator: "&"), 400, "too-many-query-parameters"),
-        ("/v1/devices?x=" + String(repeating: "a", count: 4100), 414, "uri-too-long"),
+    static let refusedTargets: [(String, HTTPRefusal)] = [
+        ("/v1/apps/a1%00zzz", .invalidPath(.encodedNUL)), ("/v1/apps/a%2F1", .invalidPath(.encodedSlash)),
+        ("/v1/apps/a%2f1", .invalidPath(.encodedSlash)),
+        (
+            "/v1/devices?" + (0..<101).map { "p\($0)=1" }.joined(separator: "&"),
+            .tooManyQueryParameters(count: 101, limit: 100)
+        ),
+        ("/v1/devices?x=" + String(repeating: "a", count: 4100), .targetTooLong(bytes: 4114, limit: 4096)),
         // Enough parameters to exhaust libmicrohttpd's per-connection memory if it parsed them.
-        ("/v1/devices?" + (0..<3000).map { "p\($0)=1" }.joined(separator: "&"), 414, "uri-too-long"),
-    ])
-    func aTargetTheDecodedPathWouldMisrepresentIsRefused(target: String, status: Int, code: String) throws {
+        (
+            "/v1/devices?" + (0..<3000).map { "p\($0)=1" }.joined(separator: "&"),
+            .targetTooLong(bytes: 22901, limit: 4096)
+        ),
+    ]
+
+    @Test(arguments: refusedTargets)
+    func aTargetTheDecodedPathWouldMisrepresentIsRefused(target: String, refusal: HTTPRefusal) throws {
         let seen = Box<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.path) }
@@ -54,13 +60,29 @@ import Testing
         }) { server in
             let client = try TestHTTPClient(port: server.port)
             let response = try client.request(method: "DELETE", path: target)
-            #expect(response.status == status)
-            #expect(response.header("Content-Type") == "application/problem+json")
-            #expect(response.text.contains(#""code":"\#(code)""#))
+            #expect(response.text == refused(refusal))
             #expect(seen.get().isEmpty)
             // The boundary was clear: the connection stays usable.
             #expect(try client.request(path: "/v1/apps/a%201?x=%2F").status == 200)
             #expect(seen.get() == ["/v1/apps/a 1"])
+        }
+    }
+
+    @Test func headerFieldsOverTheLimitAreRefusedAndTheConnectionStaysUsable() throws {
+        let seen = Box(0)
+        try withServer({ _, completion in
+            seen.update { $0 += 1 }
+            completion(textResponse("ok"))
+        }) { server in
+            let client = try TestHTTPClient(port: server.port)
+            // "X-Big: " + value + CRLF, and "Host: localhost" + CRLF sent by the client.
+            let value = String(repeating: "a", count: 17000)
+            let response = try client.request(path: "/v1/devices", headers: [("X-Big", value)])
+            #expect(
+                response.text
+                    == refused(.headerFieldsTooLarge(bytes: 17000 + 5 + 4 + "Host".count + "localhost".count + 4, limit: 16384)))
+            #expect(seen.get() == 0)
+            #expect(try client.request(path: "/v1/devices").status == 200)
         }
     }
 

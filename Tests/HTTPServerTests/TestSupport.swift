@@ -7,14 +7,23 @@ import Dispatch
 import HTTPServer
 import Logging
 
-/// A responder made of a closure, so each test states its behaviour inline.
+/// A responder made of a closure, so each test states its behaviour inline. A refusal answers 400 with the
+/// refusal's description as text (`refused(_:)`): these tests check what the server refused and why; the
+/// daemon's rendering of it is tested with the daemon's responder.
 struct ClosureResponder: HTTPResponder {
     let handler: @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
     func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         handler(request, completion)
     }
+
+    func response(to refusal: HTTPRefusal) -> HTTPResponse {
+        textResponse(refused(refusal), status: 400)
+    }
 }
+
+/// The body `ClosureResponder` answers a refusal with.
+func refused(_ refusal: HTTPRefusal) -> String { "refused: \(refusal)" }
 
 /// Holds values handed across threads in tests (completions, requests seen).
 final class Box<Value>: @unchecked Sendable {

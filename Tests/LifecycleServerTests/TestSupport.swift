@@ -184,7 +184,8 @@ func expectProblem(
     #expect(reply.string("code") == code, "\(reply.text)", sourceLocation: sourceLocation)
     #expect(reply.int("status") == status, sourceLocation: sourceLocation)
     #expect(!(reply.string("detail") ?? "").isEmpty, sourceLocation: sourceLocation)
-    #expect(reply.string("title") != nil, sourceLocation: sourceLocation)
+    #expect(reply.string("type") == "https://lifecycled.dev/problems/\(code)", sourceLocation: sourceLocation)
+    #expect(reply.string("title") == ProblemCode(rawValue: code)?.title, sourceLocation: sourceLocation)
 }
 
 /// A JSON value as text with sorted keys, so two values compare equal exactly when their JSON does.

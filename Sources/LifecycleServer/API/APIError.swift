@@ -1,26 +1,40 @@
 import HTTPServer
 import LifecycleCore
 
-/// Every error the API answers, rendered as one RFC 9457 `application/problem+json` shape.
+/// The one problem type: every error the daemon answers, the HTTP layer's refusals included
+/// (`APIError(_: HTTPRefusal)`), is one of these, rendered by `response` as RFC 9457
+/// `application/problem+json`. Its `code` is from the one list (`ProblemCode`), which gives the status,
+/// the title and the `type`; `detail` is a sentence, lower-case and without a final period, naming what
+/// was wrong and what is allowed.
 struct APIError: Error {
-    var status: Int
-    var code: String
-    var title: String
+    var code: ProblemCode
     var detail: String
-    /// Extra members where they help: `state`, `allowed`, `validTypes`, `field`, `oldestSeq`, ...
+    /// Extra members where they help: `state`, `allowed`, `validTypes`, `field`, `oldestSeq`, `limit`, ...
     var extra: [String: JSONValue] = [:]
     var headers: [(name: String, value: String)] = []
 
+    init(
+        _ code: ProblemCode, _ detail: String, extra: [String: JSONValue] = [:],
+        headers: [(name: String, value: String)] = []
+    ) {
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+        self.headers = headers
+    }
+
+    var status: Int { code.status }
+
     static func notFound(_ detail: String) -> APIError {
-        APIError(status: 404, code: "not-found", title: "Not Found", detail: detail)
+        APIError(.notFound, detail)
     }
 
     static func invalidJSON(_ detail: String) -> APIError {
-        APIError(status: 400, code: "invalid-json", title: "Invalid JSON", detail: detail)
+        APIError(.invalidJSON, detail)
     }
 
     static func invalidField(_ field: String, _ detail: String, allowed: [String] = []) -> APIError {
-        var error = APIError(status: 400, code: "invalid-field", title: "Invalid Field", detail: detail)
+        var error = APIError(.invalidField, detail)
         error.extra["field"] = .string(field)
         if !allowed.isEmpty { error.extra["allowed"] = .array(allowed.map(JSONValue.string)) }
         return error
@@ -28,20 +42,18 @@ struct APIError: Error {
 
     static func unknownEvent(_ type: String, validTypes: [String], detail: String? = nil) -> APIError {
         var error = APIError(
-            status: 400, code: "unknown-event", title: "Unknown Event",
-            detail: detail ?? "\(type) is not an event type here; validTypes lists those that are")
+            .unknownEvent, detail ?? "\(type) is not an event type here; validTypes lists those that are")
         error.extra["validTypes"] = .array(validTypes.map(JSONValue.string))
         return error
     }
 
     static func alreadyExists(_ detail: String) -> APIError {
-        APIError(status: 409, code: "already-exists", title: "Already Exists", detail: detail)
+        APIError(.alreadyExists, detail)
     }
 
     static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
         var error = APIError(
-            status: 405, code: "method-not-allowed", title: "Method Not Allowed",
-            detail: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))")
+            .methodNotAllowed, "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))")
         error.extra["allowed"] = .array(allowed.map(JSONValue.string))
         error.headers = [("Allow", allowed.joined(separator: ", "))]
         return error
@@ -50,58 +62,53 @@ struct APIError: Error {
     /// One event (or a device or app description) larger than `--max-event-bytes`: 413 with the limit.
     static func eventTooLarge(bytes: Int, limit: Int, what: String) -> APIError {
         var error = APIError(
-            status: 413, code: "payload-too-large", title: "Payload Too Large",
-            detail: "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)")
+            .payloadTooLarge, "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)")
         error.extra["limit"] = .number(Double(limit))
         return error
     }
 
     static func unsupportedMediaType(_ contentType: String) -> APIError {
         APIError(
-            status: 415, code: "unsupported-media-type", title: "Unsupported Media Type",
-            detail: "the body must be JSON (Content-Type: application/json), not \(contentType)",
+            .unsupportedMediaType, "the body must be JSON (Content-Type: application/json), not \(contentType)",
             extra: ["allowed": ["application/json"]])
     }
 
     static func gone(oldestSeq: UInt64) -> APIError {
         APIError(
-            status: 410, code: "gone", title: "Gone",
-            detail: "entries after this cursor are no longer retained; the oldest seq still held is \(oldestSeq)",
+            .gone, "entries after this cursor are no longer retained; the oldest seq still held is \(oldestSeq)",
             extra: ["oldestSeq": .number(Double(oldestSeq))])
     }
 
     /// 410 for a request parked on a namespace that was deleted meanwhile.
     static func namespaceDeleted(_ namespace: String) -> APIError {
         var error = APIError(
-            status: 410, code: "gone", title: "Gone",
-            detail: "the namespace \(namespace) was deleted with everything in it while this request waited")
+            .gone, "the namespace \(namespace) was deleted with everything in it while this request waited")
         error.extra["namespace"] = .string(namespace)
         return error
     }
 
     static func idempotencyKeyReused() -> APIError {
         APIError(
-            status: 422, code: "idempotency-key-reused", title: "Idempotency Key Reused",
-            detail: "this Idempotency-Key was first used with another request body; use a new key for a new request")
+            .idempotencyKeyReused, "this Idempotency-Key was first used with another request body; use a new key for a new request")
     }
 
     static func notReady(_ detail: String) -> APIError {
-        APIError(status: 503, code: "not-ready", title: "Service Unavailable", detail: detail)
+        APIError(.notReady, detail)
     }
 
     var response: HTTPResponse {
         var writer = JSONWriter(reservingCapacity: 256)
         writer.beginObject()
         writer.field("type")
-        writer.string("https://lifecycled.dev/problems/\(code)")
+        writer.string(code.typeURI)
         writer.field("title")
-        writer.string(title)
+        writer.string(code.title)
         writer.field("status")
         writer.int(status)
         writer.field("detail")
         writer.string(detail)
         writer.field("code")
-        writer.string(code)
+        writer.string(code.rawValue)
         for key in extra.keys.sorted() {
             writer.key(key)
             writer.value(extra[key]!)
@@ -117,13 +124,13 @@ extension APIError {
     init(_ rejection: Rejection) {
         switch rejection.code {
         case .invalidTransition:
-            self.init(status: 409, code: "invalid-transition", title: "Invalid Transition", detail: rejection.detail)
+            self.init(.invalidTransition, rejection.detail)
         case .invalidField:
-            self.init(status: 400, code: "invalid-field", title: "Invalid Field", detail: rejection.detail)
+            self.init(.invalidField, rejection.detail)
         case .notFound:
-            self.init(status: 404, code: "not-found", title: "Not Found", detail: rejection.detail)
+            self.init(.notFound, rejection.detail)
         case .alreadyExists:
-            self.init(status: 409, code: "already-exists", title: "Already Exists", detail: rejection.detail)
+            self.init(.alreadyExists, rejection.detail)
         }
         if let sceneState = rejection.sceneState { extra["sceneState"] = .string(sceneState.rawValue) }
         if let lifecycle = rejection.lifecycle { extra["lifecycle"] = .string(lifecycle) }

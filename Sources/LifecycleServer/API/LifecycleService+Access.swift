@@ -16,8 +16,8 @@ extension LifecycleService {
         case .allowed:
             return nil
         case .unauthorized(let detail):
-            var error = APIError(status: 401, code: "unauthorized", title: "Unauthorized", detail: detail)
-            error.headers = [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")]
+            let error = APIError(
+                .unauthorized, detail, headers: [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")])
             logger.notice(
                 "request refused",
                 metadata: ["status": "401", "method": "\(request.method)", "path": "\(request.path)"])
@@ -28,7 +28,7 @@ extension LifecycleService {
                 metadata: [
                     "status": "403", "token": "\(token.name)", "method": "\(request.method)", "path": "\(request.path)",
                 ])
-            return APIError(status: 403, code: "forbidden", title: "Forbidden", detail: detail)
+            return APIError(.forbidden, detail)
         }
     }
 }

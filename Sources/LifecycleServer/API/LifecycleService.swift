@@ -151,6 +151,11 @@ public final class LifecycleService: HTTPResponder {
         }
     }
 
+    /// The HTTP layer's refusals answer the same problem documents as the API's own errors.
+    public func response(to refusal: HTTPRefusal) -> HTTPResponse {
+        APIError(refusal).response
+    }
+
     private func dispatch(
         _ match: Route.Match, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {

@@ -26,7 +26,7 @@ public enum BodyDecoding {
             return nil
         } catch {
             _ = error.response
-            return error.code + (error.extra["field"]?.stringValue.map { " " + $0 } ?? "")
+            return error.code.rawValue + (error.extra["field"]?.stringValue.map { " " + $0 } ?? "")
         }
     }
 }

@@ -16,8 +16,8 @@ extension APIError {
     /// 403 for a creation over a namespace's quota.
     static func quotaExceeded(_ what: String, namespace: String, limit: Int, option: String) -> APIError {
         var error = APIError(
-            status: 403, code: "quota-exceeded", title: "Quota Exceeded",
-            detail: "the namespace \(namespace) holds \(limit) \(what) already, the most it may (\(option)); "
+            .quotaExceeded,
+            "the namespace \(namespace) holds \(limit) \(what) already, the most it may (\(option)); "
                 + "nothing was created")
         error.extra["limit"] = .number(Double(limit))
         return error
