@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Every target: imports are internal unless a file says otherwise, a file imports the modules whose
+/// members it uses, and existential types are spelled `any`.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
 let package = Package(
     name: "lifecycled",
     // Synchronization's Mutex and Atomic need macOS 15.
@@ -9,7 +17,7 @@ let package = Package(
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
         // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
-        .library(name: "LifecycleServer", targets: ["LifecycleServer"]),
+        .library(name: "LifecycleWire", targets: ["LifecycleWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -19,8 +27,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
-        // The lifecycle rules: a pure state machine. Standard library and Foundation value types only.
-        .target(name: "LifecycleCore"),
+        // The layers, lowest first; each target imports only those below it (docs/ARCHITECTURE.md §1):
+        //   LifecycleCore   the lifecycle rules, a pure state machine
+        //   LifecycleStore  the journal (SQLite or memory)          Locking  the one lock box
+        //   LifecycleWire   JSON, the encoders and decoders, the one problem type       (Core)
+        //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
+        //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, Wire, Locking)
+        //   LifecycleServer the API: routes, handlers, streams, namespaces, access      (all of the above)
+        //   lifecycled      the executable
+        .target(name: "LifecycleCore", swiftSettings: strict),
+        .target(name: "Locking", swiftSettings: strict),
 
         // GNU libmicrohttpd, seen only by HTTPServer.
         .systemLibrary(
@@ -32,8 +48,10 @@ let package = Package(
             name: "HTTPServer",
             dependencies: [
                 "CMicroHTTPD",
+                "Locking",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
 
         // SQLite, seen only by LifecycleStore.
@@ -47,24 +65,34 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
 
-        // zlib, seen only by the snapshot compression of LifecycleServer (Persistence/Deflate.swift).
+        .target(name: "LifecycleWire", dependencies: ["LifecycleCore"], swiftSettings: strict),
+
+        // zlib, seen only by the snapshot compression of LifecycleHosting (Persistence/Deflate.swift).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .target(
+            name: "LifecycleHosting",
+            dependencies: ["LifecycleCore", "LifecycleStore", "LifecycleWire", "Locking", "CZlib"],
+            swiftSettings: strict
+        ),
 
-        // Hosting devices on Dispatch queues and the REST API over HTTPServer.
+        // The REST API over HTTPServer.
         .target(
             name: "LifecycleServer",
             dependencies: [
                 "LifecycleCore",
-                "HTTPServer",
                 "LifecycleStore",
-                "CZlib",
+                "LifecycleWire",
+                "LifecycleHosting",
+                "HTTPServer",
+                "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -79,7 +107,8 @@ let package = Package(
                 .embedInCode("Resources/dashboard/timeline.js"),
                 .embedInCode("Resources/dashboard/live.js"),
                 .embedInCode("Resources/dashboard/dashboard.css"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "lifecycled",
@@ -89,7 +118,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: strict
         ),
 
         .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore"]),
@@ -97,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "instruction-count",
             dependencies: [
-                "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore",
+                "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore", "LifecycleWire",
+                "LifecycleHosting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount"
@@ -112,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "LifecycleServerTests",
             dependencies: [
-                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "HTTPTestClient",
+                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
+                "LifecycleHosting", "Locking", "HTTPTestClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

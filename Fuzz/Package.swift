@@ -12,7 +12,7 @@ let package = Package(
         .executableTarget(
             name: "BodyFuzzer",
             dependencies: [
-                .product(name: "LifecycleServer", package: "lifecycled"),
+                .product(name: "LifecycleWire", package: "lifecycled"),
                 .product(name: "LifecycleCore", package: "lifecycled"),
             ]
         )

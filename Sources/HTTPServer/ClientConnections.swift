@@ -1,3 +1,5 @@
+import Locking
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,6 @@
 import CMicroHTTPD
-import Logging
+import Locking
+public import Logging
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 
 /// What an `HTTPStreamSource` hands the server when asked for more of a streamed response.
 public enum HTTPStreamChunk: Sendable {

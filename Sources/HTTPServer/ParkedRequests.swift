@@ -1,3 +1,5 @@
+import Locking
+
 /// The requests parked (suspended in libmicrohttpd) and not yet finished, so `stop()` can answer and resume
 /// them, and wait for answers completed just before it to go out.
 ///

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 
 /// Per-request state, stored in libmicrohttpd's `req_cls` from the first handler call until
 /// `MHD_OPTION_NOTIFY_COMPLETED`, and kept alive after that by any completion closure still held.

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -281,7 +281,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         writerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
-    private static func reason(_ error: Error) -> String {
+    private static func reason(_ error: any Error) -> String {
         (error as NSError).localizedDescription
     }
 }

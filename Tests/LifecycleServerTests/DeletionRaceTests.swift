@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleHosting
 import LifecycleStore
 import Testing
 

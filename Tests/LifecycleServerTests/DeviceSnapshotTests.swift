@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleHosting
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleWire
 import Testing
 
 @testable import LifecycleServer

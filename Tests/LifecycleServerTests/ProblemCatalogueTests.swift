@@ -1,4 +1,5 @@
 import Foundation
+@testable import LifecycleWire
 import Testing
 
 @testable import LifecycleServer

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTestClient
+@testable import LifecycleWire
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,7 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleHosting
+@testable import LifecycleWire
 import Testing
 
 @testable import LifecycleServer

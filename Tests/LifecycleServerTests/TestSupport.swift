@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+@testable import LifecycleWire
 import Logging
 import Synchronization
 import Testing

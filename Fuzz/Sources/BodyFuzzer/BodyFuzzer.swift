@@ -1,5 +1,5 @@
 import LifecycleCore
-import LifecycleServer
+import LifecycleWire
 
 /// libFuzzer's entry point: every input goes through the JSON parser and, as a request body, through each
 /// decoder. A trap, a sanitizer report or a broken property is a crash that libFuzzer saves.

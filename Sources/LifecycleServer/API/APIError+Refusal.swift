@@ -1,5 +1,6 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleWire
 
 extension APIError {
     /// A request the HTTP layer refused by itself, as the client sees it: what was wrong and what is allowed,

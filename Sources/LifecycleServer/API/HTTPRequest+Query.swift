@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleWire
 
 /// The query parameters of paged reads and lists, range-checked: a value outside its range answers
 /// `400 invalid-field` naming the range, never a trap.

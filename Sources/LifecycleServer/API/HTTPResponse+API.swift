@@ -1,5 +1,6 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleWire
 
 extension HTTPResponse {
     static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {

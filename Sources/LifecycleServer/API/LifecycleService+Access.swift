@@ -1,4 +1,7 @@
 import HTTPServer
+import LifecycleWire
+import Locking
+import Logging
 import Synchronization
 
 extension LifecycleService {

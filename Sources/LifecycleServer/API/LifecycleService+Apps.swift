@@ -1,5 +1,8 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
 
 extension LifecycleService {
     func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void)

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleWire
 
 extension LifecycleService {
     /// `GET /` and `GET /dashboard/{file}`: the dashboard, revalidated by ETag on every load.

@@ -1,6 +1,10 @@
+import CoreMetrics
 import Foundation
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
 
 extension LifecycleService {
     /// What a host of `space` reports to: metrics, store failures, and the namespace's `changes` feed.

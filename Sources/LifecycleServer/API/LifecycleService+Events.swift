@@ -1,5 +1,7 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
 
 extension LifecycleService {
     func postEvents(

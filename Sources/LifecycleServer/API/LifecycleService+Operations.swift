@@ -1,7 +1,13 @@
+import CoreMetrics
 import Dispatch
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
 import LifecycleStore
+import LifecycleWire
+import Locking
+import Logging
+import Synchronization
 
 extension LifecycleService {
     func readyz(_ done: @escaping @Sendable (HTTPResponse) -> Void) {

@@ -1,5 +1,9 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
+import Synchronization
 
 extension LifecycleService {
     /// A page of a timeline: `{"items": [...], "next": SEQ}`. With `wait`, an empty page is held until an

@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleWire
 
 extension LifecycleService {
     /// Refuses with 413 an event of `body` (one event or a batch), or a device or app description, whose

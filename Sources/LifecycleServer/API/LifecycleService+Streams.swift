@@ -1,4 +1,8 @@
 import HTTPServer
+import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
 
 /// `text/event-stream` answers: timelines and callbacks as they grow, and the `changes` stream.
 extension LifecycleService {
@@ -15,7 +19,7 @@ extension LifecycleService {
         try host.shared.withLock { shared throws(APIError) in
             guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
             if let app, shared.device.app(app) == nil { throw .notFound("no app \(app)") }
-            shared.streams[ObjectIdentifier(stream)] = (app, stream)
+            shared.watchers[ObjectIdentifier(stream)] = (app, stream)
         }
         streams.add(stream)
         done(HTTPResponse(status: 200, headers: EventStreamText.headers, stream: stream.http))

@@ -1,18 +1,15 @@
 import Dispatch
 import Foundation
-import HTTPServer
+public import HTTPServer
 import LifecycleCore
-import LifecycleStore
-import Logging
+import LifecycleHosting
+public import LifecycleStore
+import LifecycleWire
+import Locking
+public import Logging
 import Synchronization
 
 /// Options the daemon's command line sets.
-/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
-struct HistoryBounds: Sendable {
-    var entries: Int
-    var bytes: Int
-}
-
 public struct ServiceOptions: Sendable {
     /// Entries kept per app timeline (and per device timeline); older ones answer 410.
     public var historyLimit = 10_000

@@ -1,5 +1,6 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleWire
 
 extension HTTPRequest {
     /// The JSON body; nil when there is none. 415 for a body not labelled `application/json` (or `+json`):

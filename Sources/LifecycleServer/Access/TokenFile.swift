@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleWire
 
 /// The tokens file of `--tokens FILE` (API.md, "Access tokens"):
 /// `{"tokens": [{"name", "sha256", "role", "namespaces"}]}`, read strictly: anything it does not

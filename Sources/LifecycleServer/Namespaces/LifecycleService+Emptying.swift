@@ -1,6 +1,9 @@
 import Dispatch
 import HTTPServer
+import LifecycleHosting
 import LifecycleStore
+import LifecycleWire
+import Locking
 import Synchronization
 
 extension LifecycleService {
@@ -45,7 +48,8 @@ extension LifecycleService {
                 // Streams on the namespace end saying why: a reset, or the namespace's deletion.
                 let reason: StreamEnd = deleting ? .deleted : .reset
                 for host in hosts {
-                    for stream in host.shared.withLock({ $0.streams.values.map(\.stream) }) { stream.end(reason) }
+                    let watchers = host.shared.withLock { $0.watchers.values.map(\.watcher) }
+                    for case let stream as LiveStream in watchers { stream.end(reason) }
                 }
                 space.changeFeed.endAll(reason)
                 for host in hosts { host.markGone(withNamespace: deleting ? space.name : nil) }

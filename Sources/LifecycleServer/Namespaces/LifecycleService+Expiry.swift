@@ -1,4 +1,6 @@
 import Dispatch
+import Locking
+import Logging
 
 /// Namespace TTLs, on the wall clock: a sweep every `namespaceSweepInterval` deletes the namespaces idle for
 /// their `ttlSeconds`, and journals the `lastUsedAt` of the others that were used since the last sweep

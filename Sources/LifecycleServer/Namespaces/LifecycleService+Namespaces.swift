@@ -1,6 +1,9 @@
 import Foundation
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
 
 /// `PUT`, `GET` of one namespace, and the paged list (API.md, "Namespaces").
 extension LifecycleService {

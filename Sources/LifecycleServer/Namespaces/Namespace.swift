@@ -1,3 +1,5 @@
+import LifecycleHosting
+import Locking
 import Synchronization
 
 /// One namespace: its own registry of devices and apps (ids are unique within it), its settings, and the

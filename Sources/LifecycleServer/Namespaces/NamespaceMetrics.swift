@@ -1,4 +1,5 @@
 import CoreMetrics
+import Locking
 import Metrics
 
 /// Metrics per namespace, with a bounded label set: the first `maxLabels` namespace names seen (`default`

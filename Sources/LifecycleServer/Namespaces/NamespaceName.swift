@@ -1,3 +1,6 @@
+import LifecycleCore
+import LifecycleWire
+
 /// Namespace names: a DNS label, `[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`, so a name can be a routing key.
 public enum NamespaceName {
     public static let pattern = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"

@@ -1,3 +1,7 @@
+import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+
 /// What a namespace is besides its devices and apps: the settings `PUT /v1/namespaces/{ns}` sets and the
 /// wall-clock times its TTL runs on. Journaled whole, as the only record of the namespace's stream.
 struct NamespaceSettings: Equatable, Sendable {

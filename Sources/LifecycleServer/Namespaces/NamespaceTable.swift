@@ -1,3 +1,5 @@
+import Locking
+
 /// Every namespace by name. `default` always exists and is reachable without a lock; the others are
 /// created by the first write naming them and leave by `DELETE` or their TTL.
 ///

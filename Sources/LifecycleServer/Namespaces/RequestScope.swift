@@ -1,4 +1,8 @@
 import HTTPServer
+import LifecycleCore
+import LifecycleHosting
+import LifecycleStore
+import LifecycleWire
 
 /// The namespace a resource request acts in, and how it named it (for `Location`).
 struct RequestScope: Sendable {

@@ -1,3 +1,8 @@
+import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
+
 /// Changes to a set of devices and their apps, fanned out to the `changes` streams following it. One feed
 /// per namespace; its hosts report to it through `HostHooks`.
 final class ChangeFeed: Sendable {

@@ -1,4 +1,8 @@
+import HTTPServer
 import LifecycleCore
+import LifecycleHosting
+import LifecycleWire
+import Locking
 
 /// The `changes` stream of a `ChangeFeed`: first `event: snapshot` with every device and app, then
 /// `event: device` / `event: app` (a snapshot of the one that changed) and `event: deleted`

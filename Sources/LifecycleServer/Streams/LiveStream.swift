@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import Locking
 
 /// One open `text/event-stream` answer: what every stream kind shares (keep-alive comments, the final event
 /// when the server ends it, leaving the hub when it closes). Subclasses say what to send next (`produce`).
@@ -73,13 +74,5 @@ class LiveStream: HTTPStreamSource, @unchecked Sendable {
     func keepAlive() {
         control.withLock { $0.keepAliveDue = true }
         http.wake()
-    }
-}
-
-extension Array where Element == LiveStream {
-    /// Wakes every stream off the calling thread (the store's writer must return quickly).
-    func wakeElsewhere() {
-        guard !isEmpty else { return }
-        DispatchQueue.global().async { for stream in self { stream.http.wake() } }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 
 /// Every open event stream of the service: for the open-streams gauge, the keep-alive comments (one timer
 /// for all of them) and ending them all at a reset or a drain.

@@ -1,10 +1,15 @@
+import HTTPServer
+import LifecycleCore
+import LifecycleHosting
+import Locking
+
 /// A timeline (or callbacks) as events: every retained entry after the cursor, then each new one as its
 /// device publishes it. One `id: <seq>`, `event: entry`, `data: <entry>` per entry.
 ///
 /// It reads on from its cursor in the retained entries whenever the client has taken what was sent, so a
 /// slow client costs no memory: it falls behind in the timeline, and if it falls past what is retained it
 /// gets `event: gone` (`{"oldestSeq": n}`) and the stream ends, as a page read answers 410.
-final class TimelineStream: LiveStream, @unchecked Sendable {
+final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
     let host: DeviceHost
     /// The app whose timeline this is; nil for the device's.
     let app: String?
@@ -61,7 +66,9 @@ final class TimelineStream: LiveStream, @unchecked Sendable {
         return outcome.0
     }
 
+    func timelineChanged() { http.wake() }
+
     override func detach() {
-        _ = host.shared.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(self)) }
+        _ = host.shared.withLock { $0.watchers.removeValue(forKey: ObjectIdentifier(self)) }
     }
 }

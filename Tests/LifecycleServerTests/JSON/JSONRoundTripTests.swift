@@ -1,4 +1,5 @@
 import LifecycleCore
+@testable import LifecycleWire
 import Testing
 
 @testable import LifecycleServer

@@ -1,0 +1,170 @@
+import Dispatch
+package import LifecycleCore
+import LifecycleStore
+import LifecycleWire
+import Locking
+
+/// Changes, handed to the device's queue; each completes once durable or with why not.
+extension DeviceHost {
+    /// Journals the device's creation as the first record of its stream.
+    package func create(completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+        queue.async { [self] in
+            guard life == .unborn else { return completion(.failure(.deviceGone(id))) }
+            life = .live
+            commit(
+                .device(configuration: device.configuration, wall: anchorWall), startsStream: true,
+                completion: completion)
+        }
+    }
+
+    package func addApp(
+        id appID: String, configuration: AppConfiguration,
+        completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void
+    ) {
+        queue.async { [self] in
+            guard life == .live else { return completion(.failure(.deviceGone(id))) }
+            do throws(Rejection) {
+                try device.addApp(id: appID, configuration: configuration)
+            } catch {
+                return completion(.failure(.rejected(error)))
+            }
+            let body = appJSON(appID)
+            commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { body }) }
+        }
+    }
+
+    package func removeApp(id appID: String, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+        queue.async { [self] in
+            guard life == .live else { return completion(.failure(.deviceGone(id))) }
+            do throws(Rejection) {
+                try device.removeApp(id: appID)
+            } catch {
+                return completion(.failure(.rejected(error)))
+            }
+            commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
+            rescheduleTimer()
+        }
+    }
+
+    /// A request to apply events, as it arrived.
+    package struct EventsRequest: Sendable {
+        package var events: [Event]
+        /// The body as posted: its fingerprint tells a retry from another request with the same key.
+        package var json: JSONValue
+        package var app: String?
+        package var idempotencyKey: String?
+        package var path: String
+
+        package init(events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil, path: String) {
+            self.events = events
+            self.json = json
+            self.app = app
+            self.idempotencyKey = idempotencyKey
+            self.path = path
+        }
+    }
+
+    /// The answer to applied events: status, JSON body, and whether it is the first answer replayed.
+    package struct EventsAnswer: Sendable {
+        package var status = 200
+        package var body: [UInt8]
+        package var replayed: Bool
+    }
+
+    package func applyEvents(
+        _ request: EventsRequest, completion: @escaping @Sendable (Result<EventsAnswer, HostError>) -> Void
+    ) {
+        queue.async { [self] in
+            guard life == .live else { return completion(.failure(.deviceGone(id))) }
+            var fingerprint: UInt64?
+            var scopedKey: String?
+            if let key = request.idempotencyKey {
+                let print = FNV1a.hash(JSONWriter.encode(request.json))
+                let scoped = IdempotencyCache.scoped(key, path: request.path)
+                if let first = idempotency[scoped] {
+                    guard first.fingerprint == print else { return completion(.failure(.idempotencyKeyReused)) }
+                    let replay = EventsAnswer(status: first.status, body: first.body, replayed: true)
+                    afterDurable { result in completion(result.map { replay }) }
+                    return
+                }
+                fingerprint = print
+                scopedKey = scoped
+            }
+            let now = clockNow()
+            let outcome: Outcome
+            do throws(Rejection) {
+                outcome = try device.apply(request.events, app: request.app, now: now)
+            } catch {
+                return completion(.failure(.rejected(error)))
+            }
+            let stored = StoredEntry.encode(outcome.entries)
+            let body = eventsBody(outcome, stored: stored, app: request.app)
+            // Remembered at once, so a retry racing with this request waits for its durability rather than
+            // applying the events twice; forgotten again if the record never becomes durable.
+            if let scopedKey, let fingerprint {
+                idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
+            }
+            let entry = JournalEntry.events(
+                app: request.app, now: now, events: request.events, key: scopedKey, fingerprint: fingerprint)
+            commit(entry, stored: stored, apps: outcome.entries.map(\.app)) { [self, scopedKey] result in
+                if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
+                completion(result.map { EventsAnswer(body: body, replayed: false) })
+            }
+            hooks.eventsApplied(request.events)
+            rescheduleTimer()
+        }
+    }
+
+    /// Deletes the device: no change is applied or journaled after this runs on the queue. `releaseApps`
+    /// gets, on the queue, every app the device holds; `completion` runs once the deletion is durable,
+    /// after every reader and waiter has heard that the device is gone.
+    package func delete(
+        releaseApps: @escaping @Sendable ([String]) -> Void,
+        completion: @escaping @Sendable (Result<Void, HostError>) -> Void
+    ) {
+        queue.async { [self] in
+            let wasJournaled = life == .live
+            guard life != .deleted else { return completion(.failure(.deviceGone(id))) }
+            stopLiving()
+            let apps = device.appOrder
+            releaseApps(apps)
+            guard wasJournaled else {
+                markGone()
+                hooks.deleted(self, apps)
+                return completion(.success(()))
+            }
+            journal.deleteStream(stream) { [self] result in
+                markGone()
+                hooks.deleted(self, apps)
+                completion(result.mapError { .storeFailed($0) })
+            }
+        }
+    }
+
+    /// Ends the device's life without journaling (a reset journals once for every device): runs `done`
+    /// on the queue with the apps it held, after which nothing of it is journaled.
+    package func retire(_ done: @escaping @Sendable ([String]) -> Void) {
+        queue.async { [self] in
+            stopLiving()
+            done(device.appOrder)
+        }
+    }
+
+    /// Tells readers, parked polls and watchers that the device is gone (with its namespace, if
+    /// `namespace` is set).
+    package func markGone(withNamespace namespace: String? = nil) {
+        let (polls, watchers) = shared.withLock { shared -> ([Poll], [any TimelineWatcher]) in
+            shared.gone = true
+            shared.deletedNamespace = namespace
+            return (shared.takeAllPolls(), shared.watchers.values.map(\.watcher))
+        }
+        polls.wakeElsewhere()
+        watchers.wakeElsewhere()
+    }
+
+    private func stopLiving() {
+        life = .deleted
+        timer?.cancel()
+        timer = nil
+    }
+}

@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import LifecycleCore
+
+/// The realtime clock: a timer on the device's queue for the core's next deadline.
+extension DeviceHost {
+    /// Arms the timer for the core's next deadline on a realtime clock.
+    package func rescheduleTimer() {
+        guard life == .live, device.configuration.clockMode == .realtime, let deadline = device.nextDeadline else {
+            timer?.cancel()
+            timer = nil
+            return
+        }
+        let wall = anchorWall + deadline / device.configuration.clockSpeed
+        // Capped at a day: a far deadline is looked at again then, and the delay always fits Dispatch.
+        let delay = min(max(0, wall - Date().timeIntervalSince1970), 86_400)
+        if timer == nil {
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.setEventHandler { [weak self] in self?.clockFired() }
+            source.resume()
+            timer = source
+        }
+        timer?.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+    }
+
+    package func clockFired() {
+        guard life == .live else { return }
+        let now = clockNow()
+        let outcome = device.advance(to: now)
+        if !outcome.entries.isEmpty {
+            commit(.advance(now: now), stored: StoredEntry.encode(outcome.entries), apps: outcome.entries.map(\.app)) {
+                _ in
+            }
+        }
+        rescheduleTimer()
+    }
+
+    /// Starts the realtime clock after recovery: deadlines that passed while the daemon was down fire in
+    /// order, before the daemon answers anything. Returns once their journal records are accepted.
+    package func resumeClock() {
+        queue.sync {
+            if device.configuration.clockMode == .realtime { clockFired() }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Dispatch
+import LifecycleCore
+import LifecycleStore
+import Locking
+import Synchronization
+
+/// Journaling a change, publishing it once durable, and snapshots.
+extension DeviceHost {
+    /// Journals `entry` (on `queue`); once durable, publishes the device as it is now with `entries`, then
+    /// completes. A record that fails is never published; a stream deleted meanwhile answers `deviceGone`.
+    package func commit(
+        _ entry: JournalEntry, startsStream: Bool = false, stored: [StoredEntry] = [], apps: [String?] = [],
+        removedApp: String? = nil, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
+    ) {
+        let changedApps = device.takeChangedApps()
+        let snapshot = device.changes(of: changedApps)
+        appendsIssued += 1
+        // Replaying a record costs about what it produced. Once a device has produced `snapshotEvery` entries
+        // since its last snapshot, and at least as many as a snapshot would hold, the state after this
+        // record is saved: start-up work stays proportional to the state, not to the journal's length.
+        entriesSinceSnapshot += stored.count + 1
+        var answers: [(key: String, answer: IdempotencyCache.Answer)]?
+        if entriesSinceSnapshot >= hooks.snapshotEvery, journal.keepsRecords,
+            entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained })
+        {
+            entriesSinceSnapshot = 0
+            answers = idempotency.ordered
+        }
+        // A journal that keeps nothing is not worth encoding a record for.
+        let record = journal.keepsRecords ? entry.bytes : []
+        journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
+            switch result {
+            case .success(let seq):
+                let (polls, watchers, barriers, evicted, published) = shared.withLock { shared in
+                    let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
+                    if let removedApp { shared.removeTimeline(of: removedApp) }
+                    shared.durableAppends += 1
+                    let reached = shared.durableAppends
+                    let due = shared.barriers.filter { $0.target <= reached }.map(\.action)
+                    shared.barriers.removeAll { $0.target <= reached }
+                    // Polls on the apps that got entries look again (and park again if their filter found
+                    // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
+                    let polls = shared.takePolls(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
+                    let watchers = shared.watchers(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
+                    return (polls, watchers, due, evicted, answers == nil ? nil : shared)
+                }
+                if evicted > 0 { hooks.entriesEvicted(evicted) }
+                if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
+                hooks.published(self, changedApps, removedApp)
+                completion(.success(()))
+                polls.wakeElsewhere()
+                watchers.wakeElsewhere()
+                hooks.changed(self, changedApps, removedApp)
+                barriers.forEach { $0(.success(())) }
+            case .failure(.streamDeleted):
+                completion(.failure(.deviceGone(id)))
+            case .failure(let error):
+                // Records after a failed one never become durable: whoever waits for one hears it now.
+                let barriers = shared.withLock { shared in
+                    shared.storeFailed = true
+                    defer { shared.barriers = [] }
+                    return shared.barriers.map(\.action)
+                }
+                if error != .closed { hooks.storeFailed(error) }
+                completion(.failure(.storeFailed(error)))
+                barriers.forEach { $0(.failure(.storeFailed(error))) }
+            }
+        }
+    }
+
+    /// Encodes and saves a snapshot off the store's thread; a failure only means a longer replay next
+    /// start. The journal drops it if the device was deleted meanwhile.
+    private func saveSnapshot(
+        _ published: Published, answers: [(key: String, answer: IdempotencyCache.Answer)], upTo seq: UInt64
+    ) {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let snapshot = DeviceSnapshot(
+                anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
+                appTimelines: published.appTimelines, idempotency: answers)
+            guard let bytes = try? snapshot.encoded() else { return }
+            journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
+        }
+    }
+
+    /// Runs `action` once every journal append issued so far is durable (answers replayed from the cache),
+    /// with a failure if one of them fails or the deadline passes first.
+    package func afterDurable(_ action: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+        let target = appendsIssued
+        let once = OneShot(action)
+        let outcome = shared.withLock { shared -> Result<Void, HostError>? in
+            if shared.durableAppends >= target { return .success(()) }
+            if shared.storeFailed { return .failure(.storeFailed(.closed)) }
+            shared.barriers.append((target, { once.fire($0) }))
+            return nil
+        }
+        if let outcome { return once.fire(outcome) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + hooks.durableDeadline) {
+            once.fire(.failure(.notDurableYet))
+        }
+    }
+}
+
+/// An action that runs the first time it is fired only.
+package final class OneShot<Value>: Sendable {
+    private let action: Protected<(@Sendable (Value) -> Void)?>
+
+    package init(_ action: @escaping @Sendable (Value) -> Void) {
+        self.action = Protected(action)
+    }
+
+    package func fire(_ value: Value) {
+        let taken = action.withLock { action -> (@Sendable (Value) -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        taken?(value)
+    }
+}

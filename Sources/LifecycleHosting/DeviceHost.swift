@@ -1,0 +1,144 @@
+package import Dispatch
+import Foundation
+package import LifecycleCore
+package import LifecycleStore
+package import Locking
+import Synchronization
+
+/// One simulated device, hosted: its state lives on its own serial queue (its main run loop); readers
+/// see what the queue last made durable, through a lock of this device only.
+///
+/// Every change is handed to `queue` (never waited for), applied there, journaled, and only then
+/// published and completed, so a success always describes durable state. The host knows nothing of
+/// HTTP: it completes with domain results (`HostError` on failure) that `API/` turns into answers.
+package final class DeviceHost: @unchecked Sendable {
+    /// Where the device is in its life. Writes apply only to a live device; once deleted (or reset away)
+    /// it never journals again, so a write racing with the deletion either lands before it or fails.
+    package enum Life {
+        /// Registered, its creation not yet journaled.
+        case unborn
+        case live
+        case deleted
+    }
+
+    package let id: String
+    /// The journal stream of the device (`Namespace.stream(ofDevice:)`).
+    package let stream: String
+    package let queue: DispatchQueue
+    /// What every device queue runs on: Dispatch's global queue, whose threads are about as many as the
+    /// cores. A queue of its own (the default target is the overcommitting global queue) gets a thread
+    /// whenever it has work, so a busy daemon ran a thread per active device and switched between them
+    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve.
+    package static let workers = DispatchQueue.global()
+    /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
+    package let anchorWall: Double
+    package let shared: Protected<Published>
+    package let journal: any Journal
+    package let hooks: HostHooks
+
+    // Confined to `queue` (or to the recovering thread before the host is reachable).
+    package var life: Life
+    package var device: Device
+    package var idempotency = IdempotencyCache()
+    package var appendsIssued: UInt64 = 0
+    package var entriesSinceSnapshot = 0
+    package var timer: (any DispatchSourceTimer)?
+
+    /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
+    package init(
+        device: Device, stream: String? = nil, anchorWall: Double, journal: any Journal, history: HistoryBounds,
+        hooks: HostHooks, journaled: Bool = false
+    ) {
+        id = device.id
+        self.stream = stream ?? device.id
+        self.device = device
+        self.anchorWall = anchorWall
+        self.journal = journal
+        self.hooks = hooks
+        life = journaled ? .live : .unborn
+        queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        shared = Protected(
+            Published(
+                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
+    }
+
+    /// A device restored from its snapshot; the journal records after it are replayed next.
+    package init(
+        snapshot: DeviceSnapshot, stream: String? = nil, journal: any Journal, history: HistoryBounds, hooks: HostHooks
+    ) {
+        id = snapshot.device.id
+        self.stream = stream ?? snapshot.device.id
+        device = snapshot.device
+        anchorWall = snapshot.anchorWall
+        self.journal = journal
+        self.hooks = hooks
+        life = .live
+        queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        var published = Published(
+            device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
+            anchorWall: snapshot.anchorWall)
+        published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
+        shared = Protected(published)
+        for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
+    }
+
+    /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.
+    package func clockNow() -> Double {
+        guard device.configuration.clockMode == .realtime else { return device.time }
+        return (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed
+    }
+}
+
+/// Why a host did not make a change; `API/` alone says how each is answered.
+package enum HostError: Error {
+    /// The core refused the input; nothing changed.
+    case rejected(Rejection)
+    /// The device was deleted (or reset away) before the change reached it; nothing changed.
+    case deviceGone(String)
+    /// The `Idempotency-Key` was first used with another body.
+    case idempotencyKeyReused
+    /// The store could not make the change durable; nothing of it is durable or published.
+    case storeFailed(StoreError)
+    /// The first answer for this `Idempotency-Key` was not durable within the deadline.
+    case notDurableYet
+}
+
+/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
+package struct HistoryBounds: Sendable {
+    package var entries: Int
+    package var bytes: Int
+
+    package init(entries: Int, bytes: Int) {
+        self.entries = entries
+        self.bytes = bytes
+    }
+}
+
+/// What a host tells the service about: metrics and store failures.
+package struct HostHooks: Sendable {
+    package var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
+    package var entriesEvicted: @Sendable (Int) -> Void = { _ in }
+    package var storeFailed: @Sendable (StoreError) -> Void = { _ in }
+    /// A change became durable and readers see it: the device, `apps` changed (or added), `removedApp` gone.
+    /// Called on the store's thread; must return quickly.
+    package var changed: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
+    /// A change became durable and readers see it, before it is answered: `apps` changed (or were added),
+    /// `removedApp` is gone. Called on the store's thread; must return quickly.
+    package var published: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
+    /// The device was deleted, with the apps it held (not called for a reset).
+    package var deleted: @Sendable (DeviceHost, _ apps: [String]) -> Void = { _, _ in }
+    /// Timeline entries a device produces between two snapshots (at least).
+    package var snapshotEvery = 10_000
+    /// How long a replayed answer waits for its first request's record to be durable.
+    package var durableDeadline = 30.0
+
+    package init(
+        eventsApplied: @escaping @Sendable ([Event]) -> Void = { _ in },
+        entriesEvicted: @escaping @Sendable (Int) -> Void = { _ in },
+        storeFailed: @escaping @Sendable (StoreError) -> Void = { _ in }
+    ) {
+        self.eventsApplied = eventsApplied
+        self.entriesEvicted = entriesEvicted
+        self.storeFailed = storeFailed
+    }
+}

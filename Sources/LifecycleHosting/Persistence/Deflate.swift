@@ -1,0 +1,42 @@
+import CZlib
+
+/// zlib's one-shot compression, for device snapshots: their JSON shrinks several times over, so the store's
+/// single writer spends that much less time on each one.
+package enum Deflate {
+    /// The bytes compressed at zlib's fastest level (the work runs off the request path; the writer's time
+    /// is what counts).
+    package static func compress(_ bytes: [UInt8]) throws(CompressionFailed) -> [UInt8] {
+        var size = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(size))
+        let status = output.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                compress2(out.baseAddress, &size, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
+            }
+        }
+        // compress2 fails only without memory (the buffer is compressBound's size): then no snapshot is saved.
+        guard status == Z_OK else { throw CompressionFailed(status: Int(status)) }
+        output.removeSubrange(Int(size)...)
+        return output
+    }
+
+    package struct CompressionFailed: Error {
+        package var status: Int
+    }
+
+    /// The original bytes of `compressed`, which must inflate to exactly `count` bytes.
+    package static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(JournalEntry.CorruptRecord) -> [UInt8] {
+        // Deflate expands at most about 1,032 times: a larger claimed length is damage, refused before allocating.
+        guard count >= 0, count <= Int(UInt32.max), count <= compressed.count * 1_040 + 64 else {
+            throw JournalEntry.CorruptRecord()
+        }
+        var output = [UInt8](repeating: 0, count: count)
+        var size = uLong(count)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            compressed.withUnsafeBufferPointer { input in
+                uncompress(out.baseAddress, &size, input.baseAddress, uLong(input.count))
+            }
+        }
+        guard status == Z_OK, size == uLong(count) else { throw JournalEntry.CorruptRecord() }
+        return output
+    }
+}

@@ -1,0 +1,36 @@
+import LifecycleCore
+import Locking
+
+/// Recovery, on the recovering thread before the host is reachable.
+extension DeviceHost {
+    /// Re-applies one journaled input: the same inputs give the same state, entries and answers.
+    package func replay(_ entry: JournalEntry) throws {
+        var entries: [TimelineEntry] = []
+        var removed: String?
+        switch entry {
+        case .device:
+            break
+        case .app(let appID, let configuration):
+            try device.addApp(id: appID, configuration: configuration)
+        case .deleteApp(let appID):
+            try device.removeApp(id: appID)
+            removed = appID
+        case .events(let app, let now, let events, let key, let fingerprint):
+            let outcome = try device.apply(events, app: app, now: now)
+            entries = outcome.entries
+            if let key, let fingerprint {
+                let body = eventsBody(outcome, stored: StoredEntry.encode(entries), app: app)
+                idempotency.remember(key, .init(fingerprint: fingerprint, body: body))
+            }
+        case .advance(let now):
+            entries = device.advance(to: now).entries
+        }
+        let stored = StoredEntry.encode(entries)
+        let changedApps = device.takeChangedApps()
+        let snapshot = device.changes(of: changedApps)
+        shared.withLock { shared in
+            _ = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: entries.map(\.app))
+            if let removed { shared.removeTimeline(of: removed) }
+        }
+    }
+}

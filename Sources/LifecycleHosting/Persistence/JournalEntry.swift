@@ -1,0 +1,104 @@
+import Foundation
+package import LifecycleCore
+import LifecycleWire
+
+/// One accepted input as it is journaled: enough, with the deterministic core, to rebuild everything.
+///
+/// Records hold the core's own values (configurations, `Event`s), never the API's request JSON, so a
+/// change to what the API accepts cannot make a journaled record unreadable. The format is versioned
+/// (`JournalRecordFormat`); every earlier version still decodes.
+package enum JournalEntry: Equatable, Codable {
+    /// The device was created at wall-clock `wall` (the anchor of a realtime clock).
+    case device(configuration: DeviceConfiguration, wall: Double)
+    case app(id: String, configuration: AppConfiguration)
+    case deleteApp(id: String)
+    /// A batch of events, with the device time it was applied at and its idempotency key.
+    case events(app: String?, now: Double, events: [Event], key: String?, fingerprint: UInt64?)
+    /// A realtime clock fired deadlines up to `now`.
+    case advance(now: Double)
+
+    /// The record in the current format.
+    package var bytes: [UInt8] { JournalRecordFormat.encode(self) }
+
+    /// Decodes a record of any version.
+    package init(bytes: [UInt8]) throws {
+        self = try JournalRecordFormat.decode(bytes)
+    }
+
+    package struct CorruptRecord: Error {}
+}
+
+/// The versions of the journal's record format.
+///
+/// - Version 1 (the first release): the API's request JSON, `{"op": ..., "config" | "events": <as posted>,
+///   "now", "wall", "key", "fp"}`, read with the API's decoders.
+/// - Version 2: `{"v":2,"entry":<JournalEntry as Codable JSON>}`: the core's values. An `Event` case added
+///   later is one more Codable case: no new version is needed for it.
+package enum JournalRecordFormat {
+    package static let current = 2
+    private static let prefix = Array(#"{"v":2,"entry":"#.utf8)
+
+    /// Why a record cannot be read: a version newer than this build knows.
+    package struct UnknownVersion: Error, CustomStringConvertible {
+        package var version: String
+        package var description: String { "a journal record has format version \(version), newer than this build reads" }
+    }
+
+    package static func encode(_ entry: JournalEntry) -> [UInt8] {
+        if let record = JournalRecordWriter.record(entry, prefix: prefix) { return record }
+        return encodedWithCodable(entry)
+    }
+
+    /// The record as `JSONEncoder` writes it: every kind of entry (events and advances are written by hand).
+    package static func encodedWithCodable(_ entry: JournalEntry) -> [UInt8] {
+        // Every number in an entry is finite (the API range-checks them; the core keeps its clock finite),
+        // so encoding cannot fail.
+        let body = try! encoder.encode(entry)
+        return prefix + Array(body) + [UInt8(ascii: "}")]
+    }
+
+    package static func decode(_ bytes: [UInt8]) throws -> JournalEntry {
+        if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
+            return try JSONDecoder().decode(JournalEntry.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
+        }
+        let value = try JSONParser.parse(bytes)
+        if let version = value["v"] { throw UnknownVersion(version: "\(version)") }
+        return try decodeVersion1(value)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    /// Version 1: the request JSON as posted, decoded as the first release decoded it.
+    private static func decodeVersion1(_ value: JSONValue) throws -> JournalEntry {
+        switch value["op"]?.stringValue {
+        case "device":
+            let request = try DeviceRequest(value["config"] ?? .object([:]), replaying: true)
+            return .device(configuration: request.configuration, wall: value["wall"]?.numberValue ?? 0)
+        case "app":
+            guard let id = value["id"]?.stringValue, let config = value["config"] else {
+                throw JournalEntry.CorruptRecord()
+            }
+            return .app(id: id, configuration: try AppRequest(config, replaying: true).configuration)
+        case "deleteApp":
+            guard let id = value["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
+            return .deleteApp(id: id)
+        case "events":
+            guard let now = value["now"]?.numberValue, let events = value["events"] else {
+                throw JournalEntry.CorruptRecord()
+            }
+            let app = value["app"]?.stringValue
+            return .events(
+                app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
+                key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
+        case "advance":
+            guard let now = value["now"]?.numberValue else { throw JournalEntry.CorruptRecord() }
+            return .advance(now: now)
+        default:
+            throw JournalEntry.CorruptRecord()
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+package import LifecycleCore
+
+/// What readers of one device see: its newest durable state and timelines. Guarded by the host's lock.
+package struct Published: Sendable {
+    package var device: Device
+    package var deviceTimeline: EntryRing
+    package var appTimelines: [String: EntryRing] = [:]
+    /// Parked long polls by the app timeline they watch; `devicePolls` watch the device's.
+    package var appPolls: [String: [Poll]] = [:]
+    package var devicePolls: [Poll] = []
+    /// What follows this device's timelines (`app` nil: the device's own), such as open event streams.
+    /// They stay until they leave.
+    package var watchers: [ObjectIdentifier: (app: String?, watcher: any TimelineWatcher)] = [:]
+    /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
+    package var appEntriesRetained = 0
+    /// Set once the device is deleted or reset away.
+    package var gone = false
+    /// Set when the device went with its namespace: parked polls answer 410 rather than 404.
+    package var deletedNamespace: String?
+    /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
+    package var durableAppends: UInt64 = 0
+    package var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
+    /// Set once an append failed: no later append of this process becomes durable.
+    package var storeFailed = false
+    /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
+    /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
+    package var snapshots: [String: CachedSnapshot] = [:]
+    package let historyLimit: Int
+    /// The most bytes of entries the device's timelines hold together (each entry counted once).
+    package let historyBytes: Int
+    /// Bytes of the entries retained in any of the device's timelines, each counted once.
+    package private(set) var retainedBytes = 0
+    /// Wall-clock seconds at which a realtime clock read 0.
+    package let anchorWall: Double
+
+    package init(device: Device, historyLimit: Int, historyBytes: Int, anchorWall: Double) {
+        self.device = device
+        self.historyLimit = historyLimit
+        self.historyBytes = historyBytes
+        self.anchorWall = anchorWall
+        deviceTimeline = EntryRing(limit: historyLimit)
+    }
+
+    /// Installs timelines restored from a snapshot, then evicts what is over the byte cap.
+    package mutating func restore(deviceTimeline: EntryRing, appTimelines: [String: EntryRing]) {
+        self.deviceTimeline = deviceTimeline
+        self.appTimelines = appTimelines
+        retainedBytes = deviceTimeline.bytes
+        for ring in appTimelines.values {
+            for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {
+                retainedBytes += entry.json.count
+            }
+        }
+        _ = evictOverBytes()
+    }
+
+    /// Installs a newer state and its entries; returns how many entries were evicted.
+    /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
+    package mutating func install(_ device: Device, changedApps: Set<String>, entries: [StoredEntry], apps: [String?]) -> Int {
+        self.device.catchUp(with: device, apps: changedApps)
+        for app in changedApps { snapshots[app] = nil }
+        var evicted = 0
+        // The entries of one change are mostly one app's: its timeline is looked up once for a run of them
+        // (an index stays valid until a timeline is added).
+        var ring: (app: String, index: Dictionary<String, EntryRing>.Index)?
+        for (entry, app) in zip(entries, apps) {
+            retainedBytes += entry.json.count
+            if let dropped = deviceTimeline.append(entry) {
+                evicted += 1
+                releaseFromDevice(dropped)
+            }
+            guard let app else { continue }
+            appEntriesRetained += 1
+            if ring?.app != app {
+                if appTimelines.index(forKey: app) == nil { appTimelines[app] = EntryRing(limit: historyLimit) }
+                ring = (app, appTimelines.index(forKey: app)!)
+            }
+            if let dropped = appTimelines.values[ring!.index].append(entry) {
+                evicted += 1
+                releaseFromApp(dropped)
+            }
+        }
+        return evicted + evictOverBytes()
+    }
+
+    package mutating func removeTimeline(of app: String) {
+        guard let ring = appTimelines.removeValue(forKey: app) else { return }
+        appEntriesRetained -= ring.count
+        for entry in ring.retained { releaseFromApp(entry, counted: false) }
+    }
+
+    /// Evicts the oldest entries of the device, from whichever timeline holds them, until the device holds
+    /// at most `historyBytes`; returns how many ring entries were evicted.
+    private mutating func evictOverBytes() -> Int {
+        var evicted = 0
+        while retainedBytes > historyBytes {
+            var oldestApp: String?
+            var oldestSeq = deviceTimeline.oldestSeq ?? .max
+            for (app, ring) in appTimelines {
+                if let seq = ring.oldestSeq, seq < oldestSeq {
+                    oldestSeq = seq
+                    oldestApp = app
+                }
+            }
+            if let app = oldestApp, let dropped = appTimelines[app]?.evictOldest() {
+                releaseFromApp(dropped)
+            } else if let dropped = deviceTimeline.evictOldest() {
+                releaseFromDevice(dropped)
+            } else {
+                break
+            }
+            evicted += 1
+        }
+        return evicted
+    }
+
+    /// An entry left the device's timeline: its bytes are free unless its app's timeline still holds it.
+    private mutating func releaseFromDevice(_ entry: StoredEntry) {
+        if let app = entry.app, let ring = appTimelines[app], ring.evictedThrough < entry.seq,
+            ring.oldestSeq.map({ $0 <= entry.seq }) ?? false
+        {
+            return
+        }
+        retainedBytes -= entry.json.count
+    }
+
+    /// An entry left its app's timeline: its bytes are free unless the device's timeline still holds it.
+    private mutating func releaseFromApp(_ entry: StoredEntry, counted: Bool = true) {
+        if counted { appEntriesRetained -= 1 }
+        if deviceTimeline.evictedThrough < entry.seq { return }
+        retainedBytes -= entry.json.count
+    }
+
+    /// The device as a reader should see it now. A realtime clock moves between events: its time,
+    /// budgets and any deadline its timer is about to fire are projected on a copy (the core is pure).
+    package var current: Device {
+        guard device.configuration.clockMode == .realtime else { return device }
+        var copy = device
+        _ = copy.advance(to: (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed)
+        return copy
+    }
+
+    /// Every parked poll, to answer them all (a delete, a reset, a drain).
+    package mutating func takeAllPolls() -> [Poll] {
+        defer {
+            appPolls = [:]
+            devicePolls = []
+        }
+        return devicePolls + appPolls.values.joined()
+    }
+
+    /// The polls that entries for `apps` and the removal of `removedApp` (and the device's timeline) concern;
+    /// a poll on another app sleeps on.
+    package mutating func takePolls(for apps: [String?], removedApp: String?, entries: Bool) -> [Poll] {
+        var polls: [Poll] = []
+        if entries {
+            polls = devicePolls
+            devicePolls = []
+        }
+        guard !appPolls.isEmpty else { return polls }
+        for case let app? in apps {
+            if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
+        }
+        if let removedApp, let waiting = appPolls.removeValue(forKey: removedApp) { polls += waiting }
+        return polls
+    }
+
+    /// The watchers that entries for `apps` and the removal of `removedApp` concern (the device's own
+    /// when there are entries at all).
+    package func watchers(for apps: [String?], removedApp: String?, entries: Bool) -> [any TimelineWatcher] {
+        guard !watchers.isEmpty else { return [] }
+        var touched = Set(apps.compactMap { $0 })
+        if let removedApp { touched.insert(removedApp) }
+        return watchers.values.compactMap { entry in
+            if let app = entry.app { return touched.contains(app) ? entry.watcher : nil }
+            return entries ? entry.watcher : nil
+        }
+    }
+
+    package mutating func park(_ poll: Poll, app: String?) {
+        if let app {
+            appPolls[app, default: []].append(poll)
+        } else {
+            devicePolls.append(poll)
+        }
+    }
+}
+
+/// One app's snapshot as encoded for a read, and what it depended on besides the app itself.
+package struct CachedSnapshot: Sendable {
+    package let json: [UInt8]
+    package let etag: String
+    package let time: Double
+    package let protectedDataAvailable: Bool
+
+    package init(json: [UInt8], etag: String, time: Double, protectedDataAvailable: Bool) {
+        self.json = json
+        self.etag = etag
+        self.time = time
+        self.protectedDataAvailable = protectedDataAvailable
+    }
+}

@@ -1,0 +1,103 @@
+package import LifecycleCore
+
+/// `POST /v1/apps`: only `bundleId` is required.
+package struct AppRequest {
+    package var id: String?
+    package var device: String?
+    package var configuration: AppConfiguration
+
+    package static let fields = ["id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB"]
+
+    /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    package init(_ body: JSONValue, replaying: Bool = false) throws(APIError) {
+        let reader = try FieldReader(body, replaying: replaying)
+        try reader.rejectUnknown(allowed: Self.fields)
+        id = try reader.string("id")
+        if let id { try Identifier.validate(id, field: "id") }
+        device = try reader.string("device")
+        if let device { try Identifier.validate(device, field: "device") }
+        var configuration = AppConfiguration(bundleId: try reader.requiredString("bundleId"))
+        configuration.iosVersion = try reader.version("iosVersion")
+        configuration.sdkVersion = try reader.version("sdkVersion")
+        if let memory = try reader.integer("memoryMB", in: DeviceConfiguration.memoryRange) {
+            configuration.memoryMB = memory
+        }
+        if let info = try reader.object("info") {
+            try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest"])
+            // null is a value here: no manifest (API.md), as the app snapshot shows it.
+            if info.value("sceneManifest") != .null, let manifest = try info.object("sceneManifest") {
+                configuration.info.sceneManifest = try Self.sceneManifest(manifest)
+            }
+            if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }
+            if let modes = try info.strings("backgroundModes") { configuration.info.backgroundModes = modes }
+            if let schemes = try info.strings("urlSchemes") { configuration.info.urlSchemes = schemes }
+        }
+        if let delegate = try reader.object("delegate") {
+            try delegate.rejectUnknown(allowed: ["notImplemented", "durations", "returns", "endsTasksOnExpiration"])
+            if let selectors = try delegate.strings("notImplemented") {
+                configuration.delegate.notImplemented = Set(selectors)
+            }
+            if let durations = try delegate.object("durations") {
+                for key in durations.members.keys {
+                    configuration.delegate.durations[key] = try durations.number(
+                        key, in: AppConfiguration.durationRange)
+                }
+            }
+            if let returns = try delegate.object("returns") {
+                for key in returns.members.keys {
+                    if key == Selector.configurationForConnecting {
+                        // The one non-BOOL return: a configuration name (LIFECYCLE §11.1).
+                        configuration.delegate.configurationForConnecting = try returns.string(key)
+                    } else {
+                        configuration.delegate.returns[key] = try returns.bool(key)
+                    }
+                }
+            }
+            if let flag = try delegate.bool("endsTasksOnExpiration") {
+                configuration.delegate.endsTasksOnExpiration = flag
+            }
+        }
+        if let failure = configuration.validationFailure() { throw APIError(failure) }
+        if !replaying {
+            if configuration.info.urlSchemes.contains("") {
+                throw .invalidField("info.urlSchemes", "a URL scheme must be a non-empty string, like mail")
+            }
+            let delegate = configuration.delegate
+            if delegate.notImplemented.contains("") || delegate.durations.keys.contains("")
+                || delegate.returns.keys.contains("")
+            {
+                throw .invalidField(
+                    "delegate", "a selector must be a non-empty string, like applicationDidEnterBackground:")
+            }
+        }
+        self.configuration = configuration
+    }
+
+    /// `info.sceneManifest`: `supportsMultipleScenes` and `configurations`, each with its defaults.
+    private static func sceneManifest(_ reader: FieldReader) throws(APIError) -> SceneManifest {
+        try reader.rejectUnknown(allowed: ["supportsMultipleScenes", "configurations"])
+        var manifest = SceneManifest()
+        if let flag = try reader.bool("supportsMultipleScenes") { manifest.supportsMultipleScenes = flag }
+        switch reader.value("configurations") {
+        case nil, .null?:
+            break
+        case .array(let items)?:
+            for (index, item) in items.enumerated() {
+                let field = reader.path("configurations[\(index)].")
+                let configuration = try FieldReader(item, prefix: field, what: "a scene configuration")
+                try configuration.rejectUnknown(allowed: ["name", "role", "delegateClass"])
+                var scene = SceneConfiguration(name: try configuration.requiredString("name"))
+                if let role = try configuration.string("role") { scene.role = role }
+                // null is a value here: the scene has no delegate (API.md).
+                if let value = configuration.value("delegateClass") {
+                    scene.delegateClass = value == .null ? nil : try configuration.string("delegateClass")
+                }
+                manifest.configurations.append(scene)
+            }
+        case let other?:
+            throw .invalidField(
+                reader.path("configurations"), "configurations must be an array of objects, not \(other.typeName)")
+        }
+        return manifest
+    }
+}

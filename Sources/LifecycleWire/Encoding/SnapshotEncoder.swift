@@ -1,0 +1,226 @@
+package import LifecycleCore
+
+/// Device and app snapshots as the API shows them.
+package enum SnapshotEncoder {
+    package static func app(_ app: AppInstance, on device: Device, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id")
+        w.string(app.id)
+        w.field("device")
+        w.string(device.id)
+        w.field("bundleId")
+        w.string(app.configuration.bundleId)
+        w.field("iosVersion")
+        w.version(app.iosVersion)
+        w.field("sdkVersion")
+        w.version(app.configuration.sdkVersion ?? app.iosVersion)
+        w.field("lifecycle")
+        w.string(device.usesScenes(app) ? "scene" : "appDelegate")
+        w.field("state")
+        w.string(app.state.rawValue)
+        w.field("stateSince")
+        w.number(app.stateSince)
+        w.field("lastSeq")
+        w.int(Int(app.lastSeq))
+        w.field("pendingNotifications")
+        w.int(app.queuedNotifications.count)
+        w.field("sessions")
+        sessions(app.sessions, into: &w)
+        w.field("backgroundTasks")
+        w.beginArray()
+        for task in app.backgroundTasks {
+            w.beginObject()
+            w.field("id")
+            w.int(task.id)
+            w.field("name")
+            if let name = task.name { w.string(name) } else { w.null() }
+            w.field("began")
+            w.number(task.began)
+            w.field("endsAt")
+            if let endsAt = task.endsAt { w.number(endsAt) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
+        w.field("backgroundTimeRemaining")
+        if let remaining = device.backgroundTimeRemaining(of: app) { w.number(remaining) } else { w.null() }
+        w.field("backgroundActivities")
+        strings(app.backgroundActivities, into: &w)
+        w.field("pendingRedraws")
+        w.int(app.pendingRedraws)
+        w.field("protectedDataAvailable")
+        w.bool(device.protectedDataAvailable)
+        w.field("termination")
+        if let termination = app.termination {
+            w.beginObject()
+            w.field("reason")
+            w.string(termination.reason.rawValue)
+            w.field("time")
+            w.number(termination.time)
+            w.field("notified")
+            w.bool(termination.notified)
+            if let code = termination.code {
+                w.field("code")
+                w.string(code)
+            }
+            w.endObject()
+        } else {
+            w.null()
+        }
+        let info = app.configuration.info
+        w.field("info")
+        w.beginObject()
+        w.field("exitsOnSuspend")
+        w.bool(info.exitsOnSuspend)
+        w.field("backgroundModes")
+        strings(info.backgroundModes, into: &w)
+        w.field("urlSchemes")
+        strings(info.urlSchemes, into: &w)
+        w.field("sceneManifest")
+        if let manifest = info.sceneManifest { sceneManifest(manifest, into: &w) } else { w.null() }
+        w.endObject()
+        let delegate = app.configuration.delegate
+        w.field("delegate")
+        w.beginObject()
+        w.field("notImplemented")
+        strings(delegate.notImplemented.isEmpty ? [] : delegate.notImplemented.sorted(), into: &w)
+        w.field("durations")
+        w.beginObject()
+        for key in delegate.durations.keys.sorted() {
+            w.key(key)
+            w.number(delegate.durations[key]!)
+        }
+        w.endObject()
+        w.field("returns")
+        w.beginObject()
+        var returns = delegate.returns.mapValues(JSONValue.bool)
+        if let name = delegate.configurationForConnecting {
+            returns[Selector.configurationForConnecting] = .string(name)
+        }
+        for key in returns.keys.sorted() {
+            w.key(key)
+            w.value(returns[key]!)
+        }
+        w.endObject()
+        w.field("endsTasksOnExpiration")
+        w.bool(delegate.endsTasksOnExpiration)
+        w.endObject()
+        w.field("memoryMB")
+        w.int(app.configuration.memoryMB)
+        w.endObject()
+    }
+
+    private static func sessions(_ sessions: [SceneSession], into w: inout JSONWriter) {
+        w.beginArray()
+        for session in sessions {
+            w.beginObject()
+            w.field("id")
+            w.string(session.id)
+            w.field("configuration")
+            if let configuration = session.configuration { w.string(configuration) } else { w.null() }
+            w.field("role")
+            w.string(session.role)
+            w.field("state")
+            w.string(session.state.rawValue)
+            w.field("stateSince")
+            w.number(session.stateSince)
+            w.field("pendingDiscard")
+            w.bool(session.pendingDiscard)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    private static func sceneManifest(_ manifest: SceneManifest, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("supportsMultipleScenes")
+        w.bool(manifest.supportsMultipleScenes)
+        w.field("configurations")
+        w.beginArray()
+        for configuration in manifest.configurations {
+            w.beginObject()
+            w.field("name")
+            w.string(configuration.name)
+            w.field("role")
+            w.string(configuration.role)
+            w.field("delegateClass")
+            if let delegateClass = configuration.delegateClass { w.string(delegateClass) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// A suspended app's queue: `{"items": [{"name", "userInfo", "queuedAt", "coalesced"}]}`.
+    package static func queue(_ items: [QueuedNotification], into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("items")
+        w.beginArray()
+        for item in items {
+            w.beginObject()
+            w.field("name")
+            w.string(item.name)
+            w.field("userInfo")
+            w.value(.object(item.userInfo))
+            w.field("queuedAt")
+            w.number(item.queuedAt)
+            w.field("coalesced")
+            w.int(item.coalesced)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    private static func strings(_ items: [String], into w: inout JSONWriter) {
+        w.beginArray()
+        for item in items { w.string(item) }
+        w.endArray()
+    }
+
+    package static func device(_ device: Device, into w: inout JSONWriter) {
+        let configuration = device.configuration
+        w.beginObject()
+        w.field("id")
+        w.string(device.id)
+        w.field("iosVersion")
+        w.version(configuration.iosVersion)
+        w.field("multitasking")
+        w.bool(configuration.multitasking)
+        w.field("passcode")
+        w.bool(configuration.passcode)
+        w.field("memoryMB")
+        w.int(configuration.memoryMB)
+        w.field("clock")
+        w.beginObject()
+        w.field("mode")
+        w.string(configuration.clockMode.rawValue)
+        w.field("speed")
+        w.number(configuration.clockSpeed)
+        w.endObject()
+        w.field("suspendDelay")
+        w.number(configuration.suspendDelay)
+        w.field("idiom")
+        w.string(configuration.idiom.rawValue)
+        w.field("sceneDisconnectDelay")
+        if let delay = configuration.sceneDisconnectDelay { w.number(delay) } else { w.null() }
+        w.field("settings")
+        w.value(.object(device.settings))
+        w.field("time")
+        w.number(device.time)
+        w.field("locked")
+        w.bool(device.locked)
+        w.field("foregroundApp")
+        if let front = device.foregroundApp { w.string(front) } else { w.null() }
+        w.field("interruption")
+        if let interruption = device.interruption { w.string(interruption.rawValue) } else { w.null() }
+        w.field("notificationCenterOpen")
+        w.bool(device.notificationCenterOpen)
+        w.field("memoryInUseMB")
+        w.int(device.memoryInUseMB)
+        w.field("apps")
+        strings(device.appOrder, into: &w)
+        w.field("lastSeq")
+        w.int(Int(device.lastSeq))
+        w.endObject()
+    }
+}
