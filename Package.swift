@@ -122,7 +122,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore"]),
+        // The testing library: the daemon in process or live on port 0 behind one interface (TestDaemon), the
+        // HTTP clients of the live tests, and the one eventually, seeded generator, temporary folder and lock box.
+        .target(
+            name: "LifecycleTesting",
+            dependencies: [
+                "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LifecycleTesting",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "LifecycleTesting"]),
         // Counts instructions per event and per read for scripts/instruction-budget (run under callgrind).
         .executableTarget(
             name: "instruction-count",
@@ -133,18 +144,16 @@ let package = Package(
             ],
             path: "Tests/InstructionCount"
         ),
-        // A small blocking HTTP client shared by the live tests.
-        .target(name: "HTTPTestClient", path: "Tests/HTTPTestClient"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestClient"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LifecycleTesting", "Locking"]),
         .testTarget(
             name: "LifecycleStoreTests",
-            dependencies: ["LifecycleStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "HTTPTestClient",
+                "LifecycleHosting", "Locking", "LifecycleTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

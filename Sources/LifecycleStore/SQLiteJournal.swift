@@ -51,6 +51,13 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         )
     }
 
+    /// A store that cannot grow past `pageLimit` pages (SQLite's `max_page_count`): a full disk, for tests.
+    package convenience init(directory: String, logger: Logger, pageLimit: Int) throws(StoreError) {
+        try self.init(
+            directory: directory, logger: logger,
+            busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds, pageLimit: pageLimit)
+    }
+
     /// Opens the store with a chosen busy timeout for the writer; tests make it short to provoke write failures.
     /// `pageLimit` caps the database at that many pages (SQLite's `max_page_count`): tests fill it to act
     /// out a full disk.

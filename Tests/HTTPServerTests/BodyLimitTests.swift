@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 @Suite struct BodyLimitTests {

@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 #if canImport(Glibc)

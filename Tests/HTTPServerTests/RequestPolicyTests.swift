@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 /// Browsers kept out: a foreign `Host` (DNS rebinding) and state-changing requests from foreign web pages.

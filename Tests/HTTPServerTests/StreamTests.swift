@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 /// A stream source fed by the test: `push` queues bytes and wakes the stream; counts how often it is asked.

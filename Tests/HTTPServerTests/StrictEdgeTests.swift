@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 /// Requests a proxy in front could read differently, and targets the decoded path would misrepresent:

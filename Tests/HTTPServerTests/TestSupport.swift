@@ -64,13 +64,3 @@ func withServer<T>(
     defer { server.stop() }
     return try body(server)
 }
-
-/// Waits up to `seconds` for `condition`; returns whether it held.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-    while DispatchTime.now().uptimeNanoseconds < deadline {
-        if condition() { return true }
-        usleep(2000)
-    }
-    return condition()
-}

@@ -1,22 +1,7 @@
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleCore
-
-/// SplitMix64: a small deterministic generator, so a seed replays the same walk on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items.randomElement(using: &self)! }
-}
 
 /// A seeded walk over random app and device events on several devices, checking the core's invariants
 /// after every step.
@@ -53,7 +38,7 @@ struct RandomWalk {
     var moves = 0
 
     init(seed: UInt64) {
-        random = SplitMix64(state: seed)
+        random = SplitMix64(seed: seed)
         for index in 0..<4 { makeDevice(index) }
     }
 
@@ -352,7 +337,7 @@ struct RandomWalk {
 struct RandomWalkTests {
     @Test("SplitMix64 gives the reference sequence")
     func splitMix() {
-        var random = SplitMix64(state: 1_234_567)
+        var random = SplitMix64(seed: 1_234_567)
         #expect(random.next() == 6_457_827_717_110_365_317)
         #expect(random.next() == 3_203_168_211_198_807_973)
     }

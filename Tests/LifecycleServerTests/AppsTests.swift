@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct AppsTests {
     @Test func aNewcomerCreatesAnAppWithOnlyABundleIdAndDrivesItThroughLaunchAndHome() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let created = try server.post("/v1/apps", #"{"bundleId": "com.example.mail"}"#)
             #expect(created.status == 201)
             let id = try #require(created.string("id"))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func anAppOnAnOldDeviceGetsTheCallbacksOfItsVersion() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "2.0"}"#)
             let created = try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.old"}"#)
             #expect(created.header("Location") == "/v1/apps/a1")
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func anAppReadThenDeletedAndMadeAgainUnderItsIdReadsAsTheNewApp() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.first"}"#)
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aDeviceAndItsAppsAreListedAndDeletedTogether() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.createApp(#"{"id": "a2", "device": "d1", "bundleId": "com.example.b"}"#)

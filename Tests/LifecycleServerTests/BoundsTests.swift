@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import LifecycleServer
+import LifecycleTesting
+import Testing
 
 /// Memory is bounded whatever clients send: one event, one answer, one device's history.
 @Suite struct BoundsTests {
     private func payload(_ bytes: Int) -> String { String(repeating: "x", count: bytes) }
 
     @Test func anEventOverMaxEventBytesIsPayloadTooLargeWithItsIndexAndChangesNothing() throws {
-        try withLiveServer(configure: { $0.maxEventBytes = 4096 }) { server in
+        try withDaemon(configure: { $0.maxEventBytes = 4096 }) { server in
             try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
             let single = try server.post(
                 "/v1/apps/a1/events", #"{"type": "launch", "url": "mail:\#(payload(5000))"}"#)
@@ -28,7 +29,7 @@ import LifecycleServer
     }
 
     @Test func aDeviceOrAppDescriptionOverMaxEventBytesIsPayloadTooLarge() throws {
-        try withLiveServer(configure: { $0.maxEventBytes = 4096 }) { server in
+        try withDaemon(configure: { $0.maxEventBytes = 4096 }) { server in
             let device = try server.post("/v1/devices", #"{"settings": {"settings": "\#(payload(5000))"}}"#)
             expectProblem(device, status: 413, code: "payload-too-large")
             let app = try server.post(
@@ -39,7 +40,7 @@ import LifecycleServer
     }
 
     @Test func aPageStopsOnceItsItemsReachMaxAnswerBytesAndNextGoesOn() throws {
-        try withLiveServer(configure: { $0.maxAnswerBytes = 10_000 }) { server in
+        try withDaemon(configure: { $0.maxAnswerBytes = 10_000 }) { server in
             try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
             for _ in 0..<10 {
@@ -62,7 +63,7 @@ import LifecycleServer
     }
 
     @Test func listsStopOnceTheirItemsReachMaxAnswerBytes() throws {
-        try withLiveServer(configure: { $0.maxAnswerBytes = 65_536 }) { server in
+        try withDaemon(configure: { $0.maxAnswerBytes = 65_536 }) { server in
             for index in 0..<40 {
                 try server.createDevice(#"{"id": "d\#(index)", "settings": {"settings": "\#(payload(3000))"}}"#)
                 try server.createApp(
@@ -88,7 +89,7 @@ import LifecycleServer
 
     @Test func aDeviceKeepsAtMostHistoryBytesAcrossItsTimelinesAndOlderCursorsAreGone() throws {
         let cap = 200_000
-        try withLiveServer(configure: { $0.historyBytes = cap }) { server in
+        try withDaemon(configure: { $0.historyBytes = cap }) { server in
             try server.createDevice(#"{"id": "d1"}"#)
             for app in ["a1", "a2"] {
                 try server.createApp(#"{"id": "\#(app)", "device": "d1", "bundleId": "com.example.\#(app)"}"#)
@@ -132,7 +133,7 @@ extension BoundsTests {
         try withTemporaryDirectory { directory in
             var before: [String: String] = [:]
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+                let server = try TestDaemon(store: .sqlite(directory: directory), configure: configure)
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d1"}"#)
                 for app in ["a1", "a2"] {
@@ -150,7 +151,7 @@ extension BoundsTests {
                 let oldest = try #require(seqs(try server.get("/v1/devices/d1/timeline?limit=1").items).first)
                 #expect(oldest > 1, "the cap evicted entries")
             }
-            let server = try LiveServer(store: .sqlite(directory: directory), configure: configure)
+            let server = try TestDaemon(store: .sqlite(directory: directory), configure: configure)
             defer { server.stop() }
             for path in paths {
                 #expect(try server.get(path + "?limit=1000").text == before[path], "\(path)")

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func theStreamStartsWithASnapshotThenFollowsAppsAndDevices() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
             let stream = try EventStreamClient(port: server.port, path: "/v1/changes")
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func changesFasterThanTheClientReadsAreMergedAndItEndsWithTheLatest() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(#"{"id": "a", "bundleId": "com.example.a", "iosVersion": "7.0"}"#)
             let stream = try EventStreamClient(
                 port: server.port, path: "/v1/changes", timeoutSeconds: 10, receiveBufferBytes: 4096)
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func withoutAcceptEventStreamTheChangesResourceAnswersTheSnapshotAsJSON() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(#"{"id": "a", "bundleId": "com.example.a", "iosVersion": "7.0"}"#)
             let reply = try server.get("/v1/changes")
             #expect(reply.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @Suite struct ConcurrencyTests {
@@ -22,7 +23,7 @@ import Testing
 
     /// Alternates a launch batch and a Home batch; apps on one device take the foreground from each other.
     private static func drive(
-        _ server: LiveServer, target: (Int) -> (device: String, app: String)
+        _ server: TestDaemon, target: (Int) -> (device: String, app: String)
     ) throws -> [Answer] {
         try (0..<requestsPerThread).map { request in
             let (device, app) = target(request)
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func concurrentClientsOnOneDeviceAndOnManyLeaveGaplessTimelinesThatMatchEveryAnswer() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "hot", "iosVersion": "7.0"}"#)
             for app in 0..<Self.hotApps {
                 try server.createApp(#"{"id": "hot-\#(app)", "device": "hot", "bundleId": "com.example.h\#(app)"}"#)

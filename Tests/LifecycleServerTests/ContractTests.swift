@@ -5,7 +5,7 @@ import Testing
 /// refuses is refused.
 @Suite struct ContractTests {
     @Test func aBundleIdOf255CharactersIsAcceptedWhateverItsBytesAnd256IsNot() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let accepted = try server.post("/v1/apps", #"{"bundleId": "\#(String(repeating: "é", count: 255))"}"#)
             #expect(accepted.status == 201, "\(accepted.text)")
             let refused = try server.post("/v1/apps", #"{"bundleId": "\#(String(repeating: "é", count: 256))"}"#)
@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: ["significantTime", "statusBarFrame"])
     func aMomentIsNotADeviceSetting(kind: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.post("/v1/devices", #"{"settings": {"\#(kind)": 1}}"#)
             expectProblem(reply, status: 400, code: "invalid-field")
             #expect(reply.string("field") == "settings.\(kind)")
@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: ["7.0", "02.0", "0002", "9999.9999.9999", "13.1.2"])
     func aVersionTheSpecAllowsIsAccepted(version: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.post("/v1/devices", #"{"iosVersion": "\#(version)"}"#)
             #expect(reply.status == 201, "\(reply.text)")
         }
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: ["1.9", "0001.5", "10000", "7.0.0.0", "7.", ".7", "1e1"])
     func aVersionTheSpecRefusesIsRefused(version: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.post("/v1/devices", #"{"iosVersion": "\#(version)"}"#)
             expectProblem(reply, status: 400, code: "invalid-field")
         }

@@ -7,7 +7,7 @@ import Testing
     static let scripts = ["dashboard.js", "api.js", "events.js", "live.js", "timeline.js"]
 
     @Test func theRootAnswersThePageAsHTMLUnderAStrictContentSecurityPolicy() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let page = try server.get("/")
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -30,7 +30,7 @@ import Testing
         ("timeline.js", "text/javascript; charset=utf-8"), ("dashboard.css", "text/css; charset=utf-8"),
     ])
     func eachFileIsServedWithItsContentType(file: String, contentType: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get("/dashboard/\(file)")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == contentType)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func everyFileThePageAndItsModulesLoadIsServed() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             var wanted = Set<String>()
             let page = try server.get("/").text
             wanted.formUnion(matches(of: #"(?:src|href)="/dashboard/([A-Za-z0-9._-]+)""#, in: page))
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func thePageHasNoInlineScriptStyleOrHandlerThePolicyWouldBlock() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let page = try server.get("/").text
             #expect(matches(of: #"<script(?![^>]*\bsrc=)[^>]*>"#, in: page).isEmpty)
             #expect(!page.contains("<style"))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aKnownETagAnswers304WithoutABody() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             for path in ["/", "/dashboard/dashboard.js"] {
                 let first = try server.get(path)
                 let tag = try #require(first.header("ETag"))
@@ -81,14 +81,14 @@ import Testing
 
     @Test(arguments: ["/dashboard/secrets.txt", "/dashboard/index.html.bak", "/dashboard/", "/dashboard/a/api.js"])
     func anUnknownFileIs404(path: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get(path)
             expectProblem(reply, status: 404, code: "not-found")
         }
     }
 
     @Test func anUnknownFileNamesTheFilesThereAre() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get("/dashboard/app.js")
             expectProblem(reply, status: 404, code: "not-found")
             #expect(reply.string("detail")?.contains("dashboard.js") == true)
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func onlyGETIsAnswered() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             expectProblem(
                 try server.post("/", "{}"), status: 405, code: "method-not-allowed")
             expectProblem(
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func thePageLoadsWithoutATokenWhenTokensAreOn() throws {
-        try withLiveServer(tokens: TokensLiveTests.tokens) { server in
+        try withDaemon(tokens: TokensLiveTests.tokens) { server in
             #expect(try server.get("/").status == 200)
             #expect(try server.get("/dashboard/dashboard.js").status == 200)
             expectProblem(try server.get("/v1/apps"), status: 401, code: "unauthorized")

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Data directories written by earlier releases open in every later build and serve what those releases
@@ -57,7 +58,7 @@ import Testing
         #expect(expected.count > 20)
         try withTemporaryDirectory { directory in
             try Self.copy(fixture, to: directory)
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             for (path, answer) in expected.sorted(by: { $0.key < $1.key }) {
                 let reply = try server.get(path)

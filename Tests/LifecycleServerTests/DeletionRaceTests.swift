@@ -2,6 +2,8 @@ import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleStore
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleServer
@@ -18,7 +20,7 @@ import Testing
 
     /// One client: posts to the round's apps and device, and adds apps, until the device is gone.
     static func client(
-        _ server: LiveServer, round: Int, index: Int, posted: Locked<Int>, unexpected: Locked<[String]>
+        _ server: TestDaemon, round: Int, index: Int, posted: Protected<Int>, unexpected: Protected<[String]>
     ) throws {
         let app = "a\(round)-\(index % 3)"
         let requests: [(String, String, [(String, String)])] = [
@@ -40,7 +42,7 @@ import Testing
         }
     }
 
-    static func ids(_ server: LiveServer, _ path: String) throws -> Set<String> {
+    static func ids(_ server: TestDaemon, _ path: String) throws -> Set<String> {
         let reply = try server.get(path + "?limit=1000")
         try #require(reply.status == 200, "\(path): \(reply.text)")
         return Set(reply.items.compactMap { $0["id"] as? String })
@@ -53,7 +55,7 @@ import Testing
             var deleted: Set<String> = []
             do {
                 // Frequent snapshots, so that some are taken while a device is being deleted.
-                let server = try LiveServer(store: .sqlite(directory: directory), snapshotEvery: 20)
+                let server = try TestDaemon(store: .sqlite(directory: directory), snapshotEvery: 20)
                 defer { server.stop() }
                 for round in 0..<Self.rounds {
                     try server.createDevice(#"{"id": "d\#(round)"}"#)
@@ -61,8 +63,8 @@ import Testing
                         try server.createApp(
                             #"{"id": "a\#(round)-\#(index)", "device": "d\#(round)", "bundleId": "b"}"#)
                     }
-                    let posted = Locked(0)
-                    let unexpected = Locked<[String]>([])
+                    let posted = Protected(0)
+                    let unexpected = Protected<[String]>([])
                     let clients = (0..<Self.clients).map { index in
                         Background {
                             try Self.client(server, round: round, index: index, posted: posted, unexpected: unexpected)
@@ -96,7 +98,7 @@ import Testing
                 apps = try Self.ids(server, "/v1/apps")
             }
             #expect(devices.isDisjoint(with: deleted))
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             #expect(try Self.ids(server, "/v1/devices") == devices)
             #expect(try Self.ids(server, "/v1/apps") == apps)
@@ -108,14 +110,14 @@ import Testing
     @Test func aWriteThatFoundTheDeviceBeforeItsDeletionAnswers404AndJournalsNothing() throws {
         try withTemporaryDirectory { directory in
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d"}"#)
                 try server.createApp(#"{"id": "a", "device": "d", "bundleId": "b"}"#)
                 let host = try #require(server.service.registry.device("d"))
                 #expect(try server.delete("/v1/devices/d").status == 204)
 
-                let outcomes = Locked<[String]>([])
+                let outcomes = Protected<[String]>([])
                 @Sendable func note<T>(_ result: Result<T, HostError>) {
                     switch result {
                     case .failure(.deviceGone): outcomes.update { $0.append("gone") }
@@ -133,11 +135,11 @@ import Testing
                 #expect(eventually { outcomes.get().count == 4 })
                 #expect(outcomes.get() == ["gone", "gone", "gone", "gone"])
 
-                let appended = Locked<Result<UInt64, StoreError>?>(nil)
+                let appended = Protected<Result<UInt64, StoreError>?>(nil)
                 server.journal.append(stream: "d", record: [1]) { appended.set($0) }
                 #expect(eventually { appended.get() != nil })
                 #expect(appended.get() == .failure(.streamDeleted(stream: "d")))
-                let snapshot = Locked<Result<Void, StoreError>?>(nil)
+                let snapshot = Protected<Result<Void, StoreError>?>(nil)
                 server.journal.saveSnapshot(stream: "d", upTo: 1, state: [1]) { snapshot.set($0) }
                 #expect(eventually { snapshot.get() != nil })
                 if case .failure(.streamDeleted) = snapshot.get() {
@@ -145,7 +147,7 @@ import Testing
                     Issue.record("\(String(describing: snapshot.get()))")
                 }
             }
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             #expect(try Self.ids(server, "/v1/devices").isEmpty)
             #expect(try Self.ids(server, "/v1/apps").isEmpty)

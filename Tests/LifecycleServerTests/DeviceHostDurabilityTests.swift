@@ -1,7 +1,9 @@
+import LifecycleTesting
 import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleStore
+import Locking
 import Testing
 
 @testable import LifecycleServer
@@ -9,7 +11,7 @@ import Testing
 /// An answer is remembered for its `Idempotency-Key` only as long as its record may still become durable:
 /// a retry waiting behind a failing append hears the failure, never hangs, and a later retry applies afresh.
 @Suite struct DeviceHostDurabilityTests {
-    static func host(_ journal: HeldJournal, failures: Locked<Int>) throws -> DeviceHost {
+    static func host(_ journal: HeldJournal, failures: Protected<Int>) throws -> DeviceHost {
         var device = try Device(id: "d", configuration: DeviceConfiguration())
         try device.addApp(id: "a", configuration: AppConfiguration(bundleId: "com.example.a"))
         var hooks = HostHooks()
@@ -33,9 +35,9 @@ import Testing
 
     @Test func aRetryWaitingBehindAFailedAppendHearsTheFailureAndALaterRetryAppliesAfresh() throws {
         let journal = HeldJournal()
-        let failures = Locked(0)
+        let failures = Protected(0)
         let host = try Self.host(journal, failures: failures)
-        let outcomes = Locked<[String]>([])
+        let outcomes = Protected<[String]>([])
         host.applyEvents(Self.launch) { result in outcomes.update { $0.append("first " + Self.describe(result)) } }
         host.applyEvents(Self.launch) { result in outcomes.update { $0.append("retry " + Self.describe(result)) } }
         // The retry appends nothing: it waits for the first request's record.
@@ -68,7 +70,7 @@ import Testing
             hooks: hooks, journaled: true)
         let request = DeviceHost.EventsRequest(
             events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k", path: "/v1/devices/d/events")
-        let outcomes = Locked<[String]>([])
+        let outcomes = Protected<[String]>([])
         host.applyEvents(request) { _ in outcomes.update { $0.append("first") } }
         host.applyEvents(request) { result in
             if case .failure(.notDurableYet) = result { outcomes.update { $0.append("retry not durable yet") } }

@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [true, false])
     func aSnapshotLoadsAsItWasSaved(compressed: Bool) throws {
-        try withLiveServer(historyLimit: 8) { server in
+        try withDaemon(historyLimit: 8) { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
             try server.createApp(#"{"id": "b", "device": "d", "bundleId": "com.example.b"}"#)

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aTimelineStreamStartsAfterTheCursorThenGoesOnLive() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
             let all = try server.allEntries("/v1/apps/a/timeline")
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func lastEventIDWinsOverAfterAsAReconnectingEventSourceSendsBoth() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
             let all = seqs(try server.allEntries("/v1/apps/a/callbacks"))
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aDeviceTimelineStreamCarriesEveryAppsEntries() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
             let stream = try EventStreamClient(port: server.port, path: "/v1/devices/d/timeline")
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func aCursorOlderThanWhatIsRetainedGetsGoneWithTheOldestSeqAndEnds() throws {
-        try withLiveServer(historyLimit: 5) { server in
+        try withDaemon(transport: .live, historyLimit: 5) { server in
             try server.createApp(Self.app)
             for _ in 0..<5 {
                 try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func invalidCursorsAnswer400AndOpenNothing() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             let stream = try EventStreamClient(
                 port: server.port, path: "/v1/apps/a/timeline", headers: [("Last-Event-ID", "soon")])
@@ -102,21 +102,21 @@ import Testing
     }
 
     @Test func deletingTheAppEndsItsStream() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/callbacks")
-            #expect(eventually { server.server.openStreams == 1 })
+            #expect(eventually { server.http.openStreams == 1 })
             #expect(try server.delete("/v1/apps/a").status == 204)
             let end = try #require(try stream.nextEvent())
             #expect(end.event == "end")
             #expect(Self.json(end)["reason"] as? String == "deleted")
             #expect(try stream.nextEvent() == nil)
-            #expect(eventually { server.service.openStreams == 0 && server.server.openStreams == 0 })
+            #expect(eventually { server.service.openStreams == 0 && server.http.openStreams == 0 })
         }
     }
 
     @Test func aResetEndsEveryStream() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             let timeline = try EventStreamClient(port: server.port, path: "/v1/apps/a/timeline")
             let changes = try EventStreamClient(port: server.port, path: "/v1/changes")
@@ -132,25 +132,25 @@ import Testing
     }
 
     @Test func aClientThatLeavesFreesItsStream() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             do {
                 let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/timeline")
                 _ = try Self.entries(stream, count: try server.allEntries("/v1/apps/a/timeline").count)
-                #expect(eventually { server.service.openStreams == 1 && server.server.openStreams == 1 })
+                #expect(eventually { server.service.openStreams == 1 && server.http.openStreams == 1 })
             }  // the client closes its socket here, while its stream is suspended
-            #expect(eventually { server.service.openStreams == 0 && server.server.openStreams == 0 })
-            #expect(eventually { server.server.openConnections == 0 })
+            #expect(eventually { server.service.openStreams == 0 && server.http.openStreams == 0 })
+            #expect(eventually { server.http.openConnections == 0 })
             #expect(server.service.streams.count == 0)
         }
     }
 
     @Test func stoppingTheServerEndsStreamsCleanly() throws {
-        let server = try LiveServer()
+        let server = try TestDaemon(transport: .live)
         defer { server.stop() }
         try server.createApp(Self.app)
         let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/callbacks")
-        #expect(eventually { server.server.openStreams == 1 })
+        #expect(eventually { server.http.openStreams == 1 })
         let started = DispatchTime.now()
         let stopping = Background { server.stop() }
         let end = try #require(try stream.nextEvent())
@@ -159,11 +159,11 @@ import Testing
         #expect(try stream.nextEvent() == nil)
         try stopping.join()
         #expect(seconds(since: started) < 2)
-        #expect(server.server.openStreams == 0)
+        #expect(server.http.openStreams == 0)
     }
 
     @Test func anIdleStreamGetsKeepAliveComments() throws {
-        try withLiveServer(configure: { $0.streamKeepAliveSeconds = 0.1 }) { server in
+        try withDaemon(transport: .live, configure: { $0.streamKeepAliveSeconds = 0.1 }) { server in
             try server.createApp(Self.app)
             let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/callbacks")
             var comments = 0
@@ -175,12 +175,12 @@ import Testing
     }
 
     @Test func twoHundredStreamsOnOneAppAllGetTheEvent() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             try server.createApp(Self.app)
             let streams = try (0..<200).map { _ in
                 try EventStreamClient(port: server.port, path: "/v1/apps/a/callbacks", timeoutSeconds: 10)
             }
-            #expect(eventually(seconds: 10) { server.server.openStreams == 200 })
+            #expect(eventually(seconds: 10) { server.http.openStreams == 200 })
             // Nothing to send before the launch: the server holds them all suspended, no thread each.
             let launch = try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
             let first = try #require(launch.entries.first { $0["kind"] as? String == "callback" })

@@ -9,7 +9,7 @@ import Testing
 /// accepts.
 @Suite struct EventTypesTests {
     @Test func theCatalogueListsEveryEventTypeWithItsScopeAndFieldsAndAnswers304ToItsETag() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get("/v1/event-types")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "application/json")

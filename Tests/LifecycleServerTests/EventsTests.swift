@@ -1,9 +1,10 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @Suite struct EventsTests {
     /// What a client can read of device `d1` and app `a1`: compared before and after a rejected request.
-    private func observable(_ server: LiveServer) throws -> [String] {
+    private func observable(_ server: TestDaemon) throws -> [String] {
         try [
             server.get("/v1/apps/a1").text,
             server.get("/v1/devices/d1").text,
@@ -13,8 +14,8 @@ import Testing
         ]
     }
 
-    private func withLaunchedApp(_ body: (LiveServer) throws -> Void) throws {
-        try withLiveServer { server in
+    private func withLaunchedApp(_ body: (TestDaemon) throws -> Void) throws {
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.createApp(#"{"id": "a2", "device": "d1", "bundleId": "com.example.b"}"#)

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Every number a request body can carry, fed with extreme values: the daemon answers each (2xx, or a
@@ -40,7 +41,7 @@ import Testing
             var before: [String: String] = [:]
             var accepted = 0
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
                 try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
@@ -68,7 +69,7 @@ import Testing
                 }
             }
             #expect(accepted > 0)
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             for path in Self.reads {
                 #expect(try server.get(path).text == before[path], "\(path) changed across the restart")
@@ -99,7 +100,7 @@ import Testing
         try withTemporaryDirectory { directory in
             var before: [String: String] = [:]
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
                 try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
@@ -119,7 +120,7 @@ import Testing
                     before[path] = reply.text
                 }
             }
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             for path in Self.reads {
                 #expect(try server.get(path).text == before[path], "\(path) changed across the restart")
@@ -128,7 +129,7 @@ import Testing
     }
 
     @Test func theClockStopsAtItsMaximumAndAdvancingPastItAnswers400WithTheRoomLeft() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d"}"#)
             try server.postEvents("/v1/devices/d/events", #"{"type": "advanceTime", "seconds": 999999999000}"#)
             let reply = try server.post("/v1/devices/d/events", #"{"type": "advanceTime", "seconds": 1001}"#)
@@ -145,7 +146,7 @@ import Testing
         (#"{"type": "advanceTime", "seconds": -1}"#, "seconds", "from 0 to 1000000000000"),
     ])
     func anOutOfRangeNumberNamesItsField(body: String, field: String, range: String) throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d"}"#)
             let reply = try server.post("/v1/devices/d/events", body)
             expectProblem(reply, status: 400, code: "invalid-field")
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func aTaskIdOutOfRangeNamesTheRange() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createApp(#"{"id": "a", "bundleId": "com.example.a"}"#)
             let reply = try server.post("/v1/apps/a/events", #"{"type": "endBackgroundTask", "task": 1e300}"#)
             expectProblem(reply, status: 400, code: "invalid-field")

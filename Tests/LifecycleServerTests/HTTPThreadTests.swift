@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleServer
@@ -8,7 +10,7 @@ import Testing
 /// two threads go on answering everyone else.
 @Suite struct HTTPThreadTests {
     @Test func requestsToAStuckDeviceParkAndOtherDevicesStillAnswer() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "stuck"}"#)
             try server.createDevice(#"{"id": "free"}"#)
             let host = try #require(server.service.registry.device("stuck"))
@@ -18,7 +20,7 @@ import Testing
             var released = false
             defer { if !released { release.signal() } }
             // Three times as many requests as the server has threads, all for the stuck device.
-            let sent = Locked(0)
+            let sent = Protected(0)
             let stuck = (0..<6).map { _ in
                 Background {
                     sent.update { $0 += 1 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -6,12 +7,12 @@ import Testing
 /// Parked long polls: each has one timer however often it looks again, and only entries for the timeline
 /// it watches wake it.
 @Suite struct LongPollTests {
-    static func gauges(_ server: LiveServer) -> (parked: Int, timers: Int) {
+    static func gauges(_ server: TestDaemon) -> (parked: Int, timers: Int) {
         (server.service.parked.load(ordering: .relaxed), server.service.pollTimers.load(ordering: .relaxed))
     }
 
     @Test func aPollBesideABusyAppKeepsOneTimerAndAnswersWhenItsOwnAppMoves() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "quiet", "device": "d", "bundleId": "com.example.quiet"}"#)
             try server.createApp(#"{"id": "busy", "device": "d", "bundleId": "com.example.busy"}"#)
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func aPollWhoseFilterFindsNothingParksAgainOnItsOneTimer() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createApp(#"{"id": "a", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
             let next = try #require(try server.get("/v1/apps/a/timeline").int("next"))

@@ -1,10 +1,11 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// `moveTo {state}` through HTTP (API.md "Moving an app to a state").
 @Suite struct MoveToTests {
-    private func withMovableApp(store: Store = .memory, _ body: (LiveServer) throws -> Void) throws {
-        try withLiveServer(store: store) { server in
+    private func withMovableApp(store: Store = .memory, _ body: (TestDaemon) throws -> Void) throws {
+        try withDaemon(store: store) { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "17.0", "suspendDelay": 2}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try body(server)
@@ -110,7 +111,7 @@ import Testing
             var before: [String] = []
             let first: Reply
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d1", "iosVersion": "17.0", "suspendDelay": 2}"#)
                 try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
@@ -122,7 +123,7 @@ import Testing
                     try server.get($0).text
                 }
             }
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             let after = try ["/v1/apps/a1", "/v1/devices/d1", "/v1/devices/d1/timeline?limit=1000"].map {
                 try server.get($0).text

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Request members as the spec types them: schemathesis sends every value a schema allows.
@@ -6,7 +7,7 @@ import Testing
 struct NullableMembersTests {
     @Test("sceneDisconnectDelay: null is the default (never), as DeviceCreate says")
     func sceneDisconnectDelayNull() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let reply = try server.post("/v1/devices", #"{"id": "d", "sceneDisconnectDelay": null}"#)
             #expect(reply.status == 201, "\(reply.text)")
             #expect(reply.object["sceneDisconnectDelay"] is NSNull)
@@ -17,7 +18,7 @@ struct NullableMembersTests {
 
     @Test("info.sceneManifest: null is no manifest, as AppInfo says")
     func sceneManifestNull() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let body =
                 #"{"id": "a", "bundleId": "com.example.a", "iosVersion": "17.0", "info": {"sceneManifest": null}}"#
             let reply = try server.post("/v1/apps", body)
@@ -28,7 +29,7 @@ struct NullableMembersTests {
 
     @Test("A scene configuration's delegateClass: null is a scene without a delegate, as its schema says")
     func delegateClassNull() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let body = """
                 {"id": "a", "bundleId": "com.example.a", "iosVersion": "17.0",
                  "info": {"sceneManifest": {"configurations": [{"name": "Default", "delegateClass": null}]}}}
@@ -45,7 +46,7 @@ struct NullableMembersTests {
 
     @Test("delegate.returns takes a string only for the configuration selector, as AppDelegate says")
     func returnsTypes() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let bool =
                 #"{"bundleId": "com.example.a", "delegate": {"returns": {"applicationDidEnterBackground:": ""}}}"#
             expectProblem(try server.post("/v1/apps", bool), status: 400, code: "invalid-field")

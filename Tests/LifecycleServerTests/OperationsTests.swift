@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
 
 @Suite struct OperationsTests {
     @Test func theOpenAPIDocumentIsServedAsYAMLWithAnETag() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get("/v1/openapi.yaml")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "application/yaml")
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func livezAndReadyzAnswerOKOnceTheServiceIsOpen() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let livez = try server.get("/livez")
             #expect(livez.status == 200)
             #expect(livez.string("status") == "ok")
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func readyzIs503WhileDrainingAndChangesAreRefusedButReadsGoOn() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             server.service.beginDraining()
             expectProblem(try server.get("/readyz"), status: 503, code: "not-ready")
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func metricsAnswerPrometheusText() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.get("/metrics")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func deletingADeviceAnswersItsLongPollsAtOnce() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             let appPoll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func deletingAnAppAnswersItsLongPollsAtOnce() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             let poll = Background { try server.get("/v1/apps/a1/timeline?after=0&wait=10") }
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func resetDeletesEverythingAndAnswersEveryLongPoll() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.createApp(#"{"bundleId": "com.example.b"}"#)
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func stoppingTheServerAnswersParkedPolls() throws {
-        let server = try LiveServer()
+        let server = try TestDaemon()
         defer { server.stop() }
         try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
         let poll = Background { try server.get("/v1/apps/a1/callbacks?after=0&wait=10") }

@@ -1,11 +1,12 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Every error answers `application/problem+json` with its code and status.
 @Suite struct ProblemTests {
     /// A device `d1` (iOS 7) with an app `a1`, for the requests below.
-    private func withFixture(_ body: (LiveServer) throws -> Void) throws {
-        try withLiveServer(maxBodyBytes: 4096) { server in
+    private func withFixture(_ body: (TestDaemon) throws -> Void) throws {
+        try withDaemon(transport: .live, maxBodyBytes: 4096) { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try body(server)

@@ -1,10 +1,11 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// `after`, `limit` and `wait` are range-checked: out of range answers 400 naming the range, and no value traps.
 @Suite struct QueryTests {
-    private func withFixture(maxWait: Double = 60, _ body: (LiveServer) throws -> Void) throws {
-        try withLiveServer(configure: { $0.maxWait = maxWait }) { server in
+    private func withFixture(maxWait: Double = 60, _ body: (TestDaemon) throws -> Void) throws {
+        try withDaemon(configure: { $0.maxWait = maxWait }) { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)

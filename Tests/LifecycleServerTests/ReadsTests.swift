@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import LifecycleTesting
 import Testing
 
 @Suite struct ReadsTests {
-    private func withLaunchedApp(historyLimit: Int = 10_000, _ body: (LiveServer) throws -> Void) throws {
-        try withLiveServer(historyLimit: historyLimit) { server in
+    private func withLaunchedApp(historyLimit: Int = 10_000, _ body: (TestDaemon) throws -> Void) throws {
+        try withDaemon(historyLimit: historyLimit) { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
@@ -152,7 +153,7 @@ import Testing
 /// Reads of an app serve the snapshot encoded last time while nothing it shows has changed.
 @Suite struct AppSnapshotReuseTests {
     @Test func aChangeWithoutEntriesAndTheMovingClockBothShowInTheNextRead() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(
                 #"{"id": "music", "device": "d", "bundleId": "com.example.music", "info": {"backgroundModes": ["audio"]}}"#

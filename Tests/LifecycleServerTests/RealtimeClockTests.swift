@@ -1,10 +1,11 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// A realtime clock follows the wall clock times `speed`, and its deadlines fire by themselves.
 @Suite struct RealtimeClockTests {
     @Test func aBackgroundTaskEndsAndTheAppSuspendsWithoutAnyRequest() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             // Speed 100: the 10 simulated seconds of the task take 0.1 s of wall time.
             try server.createDevice(#"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 100}}"#)
             try server.createApp(#"{"id": "sync", "device": "rt", "bundleId": "com.example.sync"}"#)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func readsShowTheClockMovingBetweenEvents() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime", "speed": 100}}"#)
             let first = try #require(try server.get("/v1/devices/rt").object["time"] as? Double)
             Thread.sleep(forTimeInterval: 0.1)
@@ -47,7 +48,7 @@ import Testing
     @Test func deadlinesThatPassedWhileTheDaemonWasDownFireInOrderOnRestart() throws {
         try withTemporaryDirectory { directory in
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(
                     #"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 10}}"#)
@@ -63,7 +64,7 @@ import Testing
                 #expect(try server.get("/v1/apps/b").string("state") == "background")
             }
             Thread.sleep(forTimeInterval: 3.5)
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             #expect(try eventually { try server.get("/v1/apps/b").string("state") == "suspended" })
             #expect(try server.get("/v1/apps/a").string("state") == "suspended")

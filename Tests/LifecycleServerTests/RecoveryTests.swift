@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @Suite struct RecoveryTests {
@@ -15,7 +16,7 @@ import Testing
             let before: [String: Reply]
             let firstReplay: Reply
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d1", "iosVersion": "7.0", "passcode": true}"#)
                 try server.createDevice(#"{"id": "d2", "iosVersion": "4.0", "suspendDelay": 2}"#)
@@ -59,7 +60,7 @@ import Testing
             #expect((before["/v1/apps/nav"]?.object["backgroundTasks"] as? [Any])?.count == 1)
             #expect(before["/v1/apps/nav"]?.string("state") == "background")
 
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             for path in Self.reads {
                 let after = try server.get(path)

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import HTTPTestClient
+import LifecycleTesting
 @testable import LifecycleWire
 import Testing
 
@@ -14,7 +14,7 @@ import Testing
         _ raw: String, code: ProblemCode, limit: Int? = nil, closes: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        try withLiveServer(maxBodyBytes: 4096) { server in
+        try withDaemon(transport: .live, maxBodyBytes: 4096) { server in
             let client = try TestHTTPClient(port: server.port)
             try client.sendBytes(Array(raw.utf8))
             let response = try client.readResponse()
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func aForeignHostIsMisdirectedAndListsTheNamesAllowed() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             let response = try TestHTTPClient(port: server.port).request(
                 path: "/v1/devices", headers: [("Host", "evil.example")])
             let problem = try expectProblemDocument(response, code: .misdirectedRequest)

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 import LifecycleStore
+import LifecycleTesting
 import Logging
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
             journal.flush()
             journal.close()
 
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             let app = try server.get("/v1/apps/a1")
             #expect(app.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Sessions, pending discards and scene states survive a restart byte for byte (LIFECYCLE §11), whether
@@ -15,7 +16,7 @@ import Testing
         try withTemporaryDirectory { directory in
             let before: [String: Reply]
             do {
-                let server = try LiveServer(store: .sqlite(directory: directory), snapshotEvery: snapshotEvery)
+                let server = try TestDaemon(store: .sqlite(directory: directory), snapshotEvery: snapshotEvery)
                 defer { server.stop() }
                 try server.createDevice(
                     #"{"id": "pad", "iosVersion": "17.0", "idiom": "pad", "sceneDisconnectDelay": 40}"#)
@@ -46,7 +47,7 @@ import Testing
             let mail = try #require(before["/v1/apps/mail"]?.object["sessions"] as? [[String: Any]])
             #expect(mail.map { $0["pendingDiscard"] as? Bool } == [false, true])
 
-            let server = try LiveServer(store: .sqlite(directory: directory), snapshotEvery: snapshotEvery)
+            let server = try TestDaemon(store: .sqlite(directory: directory), snapshotEvery: snapshotEvery)
             defer { server.stop() }
             for path in Self.reads {
                 let after = try server.get(path)

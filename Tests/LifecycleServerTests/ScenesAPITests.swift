@@ -1,11 +1,12 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// The Scenes section of API.md: fields, events, entries, filters and errors over HTTP.
 @Suite struct ScenesAPITests {
     static let manifest = #"{"supportsMultipleScenes": true, "configurations": [{"name": "Main"}]}"#
 
-    func padWithNotes(_ server: LiveServer) throws {
+    func padWithNotes(_ server: TestDaemon) throws {
         try server.createDevice(#"{"id": "pad", "iosVersion": "17.0", "idiom": "pad"}"#)
         try server.createApp(
             #"{"id": "notes", "device": "pad", "bundleId": "com.example.notes", "info": {"sceneManifest": \#(Self.manifest)}}"#
@@ -15,7 +16,7 @@ import Testing
     /// `sceneDisconnectDelay: null` is the member's default ("never on its own"), so a client may send it;
     /// a number outside its range is refused with the range.
     @Test func aNullSceneDisconnectDelayIsItsDefault() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let created = try server.post("/v1/devices", #"{"id": "p", "idiom": "pad", "sceneDisconnectDelay": null}"#)
             #expect(created.status == 201)
             #expect(try server.get("/v1/devices/p").object["sceneDisconnectDelay"] is NSNull)
@@ -28,7 +29,7 @@ import Testing
 
     /// A device's own snapshot, posted back, creates a device: `sceneDisconnectDelay: null` means "never".
     @Test func aNullSceneDisconnectDelayIsNever() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let created = try server.createDevice(#"{"id": "pad", "sceneDisconnectDelay": null}"#)
             #expect(created.object["sceneDisconnectDelay"] is NSNull)
             let refused = try server.post("/v1/devices", #"{"sceneDisconnectDelay": "soon"}"#)
@@ -38,7 +39,7 @@ import Testing
 
     /// `info.sceneManifest: null` is no manifest, and a configuration's `delegateClass: null` no scene delegate.
     @Test func nullManifestAndNullDelegateClassMeanNone() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let plain = try server.createApp(
                 #"{"id": "plain", "bundleId": "com.example.p", "info": {"sceneManifest": null}}"#)
             #expect(plain.object["lifecycle"] as? String == "appDelegate")
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func snapshotsShowTheSceneFields() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try padWithNotes(server)
             let device = try server.get("/v1/devices/pad").object
             #expect(device["idiom"] as? String == "pad")
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func configurationForConnectingReturnsAName() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "17.0"}"#)
             let reply = try server.createApp(
                 #"{"id": "a", "device": "d", "bundleId": "x", "info": {"sceneManifest": {}}, "delegate": {"returns": {"application:configurationForConnectingSceneSession:options:": "Code"}}}"#
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func entriesCarrySessionAndSceneStateAndFilterBySession() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try padWithNotes(server)
             try server.postEvents("/v1/apps/notes/events", #"[{"type": "launch"}, {"type": "openScene"}]"#)
             let s2 = try server.get("/v1/apps/notes/timeline?session=s2&limit=1000").items
@@ -134,7 +135,7 @@ import Testing
     }
 
     @Test func errorsComeInTheDocumentedOrder() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try padWithNotes(server)
             try server.createApp(#"{"id": "plain", "device": "pad", "bundleId": "com.example.plain"}"#)
             let noScenes = try server.post("/v1/apps/plain/events", #"{"type": "closeScene", "session": "s1"}"#)
@@ -161,7 +162,7 @@ import Testing
     }
 
     @Test func theIOS27GateEndsALaunchWithSceneLifecycleRequired() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "27.0"}"#)
             try server.createApp(#"{"id": "old", "device": "d", "bundleId": "com.example.old"}"#)
             let reply = try server.postEvents("/v1/apps/old/events", #"{"type": "launch"}"#)
@@ -173,7 +174,7 @@ import Testing
     }
 
     @Test func aRejectedBatchReportsTheStateAfterTheRollback() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
             let reply = try server.post(
@@ -185,7 +186,7 @@ import Testing
     }
 
     @Test func anExplicitNullSceneDisconnectDelayIsTheDefault() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             let reply = try server.createDevice(#"{"id": "p", "idiom": "pad", "sceneDisconnectDelay": null}"#)
             #expect(reply.object["sceneDisconnectDelay"] is NSNull)
             expectProblem(

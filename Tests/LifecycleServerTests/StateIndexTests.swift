@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -8,7 +9,7 @@ import Testing
 /// the cost of the apps in that state.
 @Suite struct StateIndexTests {
     /// Every app id in `state`, page by page (`limit` 3, so cursors are exercised).
-    private func listed(_ server: LiveServer, state: String?) throws -> [String] {
+    private func listed(_ server: TestDaemon, state: String?) throws -> [String] {
         var ids: [String] = []
         var path = "/v1/apps?limit=3" + (state.map { "&state=" + $0 } ?? "")
         while true {
@@ -25,8 +26,8 @@ import Testing
     /// After every step of a seeded random walk (events, apps and devices created and deleted, resets), each
     /// filtered listing holds exactly the apps the unfiltered listing shows in that state, in id order.
     @Test func filteredListingsAgreeWithFilteringEveryAppThroughARandomWalk() throws {
-        try withLiveServer { server in
-            var random = JSONTestRandom(seed: 14)  // the target's seeded generator
+        try withDaemon { server in
+            var random = SplitMix64(seed: 14)  // the target's seeded generator
             var devices: [String] = []
             var apps: [String: String] = [:]  // app -> device
             var created = 0
@@ -104,7 +105,7 @@ import Testing
 
     /// A filtered listing visits the apps in that state and the realtime devices' apps, not every app.
     @Test func theCandidatesAreTheAppsInThatStateAndTheRealtimeOnes() throws {
-        try withLiveServer { server in
+        try withDaemon { server in
             try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime"}}"#)
             try server.createApp(#"{"id": "rt0", "device": "rt", "bundleId": "com.example.rt0"}"#)
             for device in 0..<10 {

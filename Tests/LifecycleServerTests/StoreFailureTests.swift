@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// A full disk, acted out with a database that cannot grow: writes end cleanly and a restart resumes them.
@@ -14,7 +15,7 @@ import Testing
             var acknowledged: Set<Int> = []
             var failedIndex = -1
             do {
-                let server = try LiveServer(store: .sqliteFull(directory: directory, pageLimit: 60))
+                let server = try TestDaemon(store: .sqliteFull(directory: directory, pageLimit: 60))
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d"}"#)
                 try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
@@ -62,7 +63,7 @@ import Testing
 
             // The fault is cleared (no page limit) and the daemon restarted: every acknowledged entry is there,
             // the failed request was never applied, and writes resume.
-            let server = try LiveServer(store: .sqlite(directory: directory))
+            let server = try TestDaemon(store: .sqlite(directory: directory))
             defer { server.stop() }
             #expect(try server.get("/readyz").status == 200)
             let entries = try server.allEntries("/v1/apps/a/timeline")

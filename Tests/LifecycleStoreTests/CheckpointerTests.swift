@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleStore

@@ -1,3 +1,4 @@
+import Locking
 import Testing
 
 @testable import LifecycleStore
@@ -7,9 +8,9 @@ import Testing
         let journal = MemoryJournal()
         var seqs: [UInt64] = []
         for _ in 0..<3 {
-            let result = Collected<UInt64>()
-            journal.append(stream: "a", record: [1]) { result.add(try! $0.get()) }
-            seqs += result.values
+            let result = Protected<[UInt64]>([])
+            journal.append(stream: "a", record: [1]) { result.append(try! $0.get()) }
+            seqs += result.get()
         }
         #expect(seqs == [1, 2, 3])
         #expect(try journal.recover().isEmpty)

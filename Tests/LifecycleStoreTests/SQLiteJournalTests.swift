@@ -1,4 +1,6 @@
 import Foundation
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleStore
@@ -7,20 +9,20 @@ import Testing
     @Test func appendedRecordsComeBackInOrderFromANewInstance() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let seqs = Collected<UInt64>()
+            let seqs = Protected<[UInt64]>([])
             let appended: [(String, [UInt8])] = [
                 ("phone", bytes("launch")), ("tablet", bytes("launch")), ("phone", []),
                 ("phone", bytes("background")), ("tablet", [0, 255, 0]),
             ]
             for (stream, record) in appended {
-                journal.append(stream: stream, record: record) { seqs.add(try! $0.get()) }
+                journal.append(stream: stream, record: record) { seqs.append(try! $0.get()) }
             }
             journal.close()
 
             let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { reopened.close() }
             let recovered = try reopened.recover()
-            let s = seqs.values
+            let s = seqs.get()
             #expect(
                 recovered == [
                     RecoveredStream(
@@ -48,25 +50,25 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { journal.close() }
-            let order = Collected<Int>()
-            let seqs = Collected<UInt64>()
-            let visibleAtCallback = Collected<Bool>()
+            let order = Protected<[Int]>([])
+            let seqs = Protected<[UInt64]>([])
+            let visibleAtCallback = Protected<[Bool]>([])
             for index in 0..<200 {
                 journal.append(stream: "device-\(index % 3)", record: bytes("\(index)")) { result in
                     let seq = try! result.get()
-                    order.add(index)
-                    seqs.add(seq)
+                    order.append(index)
+                    seqs.append(seq)
                     if index % 50 == 0 {
                         // recover() reads on its own connection, so it sees only what is committed.
                         let committed = (try? journal.recover())?.flatMap { $0.records.map(\.seq) } ?? []
-                        visibleAtCallback.add(committed.contains(seq))
+                        visibleAtCallback.append(committed.contains(seq))
                     }
                 }
             }
             journal.flush()
-            #expect(order.values == Array(0..<200))
-            #expect(seqs.values == seqs.values.sorted() && Set(seqs.values).count == 200)
-            #expect(visibleAtCallback.values == [true, true, true, true])
+            #expect(order.get() == Array(0..<200))
+            #expect(seqs.get() == seqs.get().sorted() && Set(seqs.get()).count == 200)
+            #expect(visibleAtCallback.get() == [true, true, true, true])
         }
     }
 
@@ -76,17 +78,17 @@ import Testing
             defer { journal.close() }
             let appenders = 32
             let appendsEach = 20
-            let failures = Collected<StoreError>()
+            let failures = Protected<[StoreError]>([])
             DispatchQueue.concurrentPerform(iterations: appenders) { appender in
                 for index in 0..<appendsEach {
                     journal.append(stream: "device-\(appender)", record: bytes("\(index)")) { result in
-                        if case .failure(let error) = result { failures.add(error) }
+                        if case .failure(let error) = result { failures.append(error) }
                     }
                 }
             }
             journal.flush()
             let appends = appenders * appendsEach
-            #expect(failures.values.isEmpty)
+            #expect(failures.get().isEmpty)
             #expect(journal.commitCount >= 1)
             #expect(journal.commitCount < UInt64(appends / 10), "\(journal.commitCount) commits for \(appends) appends")
             #expect(try journal.recover().reduce(0) { $0 + $1.records.count } == appends)
@@ -96,18 +98,18 @@ import Testing
     @Test func sequenceNumbersContinueAfterReopenAndAfterDeleteAll() throws {
         try TemporaryDirectory.with { directory in
             let first = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let before = Collected<UInt64>()
-            for _ in 0..<3 { first.append(stream: "a", record: [1]) { before.add(try! $0.get()) } }
+            let before = Protected<[UInt64]>([])
+            for _ in 0..<3 { first.append(stream: "a", record: [1]) { before.append(try! $0.get()) } }
             first.deleteAll()
             first.close()
 
             let second = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { second.close() }
-            let after = Collected<UInt64>()
-            second.append(stream: "a", record: [2]) { after.add(try! $0.get()) }
+            let after = Protected<[UInt64]>([])
+            second.append(stream: "a", record: [2]) { after.append(try! $0.get()) }
             second.flush()
-            #expect(before.values == [1, 2, 3])
-            #expect(after.values == [4])
+            #expect(before.get() == [1, 2, 3])
+            #expect(after.get() == [4])
         }
     }
 
@@ -115,10 +117,10 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { journal.close() }
-            let done = Collected<UInt64>()
-            for _ in 0..<500 { journal.append(stream: "a", record: [7]) { done.add(try! $0.get()) } }
+            let done = Protected<[UInt64]>([])
+            for _ in 0..<500 { journal.append(stream: "a", record: [7]) { done.append(try! $0.get()) } }
             journal.flush()
-            #expect(done.values.count == 500)
+            #expect(done.get().count == 500)
         }
     }
 
@@ -126,11 +128,11 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             journal.close()
-            let results = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "a", record: [1]) { results.add($0) }
-            #expect(results.values.count == 1)
+            let results = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "a", record: [1]) { results.append($0) }
+            #expect(results.get().count == 1)
             #expect(throws: StoreError.closed) { try journal.recover() }
-            if case .failure(let error) = results.values.first {
+            if case .failure(let error) = results.get().first {
                 #expect(error == .closed)
             } else {
                 Issue.record("append after close succeeded")

@@ -1,4 +1,6 @@
 import Foundation
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleStore
@@ -7,10 +9,10 @@ import Testing
     @Test func recoveryStartsFromTheNewestSnapshotAndReplaysOnlyLaterRecords() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let seqs = Collected<UInt64>()
-            for index in 0..<5 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.add(try! $0.get()) } }
+            let seqs = Protected<[UInt64]>([])
+            for index in 0..<5 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
             journal.flush()
-            let s = seqs.values
+            let s = seqs.get()
             journal.saveSnapshot(stream: "phone", upTo: s[1], state: bytes("state after 2"))
             journal.saveSnapshot(stream: "phone", upTo: s[3], state: bytes("state after 4"))
             // An older snapshot arriving late must not replace the newer one.
@@ -35,14 +37,14 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { journal.close() }
-            let last = Collected<UInt64>()
-            for _ in 0..<100 { journal.append(stream: "phone", record: [1]) { last.add(try! $0.get()) } }
+            let last = Protected<[UInt64]>([])
+            for _ in 0..<100 { journal.append(stream: "phone", record: [1]) { last.append(try! $0.get()) } }
             journal.append(stream: "tablet", record: [2]) { _ in }
             journal.flush()
-            let done = Collected<Result<Void, StoreError>>()
-            journal.saveSnapshot(stream: "phone", upTo: last.values.last!, state: [9]) { done.add($0) }
+            let done = Protected<[Result<Void, StoreError>]>([])
+            journal.saveSnapshot(stream: "phone", upTo: last.get().last!, state: [9]) { done.append($0) }
             journal.flush()
-            #expect(done.values.count == 1)
+            #expect(done.get().count == 1)
             #expect(try journal.storedRecordCount() == 1)
         }
     }
@@ -51,11 +53,11 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { journal.close() }
-            let done = Collected<Result<Void, StoreError>>()
-            journal.saveSnapshot(stream: "phone", upTo: 10, state: [1]) { done.add($0) }
-            guard case .failure(.snapshotAheadOfJournal(let stream, let upTo, let lastAppended)) = done.values.first
+            let done = Protected<[Result<Void, StoreError>]>([])
+            journal.saveSnapshot(stream: "phone", upTo: 10, state: [1]) { done.append($0) }
+            guard case .failure(.snapshotAheadOfJournal(let stream, let upTo, let lastAppended)) = done.get().first
             else {
-                Issue.record("snapshot ahead of the journal was accepted: \(done.values)")
+                Issue.record("snapshot ahead of the journal was accepted: \(done.get())")
                 return
             }
             #expect(stream == "phone" && upTo == 10 && lastAppended == 0)
@@ -65,22 +67,22 @@ import Testing
     @Test func deleteStreamSurvivesReopenAndLeavesOtherStreams() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let seqs = Collected<UInt64>()
-            journal.append(stream: "phone", record: [1]) { seqs.add(try! $0.get()) }
-            journal.append(stream: "tablet", record: [2]) { seqs.add(try! $0.get()) }
+            let seqs = Protected<[UInt64]>([])
+            journal.append(stream: "phone", record: [1]) { seqs.append(try! $0.get()) }
+            journal.append(stream: "tablet", record: [2]) { seqs.append(try! $0.get()) }
             journal.flush()
-            journal.saveSnapshot(stream: "phone", upTo: seqs.values[0], state: [3])
-            let deleted = Collected<Result<Void, StoreError>>()
-            journal.deleteStream("phone") { deleted.add($0) }
+            journal.saveSnapshot(stream: "phone", upTo: seqs.get()[0], state: [3])
+            let deleted = Protected<[Result<Void, StoreError>]>([])
+            journal.deleteStream("phone") { deleted.append($0) }
             journal.close()
-            #expect(deleted.values.count == 1)
+            #expect(deleted.get().count == 1)
 
             let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { reopened.close() }
             #expect(
                 try reopened.recover() == [
                     RecoveredStream(
-                        stream: "tablet", snapshot: nil, records: [JournalRecord(seq: seqs.values[1], bytes: [2])])
+                        stream: "tablet", snapshot: nil, records: [JournalRecord(seq: seqs.get()[1], bytes: [2])])
                 ]
             )
         }

@@ -1,4 +1,6 @@
 import Foundation
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleStore
@@ -14,18 +16,18 @@ import Testing
     @Test func aLateAppendOrSnapshotOfADeletedStreamIsRefusedAndLeavesNothing() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let first = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "phone", record: [1], startsStream: true) { first.add($0) }
-            journal.append(stream: "phone", record: [2]) { first.add($0) }
+            let first = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "phone", record: [1], startsStream: true) { first.append($0) }
+            journal.append(stream: "phone", record: [2]) { first.append($0) }
             journal.deleteStream("phone")
-            let late = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "phone", record: [3]) { late.add($0) }
-            let snapshot = Collected<Result<Void, StoreError>>()
-            journal.saveSnapshot(stream: "phone", upTo: 2, state: [9]) { snapshot.add($0) }
+            let late = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "phone", record: [3]) { late.append($0) }
+            let snapshot = Protected<[Result<Void, StoreError>]>([])
+            journal.saveSnapshot(stream: "phone", upTo: 2, state: [9]) { snapshot.append($0) }
             journal.flush()
             journal.close()
-            #expect(late.values == [.failure(.streamDeleted(stream: "phone"))])
-            #expect(snapshot.values.map(Self.error) == [.streamDeleted(stream: "phone")])
+            #expect(late.get() == [.failure(.streamDeleted(stream: "phone"))])
+            #expect(snapshot.get().map(Self.error) == [.streamDeleted(stream: "phone")])
 
             let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { reopened.close() }
@@ -36,21 +38,21 @@ import Testing
     @Test func aStartingRecordBringsTheNameBackAfreshAndOlderSnapshotsStayOut() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            let seqs = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "phone", record: [1], startsStream: true) { seqs.add($0) }
+            let seqs = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "phone", record: [1], startsStream: true) { seqs.append($0) }
             journal.deleteStream("phone")
-            journal.append(stream: "phone", record: [2], startsStream: true) { seqs.add($0) }
-            let stale = Collected<Result<Void, StoreError>>()
-            journal.saveSnapshot(stream: "phone", upTo: 1, state: [9]) { stale.add($0) }
+            journal.append(stream: "phone", record: [2], startsStream: true) { seqs.append($0) }
+            let stale = Protected<[Result<Void, StoreError>]>([])
+            journal.saveSnapshot(stream: "phone", upTo: 1, state: [9]) { stale.append($0) }
             // After a reset, no snapshot of a record before it is kept either.
-            journal.append(stream: "tablet", record: [3], startsStream: true) { seqs.add($0) }
+            journal.append(stream: "tablet", record: [3], startsStream: true) { seqs.append($0) }
             journal.deleteAll()
-            journal.saveSnapshot(stream: "tablet", upTo: 3, state: [9]) { stale.add($0) }
-            journal.append(stream: "tablet", record: [4], startsStream: true) { seqs.add($0) }
+            journal.saveSnapshot(stream: "tablet", upTo: 3, state: [9]) { stale.append($0) }
+            journal.append(stream: "tablet", record: [4], startsStream: true) { seqs.append($0) }
             journal.flush()
             journal.close()
             #expect(
-                stale.values.map(Self.error) == [.streamDeleted(stream: "phone"), .streamDeleted(stream: "tablet")])
+                stale.get().map(Self.error) == [.streamDeleted(stream: "phone"), .streamDeleted(stream: "tablet")])
 
             let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { reopened.close() }

@@ -1,4 +1,6 @@
 import Foundation
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleStore
@@ -8,27 +10,27 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger, busyTimeoutMilliseconds: 20)
             defer { journal.close() }
-            let first = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "a", record: [1]) { first.add($0) }
+            let first = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "a", record: [1]) { first.append($0) }
             journal.flush()
 
             // Another connection holding the write lock makes the writer's BEGIN IMMEDIATE time out.
             let intruder = try SQLiteConnection(path: directory.databasePath, readOnly: false)
             try intruder.execute("BEGIN IMMEDIATE", operation: "hold write lock")
-            let blocked = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "a", record: [2]) { blocked.add($0) }
+            let blocked = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "a", record: [2]) { blocked.append($0) }
             journal.flush()
             try intruder.execute("ROLLBACK", operation: "release write lock")
             intruder.close()
 
-            let later = Collected<Result<UInt64, StoreError>>()
-            journal.append(stream: "a", record: [3]) { later.add($0) }
+            let later = Protected<[Result<UInt64, StoreError>]>([])
+            journal.append(stream: "a", record: [3]) { later.append($0) }
             journal.flush()
 
-            guard case .success = first.values.first, case .failure(let error) = blocked.values.first,
-                case .failure(let laterError) = later.values.first
+            guard case .success = first.get().first, case .failure(let error) = blocked.get().first,
+                case .failure(let laterError) = later.get().first
             else {
-                Issue.record("unexpected results: \(first.values) \(blocked.values) \(later.values)")
+                Issue.record("unexpected results: \(first.get()) \(blocked.get()) \(later.get())")
                 return
             }
             guard case .io = error else {

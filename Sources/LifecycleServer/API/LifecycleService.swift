@@ -63,6 +63,8 @@ public final class LifecycleService: HTTPResponder {
     let metrics = ServiceMetrics()
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
+    /// Long polls parked now (what `lifecycled_long_polls_parked` reports).
+    package var parkedPolls: Int { parked.load(ordering: .relaxed) }
     /// Timers of parked polls now armed: one per poll, however often it looks again.
     let pollTimers = Atomic<Int>(0)
     /// Requests taken and not yet answered (parked ones included).

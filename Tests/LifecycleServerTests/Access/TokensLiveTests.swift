@@ -27,7 +27,7 @@ struct TokensLiveTests {
 
     @Test("No token, or an unknown one, answers 401 with WWW-Authenticate, and changes nothing")
     func unauthorized() throws {
-        try withLiveServer(tokens: Self.tokens) { server in
+        try withDaemon(tokens: Self.tokens) { server in
             let none = try server.post("/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#)
             expectProblem(none, status: 401, code: "unauthorized")
             #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
@@ -45,7 +45,7 @@ struct TokensLiveTests {
 
     @Test("Probes, metrics, the contract and the catalogue of events need no token")
     func openPaths() throws {
-        try withLiveServer(tokens: Self.tokens) { server in
+        try withDaemon(tokens: Self.tokens) { server in
             for path in ["/livez", "/readyz", "/metrics", "/v1/openapi.yaml", "/v1/event-types"] {
                 let reply = try server.get(path)
                 #expect(reply.status == 200, "\(path)")
@@ -55,7 +55,7 @@ struct TokensLiveTests {
 
     @Test("A write token for the namespace writes; one for other namespaces and a read token get 403")
     func roles() throws {
-        try withLiveServer(tokens: Self.tokens) { server in
+        try withDaemon(tokens: Self.tokens) { server in
             let created = try server.post(
                 "/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#, headers: bearer(Self.writer))
             #expect(created.status == 201, "\(created.text)")
@@ -81,7 +81,7 @@ struct TokensLiveTests {
 
     @Test("Only an admin token may reset everything")
     func reset() throws {
-        try withLiveServer(tokens: Self.tokens) { server in
+        try withDaemon(tokens: Self.tokens) { server in
             _ = try server.post("/v1/apps", #"{"id": "a1", "bundleId": "com.example.a"}"#, headers: bearer(Self.writer))
             expectProblem(
                 try server.post("/v1/reset", "", headers: bearer(Self.writer)), status: 403, code: "forbidden")
@@ -93,7 +93,7 @@ struct TokensLiveTests {
 
     @Test("Replacing the tokens takes effect at once: the new ones work, the old ones answer 401")
     func replacing() throws {
-        try withLiveServer(tokens: Self.tokens) { server in
+        try withDaemon(tokens: Self.tokens) { server in
             let fresh = TokenMinter.newSecret()
             server.service.setTokens(Self.table([("new", fresh, .read, ["default"])]))
             expectProblem(try server.get("/v1/apps", headers: bearer(Self.reader)), status: 401, code: "unauthorized")

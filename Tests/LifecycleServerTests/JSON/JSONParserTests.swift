@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleTesting
 @testable import LifecycleWire
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func numbersMatchTheStandardLibrarysCorrectlyRoundedConversion() throws {
-        var random = JSONTestRandom(seed: 0xD1CE)
+        var random = SplitMix64(seed: 0xD1CE)
         for _ in 0..<5000 {
             var text = random.next() % 4 == 0 ? "-" : ""
             let integerDigits = Int(random.next() % 22) + 1

@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleTesting
 @testable import LifecycleWire
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func randomValuesSurviveWriteThenParse() throws {
-        var random = JSONTestRandom(seed: 20_240_601)
+        var random = SplitMix64(seed: 20_240_601)
         for _ in 0..<4000 {
             let value = Self.randomValue(&random, depth: 0)
             let bytes = JSONWriter.encode(value)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func randomHandWrittenDocumentsMatchTheirValues() throws {
-        var random = JSONTestRandom(seed: 77)
+        var random = SplitMix64(seed: 77)
         for _ in 0..<500 {
             let value = Self.randomValue(&random, depth: 1)
             var writer = JSONWriter()
@@ -45,7 +46,7 @@ import Testing
         }
     }
 
-    static func randomValue(_ random: inout JSONTestRandom, depth: Int) -> JSONValue {
+    static func randomValue(_ random: inout SplitMix64, depth: Int) -> JSONValue {
         let kind = depth >= 4 ? random.next() % 4 : random.next() % 6
         switch kind {
         case 0: return random.next() % 5 == 0 ? .null : .bool(random.next() % 2 == 0)
@@ -62,7 +63,7 @@ import Testing
         }
     }
 
-    static func randomNumber(_ random: inout JSONTestRandom) -> Double {
+    static func randomNumber(_ random: inout SplitMix64) -> Double {
         switch random.next() % 5 {
         case 0: return Double(Int64(bitPattern: random.next()) >> Int64(random.next() % 64))
         case 1: return Double(Int(random.next() % 20_001) - 10_000) / 100
@@ -78,7 +79,7 @@ import Testing
         }
     }
 
-    static func randomString(_ random: inout JSONTestRandom) -> String {
+    static func randomString(_ random: inout SplitMix64) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int(random.next() % 12) {
             let roll = random.next() % 10

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -8,7 +9,7 @@ import Testing
 struct NamespaceIsolationTests {
     @Test("The same app id in two namespaces, driven concurrently, never sees the other's state or timeline")
     func sameIDsConcurrently() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let spaces = ["team-a", "team-b", "default"]
             let runs = spaces.map { space in
                 Background { () throws -> Int in
@@ -47,7 +48,7 @@ struct NamespaceIsolationTests {
 
     @Test("An Idempotency-Key used in one namespace is free in another")
     func idempotencyKeysApart() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             for space in ["one", "two"] {
                 _ = try server.post("/v1/namespaces/\(space)/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
             }
@@ -64,7 +65,7 @@ struct NamespaceIsolationTests {
 
     @Test("A long poll in one namespace sleeps on while the same app id moves in another")
     func longPollsApart() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             for space in ["one", "two"] {
                 _ = try server.post("/v1/namespaces/\(space)/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
             }
@@ -82,7 +83,7 @@ struct NamespaceIsolationTests {
 
     @Test("A namespace name outside the pattern answers 400 with the pattern; a read of a missing one 404")
     func names() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             for bad in ["Team", "a_b", "-a", "a-", String(repeating: "a", count: 64)] {
                 let reply = try server.post("/v1/namespaces/\(bad)/apps", #"{"bundleId": "com.example.a"}"#)
                 expectProblem(reply, status: 400, code: "invalid-field")

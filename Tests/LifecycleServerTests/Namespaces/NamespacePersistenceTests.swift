@@ -1,5 +1,7 @@
 import Foundation
 import LifecycleStore
+import LifecycleTesting
+import Locking
 import Logging
 import Testing
 
@@ -9,14 +11,14 @@ import Testing
 @Suite("Namespaces persist and expire")
 struct NamespacePersistenceTests {
     /// A wall clock the test moves, and sweeps every 20 ms.
-    static func clocked(_ clock: Locked<Double>) -> (inout ServiceOptions) -> Void {
+    static func clocked(_ clock: Protected<Double>) -> (inout ServiceOptions) -> Void {
         { options in
             options.wallClock = { clock.get() }
             options.namespaceSweepInterval = 0.02
         }
     }
 
-    static func names(_ server: LiveServer) throws -> [String] {
+    static func names(_ server: TestDaemon) throws -> [String] {
         let items = try server.get("/v1/namespaces").object["items"] as? [[String: Any]]
         return items?.compactMap { $0["id"] as? String } ?? []
     }
@@ -24,9 +26,9 @@ struct NamespacePersistenceTests {
     @Test("A restart brings back every namespace, its settings, devices and apps, the same ids apart")
     func restart() throws {
         try withTemporaryDirectory { directory in
-            let clock = Locked(1_800_000_000.0)
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            let clock = Protected(1_800_000_000.0)
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 for (prefix, events) in [("/v1", 1), ("/v1/namespaces/one", 2), ("/v1/namespaces/two", 3)] {
                     #expect(try server.post("\(prefix)/devices", #"{"id": "d"}"#).status == 201)
                     _ = try server.post("\(prefix)/apps", #"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
@@ -36,8 +38,8 @@ struct NamespacePersistenceTests {
                 #expect(put.status == 200)
                 _ = try server.request("PUT", "/v1/namespaces/empty", body: #"{"ttlSeconds": 600}"#)
             }
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 let names = (try server.get("/v1/namespaces").object["items"] as? [[String: Any]])?.compactMap {
                     $0["id"] as? String
                 }
@@ -56,9 +58,9 @@ struct NamespacePersistenceTests {
     @Test("A namespace idle for its TTL goes, a used one stays; the expiry is durable")
     func ttlExpiry() throws {
         try withTemporaryDirectory { directory in
-            let clock = Locked(1_800_000_000.0)
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            let clock = Protected(1_800_000_000.0)
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 for name in ["idle", "busy"] {
                     #expect(
                         try server.request("PUT", "/v1/namespaces/\(name)", body: #"{"ttlSeconds": 10}"#).status == 201)
@@ -75,8 +77,8 @@ struct NamespacePersistenceTests {
                 clock.update { $0 += 11 }
                 #expect(eventually { (try? Self.names(server)) == ["default"] })
             }
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/idle").status == 404)
                 #expect(try server.get("/v1/namespaces/busy").status == 404)
                 let names = (try server.get("/v1/namespaces").object["items"] as? [[String: Any]])?.count
@@ -88,9 +90,9 @@ struct NamespacePersistenceTests {
     @Test("A namespace whose TTL passed while the daemon was down is gone at start, and stays gone")
     func ttlPassedWhileDown() throws {
         try withTemporaryDirectory { directory in
-            let clock = Locked(1_800_000_000.0)
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            let clock = Protected(1_800_000_000.0)
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 #expect(try server.request("PUT", "/v1/namespaces/ci-1", body: #"{"ttlSeconds": 60}"#).status == 201)
                 #expect(try server.request("PUT", "/v1/namespaces/ci-2", body: #"{"ttlSeconds": 600}"#).status == 201)
                 for name in ["ci-1", "ci-2"] {
@@ -98,14 +100,14 @@ struct NamespacePersistenceTests {
                 }
             }
             clock.update { $0 += 120 }
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/ci-1").status == 404)
                 #expect(try server.get("/v1/namespaces/ci-2/apps/a").status == 200)
             }
             clock.update { $0 -= 100 }
-            try withLiveServer(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
-                (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
                 // Even with the clock turned back, an expired namespace never comes back.
                 #expect(try server.get("/v1/namespaces/ci-1").status == 404)
                 #expect(try server.get("/v1/namespaces/ci-1/apps/a").status == 404)
@@ -116,13 +118,13 @@ struct NamespacePersistenceTests {
     @Test("A deleted namespace stays deleted across a restart, and its name can hold new devices")
     func deletionIsDurable() throws {
         try withTemporaryDirectory { directory in
-            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory)) { (server: TestDaemon) throws in
                 _ = try server.post("/v1/namespaces/gone/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
                 _ = try server.post("/v1/namespaces/gone/devices", #"{"id": "d"}"#)
                 #expect(try server.delete("/v1/namespaces/gone").status == 204)
                 #expect(try server.post("/v1/namespaces/gone/devices", #"{"id": "d2"}"#).status == 201)
             }
-            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory)) { (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/gone/apps/a").status == 404)
                 #expect(try server.get("/v1/namespaces/gone/devices/d").status == 404)
                 #expect(try server.get("/v1/namespaces/gone/devices/d2").status == 200)
@@ -134,7 +136,7 @@ struct NamespacePersistenceTests {
     @Test("Devices left by a deletion cut short after the namespace's settings went are dropped at start")
     func deletionCutShort() throws {
         try withTemporaryDirectory { directory in
-            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory)) { (server: TestDaemon) throws in
                 _ = try server.post("/v1/namespaces/ghost/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
                 #expect(try server.post("/v1/namespaces/ghost/devices", #"{"id": "d"}"#).status == 201)
             }
@@ -145,13 +147,13 @@ struct NamespacePersistenceTests {
             journal.deleteStream(Namespace.settingsPrefix + "ghost")
             journal.flush()
             journal.close()
-            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory)) { (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/ghost").status == 404)
                 #expect(try Self.names(server) == ["default"])
                 // The name starts afresh: the old device is not there to collide with a new one.
                 #expect(try server.post("/v1/namespaces/ghost/devices", #"{"id": "d"}"#).status == 201)
             }
-            try withLiveServer(store: .sqlite(directory: directory)) { (server: LiveServer) throws in
+            try withDaemon(store: .sqlite(directory: directory)) { (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/ghost").int("devices") == 1)
                 #expect(try server.get("/v1/namespaces/ghost").int("apps") == 0)
             }

@@ -1,3 +1,4 @@
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -6,10 +7,10 @@ import Testing
 struct NamespaceQuotaTests {
     @Test("A creation over a namespace's quota answers 403 quota-exceeded with the limit, and changes nothing")
     func quotas() throws {
-        try withLiveServer(configure: { options in
+        try withDaemon(configure: { options in
             options.maxDevicesPerNamespace = 2
             options.maxAppsPerNamespace = 3
-        }) { (server: LiveServer) throws in
+        }) { (server: TestDaemon) throws in
             for id in ["d1", "d2"] {
                 #expect(try server.post("/v1/namespaces/q/devices", #"{"id": "\#(id)"}"#).status == 201)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -6,13 +7,13 @@ import Testing
 /// `PUT`/`GET`/`DELETE /v1/namespaces/{ns}`, the paged list, resets, and deletion waking long polls.
 @Suite("Namespace resources")
 struct NamespaceResourceTests {
-    func put(_ server: LiveServer, _ name: String, _ body: String) throws -> Reply {
+    func put(_ server: TestDaemon, _ name: String, _ body: String) throws -> Reply {
         try server.request("PUT", "/v1/namespaces/\(name)", body: body)
     }
 
     @Test("PUT creates (201) then updates (200); the document holds exactly the listed members")
     func putAndGet() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             let created = try put(server, "mail-ci", #"{"ttlSeconds": 3600, "labels": {"team": "mail"}}"#)
             #expect(created.status == 201, "\(created.text)")
             #expect(created.header("Location") == "/v1/namespaces/mail-ci")
@@ -42,7 +43,7 @@ struct NamespaceResourceTests {
 
     @Test("GET /v1/namespaces pages by name, default included")
     func list() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             for name in ["c", "a", "b"] { #expect(try put(server, name, "{}").status == 201) }
             let first = try server.get("/v1/namespaces?limit=2")
             let names = (first.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
@@ -58,7 +59,7 @@ struct NamespaceResourceTests {
 
     @Test("A namespace's reset empties it alone; POST /v1/reset empties every namespace and keeps them")
     func resets() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             for prefix in ["/v1", "/v1/namespaces/one", "/v1/namespaces/two"] {
                 #expect(try server.post("\(prefix)/apps", #"{"id": "a", "bundleId": "com.example.a"}"#).status == 201)
             }
@@ -76,7 +77,7 @@ struct NamespaceResourceTests {
 
     @Test("DELETE takes the namespace and everything in it, and answers its parked long polls 410")
     func deletion() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             _ = try server.post("/v1/namespaces/doomed/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
             _ = try server.post("/v1/namespaces/kept/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
             let doomed = Background { try server.get("/v1/namespaces/doomed/apps/a/timeline?after=0&wait=30") }
@@ -100,7 +101,7 @@ struct NamespaceResourceTests {
 
     @Test("DELETE of default answers 400 and changes nothing; its reset empties it")
     func deletingDefault() throws {
-        try withLiveServer { (server: LiveServer) throws in
+        try withDaemon { (server: TestDaemon) throws in
             _ = try server.post("/v1/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
             expectProblem(try server.delete("/v1/namespaces/default"), status: 400, code: "invalid-field")
             #expect(try server.get("/v1/apps/a").status == 200)

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestClient
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func eachNamespacesChangesStreamSeesOnlyItsOwnApps() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             // The same app id in two namespaces and in default.
             for prefix in ["/v1/namespaces/red", "/v1/namespaces/blue", "/v1"] {
                 #expect(
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aNamespacesDeletionEndsItsStreamsAndLeavesTheOthersOpen() throws {
-        try withLiveServer { server in
+        try withDaemon(transport: .live) { server in
             for prefix in ["/v1/namespaces/red", "/v1/namespaces/blue"] {
                 #expect(
                     try server.post("\(prefix)/apps", #"{"id": "mail", "bundleId": "com.example.mail"}"#).status == 201)

@@ -1,3 +1,4 @@
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer
@@ -17,7 +18,7 @@ struct NamespaceTokenTests {
 
     @Test("401 without a token, 403 outside the token's namespaces or role, on every namespaced path")
     func refusals() throws {
-        try withLiveServer(tokens: Self.tokens) { (server: LiveServer) throws in
+        try withDaemon(tokens: Self.tokens) { (server: TestDaemon) throws in
             let app = #"{"id": "a", "bundleId": "com.example.a"}"#
             expectProblem(try server.post("/v1/namespaces/mail/apps", app), status: 401, code: "unauthorized")
             expectProblem(try server.get("/v1/namespaces/mail"), status: 401, code: "unauthorized")

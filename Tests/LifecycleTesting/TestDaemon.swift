@@ -1,0 +1,122 @@
+import Foundation
+package import HTTPServer
+package import LifecycleServer
+package import LifecycleStore
+package import Locking
+import Logging
+
+/// Where a test daemon keeps its journal.
+package enum Store: Sendable {
+    case memory
+    /// A `SQLiteJournal` in this directory (which outlives the daemon, for restarts).
+    case sqlite(directory: String)
+    /// A `SQLiteJournal` in this directory whose database cannot grow past `pageLimit` pages: a full disk.
+    case sqliteFull(directory: String, pageLimit: Int)
+}
+
+/// The daemon in the test's process: a `LifecycleService`, recovered and open, reached in process
+/// (`Transport.inProcess`, the default) or through a real `HTTPServer` on a free port (`Transport.live`).
+/// Requests read the same either way.
+package final class TestDaemon: Sendable {
+    package let service: LifecycleService
+    /// The HTTP server of a live daemon; nil in process.
+    package let server: HTTPServer?
+    package let journal: any Journal
+    private let inProcess: InProcessClient
+    private let stopped = Protected(false)
+    /// How many times the service reported that its store failed (the daemon would exit then).
+    package let storeFailures: Protected<Int>
+
+    /// The HTTP server of a live daemon (a test of sockets needs one).
+    package var http: HTTPServer {
+        guard let server else { preconditionFailure("an in-process TestDaemon has no HTTP server: use Transport.live") }
+        return server
+    }
+
+    package var port: Int { http.port }
+
+    package init(
+        store: Store = .memory, transport: Transport = .inProcess, historyLimit: Int = 10_000,
+        maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000, tokens: TokenTable? = nil,
+        configure: (inout ServiceOptions) -> Void = { _ in }
+    ) throws {
+        var logger = Logger(label: "lifecycled.tests")
+        logger.logLevel = .error
+        switch store {
+        case .memory: journal = MemoryJournal()
+        case .sqlite(let directory): journal = try SQLiteJournal(directory: directory, logger: logger)
+        case .sqliteFull(let directory, let pageLimit):
+            journal = try SQLiteJournal(directory: directory, logger: logger, pageLimit: pageLimit)
+        }
+        var options = ServiceOptions()
+        options.historyLimit = historyLimit
+        options.tokens = tokens
+        options.snapshotEvery = snapshotEvery
+        options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
+        let failures = Protected(0)
+        storeFailures = failures
+        options.storeFailed = { failures.withLock { $0 += 1 } }
+        configure(&options)
+        service = LifecycleService(journal: journal, options: options, logger: logger)
+        inProcess = InProcessClient(responder: service)
+        try service.recover()
+        guard transport == .live else {
+            server = nil
+            return
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.maxBodyBytes = maxBodyBytes
+        let server = HTTPServer(configuration: configuration, responder: service, logger: logger)
+        self.server = server
+        do {
+            try server.start()
+        } catch {
+            journal.close()
+            throw error
+        }
+    }
+
+    /// Stops as the daemon does on SIGTERM: drain, quiesce, make everything durable, stop, close the store.
+    package func stop() {
+        guard stopped.exchange(true) == false else { return }
+        service.beginDraining()
+        server?.quiesce()
+        service.finishDraining()
+        server?.stop()
+        journal.close()
+    }
+
+    // MARK: Requests
+
+    package func request(
+        _ method: String, _ path: String, body: String? = nil, headers: [(String, String)] = []
+    ) throws -> Reply {
+        var headers = headers
+        if body != nil, !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            headers.append(("Content-Type", "application/json"))
+        }
+        let bytes = Array((body ?? "").utf8)
+        guard let server else {
+            return try inProcess.exchange(method: method, target: path, headers: headers, body: bytes)
+        }
+        return try BlockingHTTPClient.exchange(
+            port: server.port, method: method, path: path, headers: headers, body: bytes)
+    }
+
+    package func get(_ path: String, headers: [(String, String)] = []) throws -> Reply {
+        try request("GET", path, headers: headers)
+    }
+
+    /// POSTs `body`, a JSON text, as `application/json`.
+    package func post(_ path: String, _ body: String, headers: [(String, String)] = []) throws -> Reply {
+        try request("POST", path, body: body, headers: headers)
+    }
+
+    package func delete(_ path: String) throws -> Reply {
+        try request("DELETE", path)
+    }
+
+    /// Long polls parked now.
+    package var parkedPolls: Int { service.parkedPolls }
+}

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+package import HTTPServer
+import Locking
+
+/// How a test's requests reach the service. Both give the same `Reply` for the same request, so a test
+/// says which it needs and nothing else changes.
+package enum Transport: Sendable {
+    /// `respond(to:)` called directly: no socket, no HTTP parsing, no libmicrohttpd. What the HTTP layer
+    /// does by itself (body and header limits, `Host` and `Origin`, `HEAD` without a body, event streams)
+    /// is not there: tests of those use `live`.
+    case inProcess
+    /// A real `HTTPServer` on a free port, one connection per request.
+    case live
+}
+
+/// Hands a request to a responder in process and waits for its answer.
+package struct InProcessClient: Sendable {
+    package let responder: any HTTPResponder
+    /// How long a request may stay unanswered (a long poll's `wait` included) before the test fails.
+    package var timeoutSeconds: Double
+
+    package init(responder: any HTTPResponder, timeoutSeconds: Double = 20) {
+        self.responder = responder
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// `target` is a path with an optional query, as a client sends it (`/v1/apps?limit=2`).
+    package func exchange(method: String, target: String, headers: [(String, String)], body: [UInt8]) throws -> Reply {
+        let (path, query) = Self.split(target)
+        let request = HTTPRequest(
+            method: method == "HEAD" ? "GET" : method, path: path, query: query,
+            headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Protected<HTTPResponse?>(nil)
+        responder.respond(to: request) { response in
+            let first = answer.withLock { answer -> Bool in
+                guard answer == nil else { return false }
+                answer = response
+                return true
+            }
+            if first { answered.signal() }
+        }
+        guard answered.wait(timeout: .now() + timeoutSeconds) == .success, let response = answer.withLock({ $0 })
+        else {
+            throw TestClientError(description: "\(method) \(target) was not answered within \(timeoutSeconds) s")
+        }
+        guard response.stream == nil else {
+            throw TestClientError(description: "\(method) \(target) answered with a stream: use Transport.live")
+        }
+        return Reply(status: response.status, headers: response.headers, body: method == "HEAD" ? [] : response.body)
+    }
+
+    /// The path, percent-decoded, and the query's arguments (the last of a repeated name wins; a name
+    /// without `=` maps to ""), as the HTTP server gives them.
+    static func split(_ target: String) -> (path: String, query: [String: String]) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        var query: [String: String] = [:]
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(nameValue[0]).removingPercentEncoding ?? String(nameValue[0])
+                let value = nameValue.count > 1 ? (String(nameValue[1]).removingPercentEncoding ?? "") : ""
+                query[name] = value
+            }
+        }
+        return (path, query)
+    }
+}
+
+/// One request per connection (`Connection: close`), with a read timeout so a server that never
+/// answers fails the test instead of hanging it.
+package enum BlockingHTTPClient {
+    package static func exchange(
+        port: Int, method: String, path: String, headers: [(String, String)], body: [UInt8],
+        timeoutSeconds: Int = 20
+    ) throws -> Reply {
+        let client = try TestHTTPClient(port: port, timeoutSeconds: timeoutSeconds)
+        let response = try client.request(
+            method: method, path: path, headers: [("Connection", "close")] + headers, body: body)
+        return Reply(status: response.status, headers: response.headers, body: response.body)
+    }
+}
