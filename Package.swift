@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
         // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
         .library(name: "LifecycleWire", targets: ["LifecycleWire"]),
+        // A daemon in another program's process (and its tests).
+        .library(name: "LifecycleDaemon", targets: ["LifecycleDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -34,7 +36,8 @@ let package = Package(
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
         //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, Wire, Locking)
         //   LifecycleServer the API: routes, handlers, streams, namespaces, access      (all of the above)
-        //   lifecycled      the executable
+        //   LifecycleDaemon builds a daemon from one configuration value (the composition root)
+        //   lifecycled      the executable: its command line
         .target(name: "LifecycleCore", swiftSettings: strict),
         .target(name: "Locking", swiftSettings: strict),
 
@@ -110,10 +113,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The composition root: a daemon built from one configuration value with one set of defaults.
+        .target(
+            name: "LifecycleDaemon",
+            dependencies: [
+                "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "lifecycled",
             dependencies: [
-                "LifecycleServer",
+                "LifecycleDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -127,7 +139,7 @@ let package = Package(
         .target(
             name: "LifecycleTesting",
             dependencies: [
-                "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifecycleTesting",
@@ -153,7 +165,7 @@ let package = Package(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "LifecycleTesting",
+                "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

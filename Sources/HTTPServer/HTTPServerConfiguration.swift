@@ -23,25 +23,6 @@ public struct HTTPServerConfiguration: Sendable {
     /// server's own; a state-changing request with another `Origin`, or `Sec-Fetch-Site: cross-site`, gets 403.
     public var allowedOrigins: [String] = []
 
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 8080,
-        threads: Int = 2,
-        maxBodyBytes: Int = 1 << 20,
-        connectionLimit: Int = 20000,
-        perClientConnectionLimit: Int = 4096,
-        idleTimeoutSeconds: Int = 30,
-        allowedHosts: [String] = [],
-        allowedOrigins: [String] = []
-    ) {
-        self.host = host
-        self.port = port
-        self.threads = threads
-        self.maxBodyBytes = maxBodyBytes
-        self.connectionLimit = connectionLimit
-        self.perClientConnectionLimit = perClientConnectionLimit
-        self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.allowedHosts = allowedHosts
-        self.allowedOrigins = allowedOrigins
-    }
+    /// The defaults above; set what differs.
+    public init() {}
 }

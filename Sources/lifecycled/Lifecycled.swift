@@ -1,13 +1,11 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleDaemon
 import LifecycleServer
-import LifecycleStore
 import Logging
 import Metrics
 import Prometheus
-import Synchronization
 
 /// The daemon: simulated iOS devices and apps behind a JSON REST API.
 @main
@@ -31,32 +29,35 @@ struct Lifecycled: ParsableCommand {
             """,
         subcommands: [TokenCommand.self])
 
+    /// Every default below is the library's (`DaemonConfiguration()`), written once there.
+    private static let defaults = DaemonConfiguration()
+
     @Option(help: "Address to listen on.")
-    var host = Environment.string("LIFECYCLED_HOST") ?? "127.0.0.1"
+    var host = Environment.string("LIFECYCLED_HOST") ?? defaults.http.host
 
     @Option(help: "Port to listen on; 0 picks a free one (the log line says which).")
-    var port = Environment.int("LIFECYCLED_PORT") ?? 8080
+    var port = Environment.int("LIFECYCLED_PORT") ?? defaults.http.port
 
-    @Option(help: "Directory of the durable store (SQLite, WAL). (default: ./lifecycled-data)")
+    @Option(help: "Directory of the durable store (SQLite, WAL). (default: \(defaultDirectory))")
     var dataDir: String?
 
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
-    var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? false
+    var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? (defaults.store == .memory)
 
     @Option(help: "HTTP threads, each an event loop with its own connections (1 to 64).")
-    var threads = Environment.int("LIFECYCLED_THREADS") ?? 2
+    var threads = Environment.int("LIFECYCLED_THREADS") ?? defaults.http.threads
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
 
     @Option(help: "Entries kept per app timeline; older cursors answer 410.")
-    var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? 10_000
+    var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? defaults.service.historyLimit
 
     @Option(help: "Timeline entries a device produces between two snapshots of it (bounds start-up replay).")
-    var snapshotEvery = Environment.int("LIFECYCLED_SNAPSHOT_EVERY") ?? 10_000
+    var snapshotEvery = Environment.int("LIFECYCLED_SNAPSHOT_EVERY") ?? defaults.service.snapshotEvery
 
     @Option(help: "Largest request body in bytes; larger ones answer 413.")
-    var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? 1 << 20
+    var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? defaults.http.maxBodyBytes
 
     @Option(
         name: .customLong("tokens"),
@@ -64,22 +65,20 @@ struct Lifecycled: ParsableCommand {
     var tokensOption: String?
 
     @Flag(help: "Listen on a non-loopback --host without --tokens: anyone who reaches the port may do anything.")
-    var allowUnauthenticated = Environment.bool("LIFECYCLED_ALLOW_UNAUTHENTICATED") ?? false
-
-    /// The tokens file: the flag, else the environment; nil, tokens are off.
-    var tokens: String? { tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE") }
+    var allowUnauthenticated = Environment.bool("LIFECYCLED_ALLOW_UNAUTHENTICATED") ?? defaults.allowUnauthenticated
 
     @Option(help: "Most connections open at once, parked long polls included; more are refused.")
-    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? 20_000
+    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? defaults.http.connectionLimit
 
     @Option(help: "Most connections open at once from one client address; more are closed at once.")
-    var maxConnectionsPerClient = Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? 4096
+    var maxConnectionsPerClient =
+        Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? defaults.http.perClientConnectionLimit
 
     @Option(
         help:
             "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
     )
-    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? 30
+    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? defaults.http.idleTimeoutSeconds
 
     @Option(
         help:
@@ -94,28 +93,61 @@ struct Lifecycled: ParsableCommand {
     var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
 
     @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
-    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? 60
+    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? defaults.service.maxWait
 
     @Option(
         help:
             "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413."
     )
-    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? 64 << 10
+    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? defaults.service.maxEventBytes
 
     @Option(help: "Bytes of items after which a page or list stops early, with next set to go on.")
-    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? 4 << 20
+    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? defaults.service.maxAnswerBytes
 
     @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
-    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? 32 << 20
+    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? defaults.service.historyBytes
 
     @Option(help: "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded.")
-    var maxDevicesPerNamespace = Environment.int("LIFECYCLED_MAX_DEVICES_PER_NAMESPACE") ?? 10_000
+    var maxDevicesPerNamespace =
+        Environment.int("LIFECYCLED_MAX_DEVICES_PER_NAMESPACE") ?? defaults.service.maxDevicesPerNamespace
 
     @Option(help: "Most apps one namespace may hold; a creation beyond answers 403 quota-exceeded.")
-    var maxAppsPerNamespace = Environment.int("LIFECYCLED_MAX_APPS_PER_NAMESPACE") ?? 100_000
+    var maxAppsPerNamespace =
+        Environment.int("LIFECYCLED_MAX_APPS_PER_NAMESPACE") ?? defaults.service.maxAppsPerNamespace
 
-    /// The store's directory: the flag, else the environment, else ./lifecycled-data.
-    var storeDirectory: String { dataDir ?? Environment.string("LIFECYCLED_DATA_DIR") ?? "./lifecycled-data" }
+    /// The default store directory, as the help shows it.
+    private static var defaultDirectory: String {
+        if case .directory(let directory) = defaults.store { return directory }
+        return "none"
+    }
+
+    /// What the flags and the environment say, over the library's defaults: the one place a flag becomes
+    /// part of the configuration.
+    var configuration: DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        let directory = dataDir ?? Environment.string("LIFECYCLED_DATA_DIR")
+        configuration.store = inMemory ? .memory : directory.map { .directory($0) } ?? Self.defaults.store
+        configuration.http.host = host
+        configuration.http.port = port
+        configuration.http.threads = threads
+        configuration.http.maxBodyBytes = maxBodyBytes
+        configuration.http.connectionLimit = maxConnections
+        configuration.http.perClientConnectionLimit = maxConnectionsPerClient
+        configuration.http.idleTimeoutSeconds = idleTimeout
+        configuration.http.allowedHosts = allowedHost
+        configuration.http.allowedOrigins = allowedOrigin
+        configuration.service.historyLimit = historyLimit
+        configuration.service.snapshotEvery = snapshotEvery
+        configuration.service.maxWait = maxWait
+        configuration.service.maxEventBytes = maxEventBytes
+        configuration.service.maxAnswerBytes = maxAnswerBytes
+        configuration.service.historyBytes = historyBytes
+        configuration.service.maxDevicesPerNamespace = maxDevicesPerNamespace
+        configuration.service.maxAppsPerNamespace = maxAppsPerNamespace
+        configuration.tokensFile = tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE")
+        configuration.allowUnauthenticated = allowUnauthenticated
+        return configuration
+    }
 
     func validate() throws {
         if inMemory && dataDir != nil {
@@ -124,41 +156,83 @@ struct Lifecycled: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard (1...64).contains(threads) else { throw ValidationError("--threads must be from 1 to 64") }
-        guard historyLimit >= 1 else { throw ValidationError("--history-limit must be 1 or more") }
-        guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be 1 or more") }
-        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be 1024 or more") }
-        if tokens == nil && !allowUnauthenticated && !Self.isLoopback(host) {
-            throw ValidationError(
-                "--host \(host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
-                    + "--allow-unauthenticated to let anyone who reaches the port do anything")
-        }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
-        guard maxConnectionsPerClient >= 1 else {
-            throw ValidationError("--max-connections-per-client must be 1 or more")
-        }
-        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600") }
-        guard maxEventBytes >= 1024 else { throw ValidationError("--max-event-bytes must be 1024 or more") }
-        guard maxAnswerBytes >= 65536 else { throw ValidationError("--max-answer-bytes must be 65536 or more") }
-        guard historyBytes >= 1 << 20 else { throw ValidationError("--history-bytes must be 1048576 or more") }
-        guard maxWait.isFinite, (0...3600).contains(maxWait) else {
-            throw ValidationError("--max-wait must be from 0 to 3600 seconds")
-        }
-        guard maxDevicesPerNamespace >= 1 else {
-            throw ValidationError("--max-devices-per-namespace must be 1 or more")
-        }
-        guard maxAppsPerNamespace >= 1 else { throw ValidationError("--max-apps-per-namespace must be 1 or more") }
+        if let problem = configuration.problem { throw ValidationError(problem) }
     }
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel)!
+        let logger = Self.bootstrap(level: Logger.Level(rawValue: logLevel)!)
+        let prometheus = Self.bootstrapMetrics()
+        var configuration = self.configuration
+        configuration.service.metricsText = {
+            var buffer: [UInt8] = []
+            prometheus.emit(into: &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
+        // then this thread waits for one with sigwait.
+        let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
+        let daemon: Daemon
+        do {
+            // A store that failed takes no more changes; the daemon drains and exits for its supervisor to
+            // restart it, and the restart replays exactly what was durable.
+            daemon = try Daemon(configuration: configuration, logger: logger) { kill(getpid(), SIGTERM) }
+            try daemon.listen()
+            let store: String
+            switch configuration.store {
+            case .memory: store = "memory"
+            case .directory(let directory): store = directory
+            }
+            logger.info(
+                "listening", metadata: ["url": "http://\(configuration.http.host):\(daemon.port)", "store": "\(store)"])
+            let started = Date()
+            let replayed = try daemon.recover()
+            logger.info(
+                "ready",
+                metadata: [
+                    "replayedRecords": "\(replayed)",
+                    "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
+                ])
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(2)
+        }
+
+        var signal = signals.wait()
+        while signal == SIGHUP {
+            reloadTokens(of: daemon, logger: logger)
+            signal = signals.wait()
+        }
+        logger.info("draining", metadata: ["signal": "\(signal)"])
+        daemon.stop()
+        if daemon.storeFailed {
+            logger.critical("stopped: the store failed; restart the daemon once the fault is cleared")
+            throw ExitCode(75)
+        }
+        logger.info("stopped")
+    }
+
+    /// Re-reads the tokens file on SIGHUP; a file that does not parse keeps the tokens in force.
+    private func reloadTokens(of daemon: Daemon, logger: Logger) {
+        do {
+            guard let count = try daemon.reloadTokens() else {
+                return logger.info("SIGHUP without --tokens: nothing to reload")
+            }
+            logger.info("tokens reloaded", metadata: ["count": "\(count)"])
+        } catch {
+            logger.error("tokens file not reloaded; the previous tokens stay in force", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func bootstrap(level: Logger.Level) -> Logger {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        let logger = Logger(label: "lifecycled")
+        return Logger(label: "lifecycled")
+    }
+
+    private static func bootstrapMetrics() -> PrometheusCollectorRegistry {
         let prometheus = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: prometheus)
         // Requests take microseconds to milliseconds; long polls up to a minute.
@@ -168,131 +242,6 @@ struct Lifecycled: ParsableCommand {
             .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60),
         ]
         MetricsSystem.bootstrap(factory)
-
-        // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
-        // then this thread waits for one with sigwait.
-        let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
-        let tokenTable: TokenTable?
-        do {
-            tokenTable = try tokens.map(Self.loadTokens)
-        } catch {
-            logger.critical(
-                "cannot read the tokens file", metadata: ["tokens": "\(tokens ?? "")", "error": "\(error)"])
-            throw ExitCode(2)
-        }
-
-        let journal: any Journal
-        if inMemory {
-            journal = MemoryJournal()
-        } else {
-            do {
-                journal = try SQLiteJournal(directory: storeDirectory, logger: logger)
-            } catch {
-                logger.critical(
-                    "cannot open the data directory", metadata: ["dataDir": "\(storeDirectory)", "error": "\(error)"])
-                throw ExitCode(2)
-            }
-        }
-        var options = ServiceOptions()
-        // A store that failed takes no more changes; the daemon drains and exits for its supervisor to restart
-        // it, and the restart replays exactly what was durable.
-        let storeFailed = Atomic<Bool>(false)
-        options.storeFailed = {
-            storeFailed.store(true, ordering: .relaxed)
-            kill(getpid(), SIGTERM)
-        }
-        options.historyLimit = historyLimit
-        options.snapshotEvery = snapshotEvery
-        options.tokens = tokenTable
-        options.maxWait = maxWait
-        options.maxEventBytes = maxEventBytes
-        options.maxAnswerBytes = maxAnswerBytes
-        options.historyBytes = historyBytes
-        options.maxDevicesPerNamespace = maxDevicesPerNamespace
-        options.maxAppsPerNamespace = maxAppsPerNamespace
-        options.metricsText = {
-            var buffer: [UInt8] = []
-            prometheus.emit(into: &buffer)
-            return String(decoding: buffer, as: UTF8.self)
-        }
-        let service = LifecycleService(journal: journal, options: options, logger: logger)
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                connectionLimit: maxConnections, perClientConnectionLimit: maxConnectionsPerClient,
-                idleTimeoutSeconds: idleTimeout, allowedHosts: allowedHost, allowedOrigins: allowedOrigin),
-            responder: service, logger: logger)
-        do {
-            try server.start()
-        } catch {
-            logger.critical("cannot listen", metadata: ["host": "\(host)", "port": "\(port)", "error": "\(error)"])
-            throw ExitCode(2)
-        }
-        logger.info(
-            "listening",
-            metadata: [
-                "url": "http://\(host):\(server.port)", "store": "\(inMemory ? "memory" : storeDirectory)",
-            ])
-        do {
-            let started = Date()
-            let replayed = try service.recover()
-            logger.info(
-                "ready",
-                metadata: [
-                    "replayedRecords": "\(replayed)",
-                    "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
-                ])
-        } catch {
-            logger.critical("cannot recover the data directory", metadata: ["error": "\(error)"])
-            server.stop()
-            journal.close()
-            throw ExitCode(2)
-        }
-
-        var signal = signals.wait()
-        while signal == SIGHUP {
-            reloadTokens(into: service, logger: logger)
-            signal = signals.wait()
-        }
-        logger.info("draining", metadata: ["signal": "\(signal)"])
-        service.beginDraining()
-        server.quiesce()
-        service.finishDraining()
-        server.stop()
-        journal.close()
-        if storeFailed.load(ordering: .relaxed) {
-            logger.critical("stopped: the store failed; restart the daemon once the fault is cleared")
-            throw ExitCode(75)
-        }
-        logger.info("stopped")
-    }
-
-    /// Re-reads the tokens file on SIGHUP; a file that does not parse keeps the tokens in force.
-    private func reloadTokens(into service: LifecycleService, logger: Logger) {
-        guard let tokens else {
-            logger.info("SIGHUP without --tokens: nothing to reload")
-            return
-        }
-        do {
-            let table = try Self.loadTokens(tokens)
-            service.setTokens(table)
-            logger.info("tokens reloaded", metadata: ["tokens": "\(tokens)", "count": "\(table.tokens.count)"])
-        } catch {
-            logger.error(
-                "tokens file not reloaded; the previous tokens stay in force",
-                metadata: ["tokens": "\(tokens)", "error": "\(error)"])
-        }
-    }
-
-    static func loadTokens(_ path: String) throws -> TokenTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TokenFile.Error(description: "cannot read \(path)")
-        }
-        return TokenTable(try TokenFile.parse(Array(data)))
-    }
-
-    /// Whether `host` only accepts connections from this machine.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        return prometheus
     }
 }

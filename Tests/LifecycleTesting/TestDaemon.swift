@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPServer
 package import LifecycleServer
+package import LifecycleDaemon
 package import LifecycleStore
 package import Locking
 import Logging
@@ -14,14 +15,15 @@ package enum Store: Sendable {
     case sqliteFull(directory: String, pageLimit: Int)
 }
 
-/// The daemon in the test's process: a `LifecycleService`, recovered and open, reached in process
-/// (`Transport.inProcess`, the default) or through a real `HTTPServer` on a free port (`Transport.live`).
-/// Requests read the same either way.
+/// The daemon in the test's process, built as the executable builds it (`Daemon`, from a
+/// `DaemonConfiguration`), recovered and open, and reached in process (`Transport.inProcess`, the default)
+/// or through its `HTTPServer` on a free port (`Transport.live`). Requests read the same either way.
 package final class TestDaemon: Sendable {
-    package let service: LifecycleService
+    package let daemon: Daemon
+    package var service: LifecycleService { daemon.service }
     /// The HTTP server of a live daemon; nil in process.
     package let server: HTTPServer?
-    package let journal: any Journal
+    package var journal: any Journal { daemon.journal }
     private let inProcess: InProcessClient
     private let stopped = Protected(false)
     /// How many times the service reported that its store failed (the daemon would exit then).
@@ -42,49 +44,41 @@ package final class TestDaemon: Sendable {
     ) throws {
         var logger = Logger(label: "lifecycled.tests")
         logger.logLevel = .error
+        let journal: any Journal
         switch store {
         case .memory: journal = MemoryJournal()
         case .sqlite(let directory): journal = try SQLiteJournal(directory: directory, logger: logger)
         case .sqliteFull(let directory, let pageLimit):
             journal = try SQLiteJournal(directory: directory, logger: logger, pageLimit: pageLimit)
         }
-        var options = ServiceOptions()
-        options.historyLimit = historyLimit
-        options.tokens = tokens
-        options.snapshotEvery = snapshotEvery
-        options.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
+        var configuration = DaemonConfiguration()
+        configuration.http.port = 0
+        configuration.http.maxBodyBytes = maxBodyBytes
+        configuration.service.historyLimit = historyLimit
+        configuration.service.tokens = tokens
+        configuration.service.snapshotEvery = snapshotEvery
+        configuration.service.metricsText = { "# TYPE lifecycled_up gauge\nlifecycled_up 1\n" }
         let failures = Protected(0)
         storeFailures = failures
-        options.storeFailed = { failures.withLock { $0 += 1 } }
-        configure(&options)
-        service = LifecycleService(journal: journal, options: options, logger: logger)
-        inProcess = InProcessClient(responder: service)
-        try service.recover()
-        guard transport == .live else {
+        configuration.service.storeFailed = { failures.withLock { $0 += 1 } }
+        configure(&configuration.service)
+        let daemon = try Daemon(configuration: configuration, journal: journal, logger: logger)
+        self.daemon = daemon
+        inProcess = InProcessClient(responder: daemon.service)
+        switch transport {
+        case .inProcess:
             server = nil
-            return
-        }
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.maxBodyBytes = maxBodyBytes
-        let server = HTTPServer(configuration: configuration, responder: service, logger: logger)
-        self.server = server
-        do {
-            try server.start()
-        } catch {
-            journal.close()
-            throw error
+            _ = try daemon.recover()
+        case .live:
+            server = daemon.server
+            try daemon.start()
         }
     }
 
     /// Stops as the daemon does on SIGTERM: drain, quiesce, make everything durable, stop, close the store.
     package func stop() {
         guard stopped.exchange(true) == false else { return }
-        service.beginDraining()
-        server?.quiesce()
-        service.finishDraining()
-        server?.stop()
-        journal.close()
+        daemon.stop()
     }
 
     // MARK: Requests

@@ -1,0 +1,65 @@
+public import HTTPServer
+public import LifecycleServer
+
+/// Everything a daemon is built from, with the one set of defaults: the command line starts from
+/// `DaemonConfiguration()` and changes what its flags and `LIFECYCLED_*` variables say; tests and
+/// programs that embed a daemon do the same in code.
+public struct DaemonConfiguration: Sendable {
+    /// Where the journal lives.
+    public enum Store: Sendable, Equatable {
+        /// Nothing survives the process.
+        case memory
+        /// SQLite (WAL) in this directory, created when missing.
+        case directory(String)
+    }
+
+    public var store = Store.directory("./lifecycled-data")
+    /// Where and how it listens: host, port, threads, body and connection limits, allowed hosts and origins.
+    public var http = HTTPServerConfiguration()
+    /// What the API keeps and allows: history, snapshots, event and answer sizes, waits, quotas.
+    public var service = ServiceOptions()
+    /// The access tokens file (JSON, tokens by their SHA-256), re-read by `Daemon.reloadTokens()`; nil: no
+    /// token is needed.
+    public var tokensFile: String?
+    /// Whether a daemon without `tokensFile` may listen on an address other than loopback.
+    public var allowUnauthenticated = false
+
+    public init() {}
+
+    /// The first thing wrong with the configuration, in the words of the command line's flags; nil when
+    /// nothing is.
+    public var problem: String? {
+        let http = self.http
+        let service = self.service
+        let checks: [(holds: Bool, problem: String)] = [
+            ((0...65535).contains(http.port), "--port must be from 0 to 65535"),
+            ((1...64).contains(http.threads), "--threads must be from 1 to 64"),
+            (service.historyLimit >= 1, "--history-limit must be 1 or more"),
+            (service.snapshotEvery >= 1, "--snapshot-every must be 1 or more"),
+            (http.maxBodyBytes >= 1024, "--max-body-bytes must be 1024 or more"),
+            (
+                tokensFile != nil || allowUnauthenticated || Self.isLoopback(http.host),
+                "--host \(http.host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
+                    + "--allow-unauthenticated to let anyone who reaches the port do anything"
+            ),
+            (http.connectionLimit >= 1, "--max-connections must be 1 or more"),
+            (http.perClientConnectionLimit >= 1, "--max-connections-per-client must be 1 or more"),
+            ((1...3600).contains(http.idleTimeoutSeconds), "--idle-timeout must be from 1 to 3600"),
+            (service.maxEventBytes >= 1024, "--max-event-bytes must be 1024 or more"),
+            (service.maxAnswerBytes >= 65536, "--max-answer-bytes must be 65536 or more"),
+            (service.historyBytes >= 1 << 20, "--history-bytes must be 1048576 or more"),
+            (
+                service.maxWait.isFinite && (0...3600).contains(service.maxWait),
+                "--max-wait must be from 0 to 3600 seconds"
+            ),
+            (service.maxDevicesPerNamespace >= 1, "--max-devices-per-namespace must be 1 or more"),
+            (service.maxAppsPerNamespace >= 1, "--max-apps-per-namespace must be 1 or more"),
+        ]
+        return checks.first { !$0.holds }?.problem
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

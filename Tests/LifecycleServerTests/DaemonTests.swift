@@ -1,0 +1,63 @@
+import Foundation
+import LifecycleDaemon
+import LifecycleTesting
+import Testing
+
+/// The composition root: one configuration value, one set of defaults, the same daemon the executable runs.
+@Suite struct DaemonTests {
+    @Test func theDefaultsAreValidAndEachBoundIsChecked() {
+        #expect(DaemonConfiguration().problem == nil)
+        var configuration = DaemonConfiguration()
+        configuration.http.port = 70_000
+        #expect(configuration.problem == "--port must be from 0 to 65535")
+        configuration = DaemonConfiguration()
+        configuration.service.historyBytes = 1000
+        #expect(configuration.problem == "--history-bytes must be 1048576 or more")
+        configuration = DaemonConfiguration()
+        configuration.http.host = "0.0.0.0"
+        #expect(configuration.problem?.hasPrefix("--host 0.0.0.0 is not a loopback address") == true)
+        configuration.allowUnauthenticated = true
+        #expect(configuration.problem == nil)
+    }
+
+    @Test func aDaemonStartsAnswersAndStops() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = DaemonConfiguration()
+            configuration.store = .directory(directory)
+            configuration.http.port = 0
+            let daemon = try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+            #expect(try daemon.start() == 0)
+            let created = try BlockingHTTPClient.exchange(
+                port: daemon.port, method: "POST", path: "/v1/devices",
+                headers: [("Content-Type", "application/json")], body: Array(#"{"id": "d"}"#.utf8))
+            #expect(created.status == 201)
+            daemon.stop()
+            #expect(!daemon.storeFailed)
+            // What it made durable is there for the next daemon on the same directory.
+            let again = try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+            try again.start()
+            let read = try BlockingHTTPClient.exchange(
+                port: again.port, method: "GET", path: "/v1/devices/d", headers: [], body: [])
+            #expect(read.status == 200)
+            again.stop()
+        }
+    }
+
+    @Test func aDaemonThatCannotStartSaysWhy() throws {
+        var configuration = DaemonConfiguration()
+        configuration.store = .memory
+        configuration.tokensFile = "/nonexistent/tokens.json"
+        #expect {
+            try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+        } throws: { error in
+            "\(error)".hasPrefix("cannot read the tokens file /nonexistent/tokens.json")
+        }
+        configuration = DaemonConfiguration()
+        configuration.http.threads = 0
+        #expect {
+            try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+        } throws: { error in
+            "\(error)" == "--threads must be from 1 to 64"
+        }
+    }
+}
