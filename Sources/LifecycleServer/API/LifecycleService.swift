@@ -160,59 +160,24 @@ public final class LifecycleService: HTTPResponder {
     ) throws(APIError) {
         let route = match.route
         if let refusal = accessRefusal(request, match: match) { throw refusal }
-        guard route != .unknown else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
-        guard route.methods.contains(request.method) else {
-            throw .methodNotAllowed(request.method, allowed: route.methods)
+        let operations = route.operations
+        guard !operations.isEmpty else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
+        guard let operation = operations.first(where: { $0.method == request.method }) else {
+            throw .methodNotAllowed(request.method, allowed: operations.map(\.method))
         }
         if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
         if request.path.hasPrefix("/v1/") {
             switch currentPhase {
             case .recovering: throw .notReady("the daemon is recovering its data; try again shortly")
-            case .draining where Route.isWrite(request.method):
+            case .draining where operation.isWrite:
                 throw .notReady("the daemon is shutting down and takes no more changes")
             case .ready, .draining: break
             }
-            if Route.isWrite(request.method), storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
+            if operation.isWrite, storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
         }
-        switch route {
-        case .livez: return done(.json(200, ["status": "ok"]))
-        case .readyz: return readyz(done)
-        case .metrics: return done(metricsResponse())
-        case .openapi: return done(openAPIResponse(request))
-        case .eventTypes: return done(.read(EventCatalogueEncoder.body, request: request))
-        case .dashboard: return done(try dashboardResponse(request, file: nil))
-        case .dashboardAsset: return done(try dashboardResponse(request, file: match.id))
-        case .reset: return resetEverything(done)
-        case .namespaces: return done(try listNamespaces(request))
-        case .namespace where request.method == "PUT": return try putNamespace(match.namespace!, request, done)
-        default: break
-        }
-        let scope = try requestScope(match, request)
-        let id = match.id
-        switch (route, request.method) {
-        case (.namespace, "GET"): done(namespaceResponse(scope.space, request))
-        case (.namespace, _): try deleteNamespace(scope.space, done)
-        case (.namespaceReset, _): resetNamespace(scope.space, done)
-        case (.changes, _): try streamChanges(request, feed: scope.space.changeFeed, done)
-        case (.devices, "GET"): done(try listDevices(scope, request))
-        case (.devices, _): try createDevice(scope, request, done)
-        case (.device, "GET"): done(try getDevice(scope, id!, request))
-        case (.device, _): try deleteDevice(scope, id!, done)
-        case (.deviceEvents, _): try postEvents(scope, request, device: id!, done)
-        case (.deviceTimeline, _): try readTimeline(scope, request, device: id!, done)
-        case (.apps, "GET"): done(try listApps(scope, request))
-        case (.apps, _): try createApp(scope, request, done)
-        case (.app, "GET"): done(try getApp(scope, id!, request))
-        case (.app, _): try deleteApp(scope, id!, done)
-        case (.appEvents, _): try postEvents(scope, request, app: id!, done)
-        case (.appCallbacks, _): try readTimeline(scope, request, app: id!, callbacksOnly: true, done)
-        case (.appTimeline, _): try readTimeline(scope, request, app: id!, callbacksOnly: false, done)
-        case (.appNotifications, _): try readNotifications(scope, request, app: id!, done)
-        case (.livez, _), (.readyz, _), (.metrics, _), (.openapi, _), (.eventTypes, _), (.dashboard, _),
-            (.dashboardAsset, _),
-            (.reset, _),
-            (.namespaces, _), (.unknown, _):
-            throw .notFound("no resource at \(request.path)")
+        switch operation.handler {
+        case .plain(let handle): try handle(self, request, match, done)
+        case .scoped(let handle): try handle(self, try requestScope(match, request), request, match, done)
         }
     }
 }

@@ -99,24 +99,6 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// The methods the route answers.
-    var methods: [String] {
-        switch self {
-        case .livez, .readyz, .metrics, .openapi, .eventTypes, .deviceTimeline, .appCallbacks, .appTimeline,
-            .appNotifications,
-            .dashboard, .dashboardAsset, .changes:
-            ["GET"]
-        case .reset, .deviceEvents, .appEvents, .namespaceReset: ["POST"]
-        case .devices, .apps: ["GET", "POST"]
-        case .namespaces: ["GET"]
-        case .namespace: ["GET", "PUT", "DELETE"]
-        case .device, .app: ["GET", "DELETE"]
-        case .unknown: []
-        }
-    }
-
-    /// Whether a request with `method` changes state (refused while draining).
-    static func isWrite(_ method: String) -> Bool { method == "POST" || method == "DELETE" || method == "PUT" }
 }
 
 /// Up to four non-empty segments of a path, found without allocating (this runs for every request).
