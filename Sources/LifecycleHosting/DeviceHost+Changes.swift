@@ -46,27 +46,24 @@ extension DeviceHost {
         }
     }
 
-    /// A request to apply events, as it arrived.
+    /// Events to apply to the device (`app` nil) or to one of its apps.
     package struct EventsRequest: Sendable {
         package var events: [Event]
         /// The body as posted: its fingerprint tells a retry from another request with the same key.
         package var json: JSONValue
         package var app: String?
         package var idempotencyKey: String?
-        package var path: String
 
-        package init(events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil, path: String) {
+        package init(events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil) {
             self.events = events
             self.json = json
             self.app = app
             self.idempotencyKey = idempotencyKey
-            self.path = path
         }
     }
 
-    /// The answer to applied events: status, JSON body, and whether it is the first answer replayed.
+    /// The answer to applied events: the body, and whether it is the first answer replayed.
     package struct EventsAnswer: Sendable {
-        package var status = 200
         package var body: [UInt8]
         package var replayed: Bool
     }
@@ -77,13 +74,13 @@ extension DeviceHost {
         queue.async { [self] in
             guard life == .live else { return completion(.failure(.deviceGone(id))) }
             var fingerprint: UInt64?
-            var scopedKey: String?
+            var scopedKey: IdempotencyKey?
             if let key = request.idempotencyKey {
                 let print = FNV1a.hash(JSONWriter.encode(request.json))
-                let scoped = IdempotencyCache.scoped(key, path: request.path)
+                let scoped = IdempotencyKey(app: request.app, key: key)
                 if let first = idempotency[scoped] {
                     guard first.fingerprint == print else { return completion(.failure(.idempotencyKeyReused)) }
-                    let replay = EventsAnswer(status: first.status, body: first.body, replayed: true)
+                    let replay = EventsAnswer(body: first.body, replayed: true)
                     afterDurable { result in completion(result.map { replay }) }
                     return
                 }
@@ -105,7 +102,7 @@ extension DeviceHost {
                 idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
             }
             let entry = JournalEntry.events(
-                app: request.app, now: now, events: request.events, key: scopedKey, fingerprint: fingerprint)
+                app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
             commit(entry, stored: stored, apps: outcome.entries.map(\.app)) { [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })

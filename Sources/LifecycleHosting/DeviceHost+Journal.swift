@@ -19,7 +19,7 @@ extension DeviceHost {
         // since its last snapshot, and at least as many as a snapshot would hold, the state after this
         // record is saved: start-up work stays proportional to the state, not to the journal's length.
         entriesSinceSnapshot += stored.count + 1
-        var answers: [(key: String, answer: IdempotencyCache.Answer)]?
+        var answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]?
         if entriesSinceSnapshot >= hooks.snapshotEvery, journal.keepsRecords,
             entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained })
         {
@@ -71,7 +71,7 @@ extension DeviceHost {
     /// Encodes and saves a snapshot off the store's thread; a failure only means a longer replay next
     /// start. The journal drops it if the device was deleted meanwhile.
     private func saveSnapshot(
-        _ published: Published, answers: [(key: String, answer: IdempotencyCache.Answer)], upTo seq: UInt64
+        _ published: Published, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
     ) {
         DispatchQueue.global(qos: .utility).async { [self] in
             let snapshot = DeviceSnapshot(

@@ -1,36 +1,72 @@
-/// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
-package struct IdempotencyCache {
-    /// A first answer (its status and body) and the fingerprint of the request's body. Only answers to
-    /// applied events are remembered, so far always `200`.
-    package struct Answer {
-        package var fingerprint: UInt64
-        package var body: [UInt8]
-        package var status = 200
+/// An `Idempotency-Key` and whose events it was used for: an app's, or (`app` nil) the device's own. A key
+/// is scoped to that, never to the path the request came by (`/v1/apps/a/events` and
+/// `/v1/namespaces/default/apps/a/events` are one app).
+package struct IdempotencyKey: Hashable, Sendable {
+    package var app: String?
+    package var key: String
+
+    package init(app: String?, key: String) {
+        self.app = app
+        self.key = key
     }
 
-    private var answers: [String: Answer] = [:]
-    private var order: [String] = []
+    /// A key as a journal record stores it, beside the record's `app`. Records and snapshots of earlier
+    /// builds stored it scoped to the request's path, `path`, a newline, then the key (a header value has
+    /// no newline); the path's part is dropped, the app being known.
+    package init(stored: String, app: String?) {
+        self.app = app
+        if let newline = stored.firstIndex(of: "\n") {
+            key = String(stored[stored.index(after: newline)...])
+        } else {
+            key = stored
+        }
+    }
+
+    /// A path-scoped key of an earlier build's snapshot, which kept no app beside it: the app is the
+    /// path's `apps/{id}`, else the key was the device's.
+    package init(pathScoped stored: String) {
+        let path = stored.prefix { $0 != "\n" }
+        let segments = path.split(separator: "/")
+        let app = segments.firstIndex(of: "apps").flatMap { index in
+            index + 1 < segments.count ? String(segments[index + 1]) : nil
+        }
+        self.init(stored: stored, app: app)
+    }
+}
+
+/// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
+package struct IdempotencyCache {
+    /// A first answer and the fingerprint of the request's body. Only applied events are remembered.
+    package struct Answer: Sendable {
+        package var fingerprint: UInt64
+        package var body: [UInt8]
+
+        package init(fingerprint: UInt64, body: [UInt8]) {
+            self.fingerprint = fingerprint
+            self.body = body
+        }
+    }
+
+    private var answers: [IdempotencyKey: Answer] = [:]
+    private var order: [IdempotencyKey] = []
     private var start = 0
     package let capacity: Int
 
     package init(capacity: Int = 10_000) { self.capacity = capacity }
 
-    /// Keys are scoped to the path they were used on.
-    package static func scoped(_ key: String, path: String) -> String { path + "\n" + key }
-
-    package subscript(key: String) -> Answer? { answers[key] }
+    package subscript(key: IdempotencyKey) -> Answer? { answers[key] }
 
     /// Every remembered answer, oldest first.
-    package var ordered: [(key: String, answer: Answer)] {
+    package var ordered: [(key: IdempotencyKey, answer: Answer)] {
         order[start...].compactMap { key in answers[key].map { (key, $0) } }
     }
 
     /// Drops an answer whose record never became durable, so a retry applies the request afresh.
-    package mutating func forget(_ key: String) {
+    package mutating func forget(_ key: IdempotencyKey) {
         answers[key] = nil
     }
 
-    package mutating func remember(_ key: String, _ answer: Answer) {
+    package mutating func remember(_ key: IdempotencyKey, _ answer: Answer) {
         if answers.updateValue(answer, forKey: key) == nil { order.append(key) }
         while order.count - start > capacity {
             answers[order[start]] = nil

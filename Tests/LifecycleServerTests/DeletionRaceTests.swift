@@ -127,7 +127,7 @@ import Testing
                 host.applyEvents(
                     .init(
                         events: [.launch(background: false, url: nil, sourceApplication: nil)],
-                        json: ["type": "launch"], app: "a", path: "/v1/apps/a/events")
+                        json: ["type": "launch"], app: "a")
                 ) { note($0) }
                 host.addApp(id: "b", configuration: AppConfiguration(bundleId: "b")) { note($0) }
                 host.removeApp(id: "a") { note($0) }

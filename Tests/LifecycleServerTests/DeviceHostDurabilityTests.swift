@@ -23,7 +23,7 @@ import Testing
 
     static let launch = DeviceHost.EventsRequest(
         events: [.launch(background: false, url: nil, sourceApplication: nil)], json: ["type": "launch"], app: "a",
-        idempotencyKey: "k", path: "/v1/apps/a/events")
+        idempotencyKey: "k")
 
     static func describe(_ result: Result<DeviceHost.EventsAnswer, HostError>) -> String {
         switch result {
@@ -69,7 +69,7 @@ import Testing
             device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
             hooks: hooks, journaled: true)
         let request = DeviceHost.EventsRequest(
-            events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k", path: "/v1/devices/d/events")
+            events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k")
         let outcomes = Protected<[String]>([])
         host.applyEvents(request) { _ in outcomes.update { $0.append("first") } }
         host.applyEvents(request) { result in

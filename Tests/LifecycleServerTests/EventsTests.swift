@@ -115,6 +115,21 @@ import Testing
         }
     }
 
+    /// A key belongs to the app (or device) whose events it carried, not to the spelling of the path: the
+    /// namespace `default` named in the path is the same app; the device's own events are another scope.
+    @Test func anIdempotencyKeyIsTheAppsWhateverPathReachesIt() throws {
+        try withLaunchedApp { server in
+            let key = [("Idempotency-Key", "same")]
+            let first = try server.postEvents("/v1/apps/a1/events", #"{"type": "homeButton"}"#, headers: key)
+            let again = try server.postEvents(
+                "/v1/namespaces/default/apps/a1/events", #"{"type": "homeButton"}"#, headers: key)
+            #expect(again.header("Idempotent-Replayed") == "true")
+            #expect(again.body == first.body)
+            let device = try server.postEvents("/v1/devices/d1/events", #"{"type": "homeButton"}"#, headers: key)
+            #expect(device.header("Idempotent-Replayed") == nil)
+        }
+    }
+
     @Test func anIdempotencyKeyReusedWithAnotherBodyIsUnprocessable() throws {
         try withLaunchedApp { server in
             let key = [("Idempotency-Key", "k")]

@@ -20,7 +20,7 @@ extension DeviceHost {
             entries = outcome.entries
             if let key, let fingerprint {
                 let body = eventsBody(outcome, stored: StoredEntry.encode(entries), app: app)
-                idempotency.remember(key, .init(fingerprint: fingerprint, body: body))
+                idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
             entries = device.advance(to: now).entries

@@ -10,23 +10,26 @@ import LifecycleWire
 /// the core's Codable JSON; then every retained entry once, oldest first, as `seq`, flags, the index of
 /// its app in the header, its scene session when flag 4 says it has one, and its JSON exactly as served; then each remembered answer's body. Entries
 /// and bodies are length-prefixed bytes, never re-escaped, so saving and loading cost little beyond a copy.
-/// Version 2 (written now) is the same after `LCSN` 2, compressed with zlib and preceded by its length:
-/// the store's one writer takes several times less time for it (version 1, uncompressed, still loads).
+/// Version 2 is the same after `LCSN` 2, compressed with zlib and preceded by its length: the store's one
+/// writer takes several times less time for it (version 1, uncompressed, still loads). Version 3 (written
+/// now) is version 2 whose idempotency keys are the app's (`"app"`, null for the device's own) and the
+/// client's key, without the status an answer always had (200); versions 1 and 2 kept the key scoped to the
+/// request's path (`IdempotencyKey(pathScoped:)`) and the status.
 package struct DeviceSnapshot {
     package var anchorWall: Double
     package var device: Device
     package var deviceTimeline: EntryRing
     package var appTimelines: [String: EntryRing]
-    package var idempotency: [(key: String, answer: IdempotencyCache.Answer)]
+    package var idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
 
     /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
-    package static let version: UInt8 = 2
+    package static let version: UInt8 = 3
     private static let magic: [UInt8] = Array("LCSN".utf8)
     private static let noApp = UInt32.max
 
     package init(
         anchorWall: Double, device: Device, deviceTimeline: EntryRing, appTimelines: [String: EntryRing],
-        idempotency: [(key: String, answer: IdempotencyCache.Answer)]
+        idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
     ) {
         self.anchorWall = anchorWall
         self.device = device
@@ -35,10 +38,9 @@ package struct DeviceSnapshot {
         self.idempotency = idempotency
     }
 
-    /// The snapshot's bytes: version 2 (compressed), or version 1 (`compressed` false: what earlier builds wrote).
-    package func encoded(compressed: Bool = true) throws -> [UInt8] {
+    /// The snapshot's bytes: the current version (compressed).
+    package func encoded() throws -> [UInt8] {
         let body = try encodedBody()
-        guard compressed else { return Self.magic + [1] + body }
         var out = ByteWriter()
         out.bytes = Self.magic + [Self.version]
         out.u64(UInt64(body.count))
@@ -64,8 +66,8 @@ package struct DeviceSnapshot {
             "idempotency": .array(
                 idempotency.map { key, answer in
                     [
-                        "key": .string(key), "fp": .string(String(answer.fingerprint)),
-                        "status": .number(Double(answer.status)),
+                        "app": key.app.map(JSONValue.string) ?? .null, "key": .string(key.key),
+                        "fp": .string(String(answer.fingerprint)),
                     ]
                 }),
         ]
@@ -108,7 +110,7 @@ package struct DeviceSnapshot {
         switch version {
         case 1:
             input = outer
-        case 2:
+        case 2, 3:
             let count = try outer.u64()
             guard count <= UInt64(Int.max) else { throw JournalEntry.CorruptRecord() }
             input = ByteReader(try Deflate.decompress(outer.rest(), count: Int(count)))
@@ -153,12 +155,19 @@ package struct DeviceSnapshot {
         deviceTimeline = deviceRing
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
-            guard let key = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) }),
-                let status = item["status"]?.numberValue, (200...299).contains(status)
+            guard let stored = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) })
             else { throw JournalEntry.CorruptRecord() }
-            return (
-                key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob()), status: Int(status))
-            )
+            let key: IdempotencyKey
+            if version >= 3 {
+                key = IdempotencyKey(app: item["app"]?.stringValue, key: stored)
+            } else {
+                // Versions 1 and 2: the key scoped to the path, and the status of a first answer (always 2xx).
+                guard let status = item["status"]?.numberValue, (200...299).contains(status) else {
+                    throw JournalEntry.CorruptRecord()
+                }
+                key = IdempotencyKey(pathScoped: stored)
+            }
+            return (key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob())))
         }
     }
 }

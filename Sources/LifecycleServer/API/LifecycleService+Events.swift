@@ -33,14 +33,14 @@ extension LifecycleService {
             }
             key = text
         }
-        host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key, path: request.path)) {
+        host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: key)) {
             [metrics] result in
             switch result {
             case .success(let answer):
                 if !answer.replayed { metrics.namespaces.applied(events.count, in: namespace) }
                 var headers = [("Content-Type", "application/json")]
                 if answer.replayed { headers.append(("Idempotent-Replayed", "true")) }
-                done(HTTPResponse(status: answer.status, headers: headers, body: answer.body))
+                done(HTTPResponse(status: 200, headers: headers, body: answer.body))
             case .failure(let error):
                 done(APIError(error).response)
             }
