@@ -17,7 +17,7 @@ let package = Package(
         .executable(name: "lifecycled", targets: ["lifecycled"]),
         .library(name: "LifecycleCore", targets: ["LifecycleCore"]),
         // For the fuzz package under Fuzz/ (JSONParser, BodyDecoding).
-        .library(name: "LifecycleWire", targets: ["LifecycleWire"]),
+        .library(name: "LifecycleWire", targets: ["LifecycleWire", "LifecycleJSON"]),
         // A daemon in another program's process (and its tests).
         .library(name: "LifecycleDaemon", targets: ["LifecycleDaemon"]),
     ],
@@ -32,9 +32,10 @@ let package = Package(
         // The layers, lowest first; each target imports only those below it (docs/ARCHITECTURE.md §1):
         //   LifecycleCore   the lifecycle rules, a pure state machine
         //   LifecycleStore  the journal (SQLite or memory)          Locking  the one lock box
-        //   LifecycleWire   JSON, the encoders and decoders, the one problem type       (Core)
+        //   LifecycleJSON   JSON text: the parser, the writer, content hashes            (Core)
+        //   LifecycleWire   the API's encoders and decoders, the one problem type        (Core, JSON)
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
-        //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, Wire, Locking)
+        //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, JSON, Locking)
         //   LifecycleServer the API: routes, handlers, streams, namespaces, access      (all of the above)
         //   LifecycleDaemon builds a daemon from one configuration value (the composition root)
         //   lifecycled      the executable: its command line
@@ -72,7 +73,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .target(name: "LifecycleWire", dependencies: ["LifecycleCore"], swiftSettings: strict),
+        // JSON text, both ways: the parser and the writer (the one escaper), and content hashes.
+        .target(name: "LifecycleJSON", dependencies: ["LifecycleCore"], swiftSettings: strict),
+        .target(name: "LifecycleWire", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
 
         // zlib, seen only by the snapshot compression of LifecycleHosting (Persistence/Deflate.swift).
         .systemLibrary(
@@ -82,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "LifecycleHosting",
-            dependencies: ["LifecycleCore", "LifecycleStore", "LifecycleWire", "Locking", "CZlib"],
+            dependencies: ["LifecycleCore", "LifecycleStore", "LifecycleJSON", "Locking", "CZlib"],
             swiftSettings: strict
         ),
 
@@ -92,6 +95,7 @@ let package = Package(
             dependencies: [
                 "LifecycleCore",
                 "LifecycleStore",
+                "LifecycleJSON",
                 "LifecycleWire",
                 "LifecycleHosting",
                 "HTTPServer",
@@ -151,7 +155,7 @@ let package = Package(
             name: "instruction-count",
             dependencies: [
                 "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting",
+                "LifecycleHosting", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount"
@@ -159,13 +163,15 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LifecycleTesting", "Locking"]),
         .testTarget(
             name: "LifecycleStoreTests",
-            dependencies: ["LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon",
+                "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -34,7 +34,8 @@ public final class Daemon: Sendable {
                 throw .store(directory: directory, reason: "\(error)")
             }
         }
-        self.init(configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
+        self.init(
+            configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
     }
 
     /// A daemon over a journal the caller opened (`configuration.store` is not looked at): for tests that
@@ -45,7 +46,8 @@ public final class Daemon: Sendable {
         storeFailed: @escaping @Sendable () -> Void = {}
     ) throws(DaemonError) {
         let tokens = try Self.tokens(configuration)
-        self.init(configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
+        self.init(
+            configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
     }
 
     private init(

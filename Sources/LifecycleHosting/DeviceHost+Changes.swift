@@ -1,7 +1,7 @@
 import Dispatch
 package import LifecycleCore
+import LifecycleJSON
 import LifecycleStore
-import LifecycleWire
 import Locking
 
 /// Changes, handed to the device's queue; each completes once durable or with why not.
@@ -19,7 +19,7 @@ extension DeviceHost {
 
     package func addApp(
         id appID: String, configuration: AppConfiguration,
-        completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void
+        completion: @escaping @Sendable (Result<Device, HostError>) -> Void
     ) {
         queue.async { [self] in
             guard life == .live else { return completion(.failure(.deviceGone(id))) }
@@ -28,8 +28,8 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
-            let body = appJSON(appID)
-            commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { body }) }
+            let added = device
+            commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { added }) }
         }
     }
 
@@ -94,8 +94,9 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
-            let stored = StoredEntry.encode(outcome.entries)
-            let body = eventsBody(outcome, stored: stored, app: request.app)
+            let stored = hooks.rendering.render(outcome.entries)
+            let body = hooks.rendering.answer(
+                to: AppliedEvents(device: device, app: request.app, outcome: outcome, entries: stored))
             // Remembered at once, so a retry racing with this request waits for its durability rather than
             // applying the events twice; forgotten again if the record never becomes durable.
             if let scopedKey, let fingerprint {

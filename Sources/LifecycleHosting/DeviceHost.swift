@@ -116,6 +116,8 @@ package struct HistoryBounds: Sendable {
 
 /// What a host tells the service about: metrics and store failures.
 package struct HostHooks: Sendable {
+    /// How entries and answers look to readers (the API's JSON).
+    package var rendering: any HostRendering
     package var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
     package var entriesEvicted: @Sendable (Int) -> Void = { _ in }
     package var storeFailed: @Sendable (StoreError) -> Void = { _ in }
@@ -133,10 +135,12 @@ package struct HostHooks: Sendable {
     package var durableDeadline = 30.0
 
     package init(
+        rendering: any HostRendering,
         eventsApplied: @escaping @Sendable ([Event]) -> Void = { _ in },
         entriesEvicted: @escaping @Sendable (Int) -> Void = { _ in },
         storeFailed: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
+        self.rendering = rendering
         self.eventsApplied = eventsApplied
         self.entriesEvicted = entriesEvicted
         self.storeFailed = storeFailed

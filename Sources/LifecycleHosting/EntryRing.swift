@@ -1,5 +1,4 @@
 package import LifecycleCore
-import LifecycleWire
 
 /// A timeline entry as served: encoded once, with what reads filter on.
 package struct StoredEntry: Sendable {
@@ -28,18 +27,6 @@ package struct StoredEntry: Sendable {
         isNotification = entry.isNotification
         session = entry.session
         self.json = json
-    }
-
-    /// The entries as served, each encoded once, through one buffer, into an array of its own size: entries
-    /// are kept for long, and an array of the writer's reserved size would hold about twice what one needs.
-    package static func encode(_ entries: [TimelineEntry]) -> [StoredEntry] {
-        var w = JSONWriter(reservingCapacity: 512)
-        return entries.map { entry in
-            w.removeAll()
-            EntryEncoder.write(entry, into: &w)
-            // `bytes` is a copy of exactly the entry's size, never the writer's buffer.
-            return StoredEntry(entry, json: w.bytes)
-        }
     }
 }
 

@@ -14,7 +14,7 @@ import Testing
     static func host(_ journal: HeldJournal, failures: Protected<Int>) throws -> DeviceHost {
         var device = try Device(id: "d", configuration: DeviceConfiguration())
         try device.addApp(id: "a", configuration: AppConfiguration(bundleId: "com.example.a"))
-        var hooks = HostHooks()
+        var hooks = HostHooks(rendering: WireRendering())
         hooks.storeFailed = { _ in failures.update { $0 += 1 } }
         return DeviceHost(
             device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
@@ -62,7 +62,7 @@ import Testing
 
     @Test func aRetryWaitingForAnAppendThatNeverEndsAnswersAtItsDeadline() throws {
         let journal = HeldJournal()
-        var hooks = HostHooks()
+        var hooks = HostHooks(rendering: WireRendering())
         hooks.durableDeadline = 0.2
         let device = try Device(id: "d", configuration: DeviceConfiguration())
         let host = DeviceHost(

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleJSON
 @testable import LifecycleWire
 import Testing
 

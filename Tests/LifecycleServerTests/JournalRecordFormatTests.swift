@@ -56,7 +56,7 @@ import Testing
         for entry in entries {
             let bytes = entry.bytes
             #expect(bytes.starts(with: Array(#"{"v":2,"entry":"#.utf8)))
-            #expect(try JournalEntry(bytes: bytes) == entry)
+            #expect(try JournalEntry(bytes: bytes, version1: JournalRecordVersion1.entry) == entry)
         }
     }
 
@@ -104,7 +104,8 @@ import Testing
             let written = try #require(JournalRecordWriter.record(entry, prefix: prefix), "\(entry)")
             #expect(entry.bytes == written)
             let codable = JournalRecordFormat.encodedWithCodable(entry)
-            #expect(try JournalEntry(bytes: written) == JournalEntry(bytes: codable), "\(entry)")
+            let fromWriter = try JournalEntry(bytes: written, version1: JournalRecordVersion1.entry)
+            #expect(try fromWriter == JournalEntry(bytes: codable, version1: JournalRecordVersion1.entry), "\(entry)")
         }
         #expect(JournalRecordWriter.record(.deleteApp(id: "a"), prefix: prefix) == nil)
     }
@@ -137,13 +138,13 @@ import Testing
             (#"{"now":42.5,"op":"advance"}"#, .advance(now: 42.5)),
         ]
         for (text, entry) in records {
-            #expect(try JournalEntry(bytes: Array(text.utf8)) == entry, "\(text)")
+            #expect(try JournalEntry(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
         }
     }
 
     @Test func aNewerVersionIsRefusedByName() throws {
         #expect(throws: JournalRecordFormat.UnknownVersion.self) {
-            try JournalEntry(bytes: Array(#"{"v":3,"entry":{}}"#.utf8))
+            try JournalEntry(bytes: Array(#"{"v":3,"entry":{}}"#.utf8), version1: JournalRecordVersion1.entry)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
+@testable import LifecycleJSON
 @testable import LifecycleWire
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
             let app: String? = seq % 3 == 0 ? nil : "a\(seq)"
             entries.append(TimelineEntry(seq: UInt64(seq), time: Double(seq) / 4, app: app, body: body))
         }
-        let stored = StoredEntry.encode(entries)
+        let stored = WireRendering().render(entries)
         #expect(stored.map(\.seq) == entries.map(\.seq))
         for (entry, stored) in zip(entries, stored) {
             var w = JSONWriter()

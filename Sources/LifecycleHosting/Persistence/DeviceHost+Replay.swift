@@ -19,13 +19,15 @@ extension DeviceHost {
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {
-                let body = eventsBody(outcome, stored: StoredEntry.encode(entries), app: app)
+                let body = hooks.rendering.answer(
+                    to: AppliedEvents(
+                        device: device, app: app, outcome: outcome, entries: hooks.rendering.render(entries)))
                 idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
             entries = device.advance(to: now).entries
         }
-        let stored = StoredEntry.encode(entries)
+        let stored = hooks.rendering.render(entries)
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in

@@ -1,6 +1,6 @@
 import Foundation
 package import LifecycleCore
-import LifecycleWire
+import LifecycleJSON
 
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
 /// the retained timelines and the remembered idempotent answers.

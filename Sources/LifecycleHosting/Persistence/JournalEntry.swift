@@ -1,6 +1,6 @@
 import Foundation
 package import LifecycleCore
-import LifecycleWire
+import LifecycleJSON
 
 /// One accepted input as it is journaled: enough, with the deterministic core, to rebuild everything.
 ///
@@ -20,18 +20,22 @@ package enum JournalEntry: Equatable, Codable {
     /// The record in the current format.
     package var bytes: [UInt8] { JournalRecordFormat.encode(self) }
 
-    /// Decodes a record of any version.
-    package init(bytes: [UInt8]) throws {
-        self = try JournalRecordFormat.decode(bytes)
+    /// Decodes a record of any version. Version 1 records are the first release's request JSON, which only
+    /// the API's decoders read: `version1` is how (`JournalRecordVersion1.entry`).
+    package init(bytes: [UInt8], version1: (JSONValue) throws -> JournalEntry) throws {
+        self = try JournalRecordFormat.decode(bytes, version1: version1)
     }
 
-    package struct CorruptRecord: Error {}
+    package struct CorruptRecord: Error {
+        package init() {}
+    }
 }
 
 /// The versions of the journal's record format.
 ///
 /// - Version 1 (the first release): the API's request JSON, `{"op": ..., "config" | "events": <as posted>,
-///   "now", "wall", "key", "fp"}`, read with the API's decoders.
+///   "now", "wall", "key", "fp"}`, read with the API's decoders (`JournalRecordVersion1`, in the API's
+///   module: hosting knows no request format).
 /// - Version 2: `{"v":2,"entry":<JournalEntry as Codable JSON>}`: the core's values. An `Event` case added
 ///   later is one more Codable case: no new version is needed for it.
 package enum JournalRecordFormat {
@@ -57,48 +61,18 @@ package enum JournalRecordFormat {
         return prefix + Array(body) + [UInt8(ascii: "}")]
     }
 
-    package static func decode(_ bytes: [UInt8]) throws -> JournalEntry {
+    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournalEntry) throws -> JournalEntry {
         if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
             return try JSONDecoder().decode(JournalEntry.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
         }
         let value = try JSONParser.parse(bytes)
         if let version = value["v"] { throw UnknownVersion(version: "\(version)") }
-        return try decodeVersion1(value)
+        return try version1(value)
     }
 
     private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return encoder
-    }
-
-    /// Version 1: the request JSON as posted, decoded as the first release decoded it.
-    private static func decodeVersion1(_ value: JSONValue) throws -> JournalEntry {
-        switch value["op"]?.stringValue {
-        case "device":
-            let request = try DeviceRequest(value["config"] ?? .object([:]), replaying: true)
-            return .device(configuration: request.configuration, wall: value["wall"]?.numberValue ?? 0)
-        case "app":
-            guard let id = value["id"]?.stringValue, let config = value["config"] else {
-                throw JournalEntry.CorruptRecord()
-            }
-            return .app(id: id, configuration: try AppRequest(config, replaying: true).configuration)
-        case "deleteApp":
-            guard let id = value["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
-            return .deleteApp(id: id)
-        case "events":
-            guard let now = value["now"]?.numberValue, let events = value["events"] else {
-                throw JournalEntry.CorruptRecord()
-            }
-            let app = value["app"]?.stringValue
-            return .events(
-                app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
-                key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
-        case "advance":
-            guard let now = value["now"]?.numberValue else { throw JournalEntry.CorruptRecord() }
-            return .advance(now: now)
-        default:
-            throw JournalEntry.CorruptRecord()
-        }
     }
 }

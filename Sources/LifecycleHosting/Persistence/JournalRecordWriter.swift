@@ -1,5 +1,5 @@
 import LifecycleCore
-import LifecycleWire
+import LifecycleJSON
 
 /// Version-2 records of events and clock advances, written without `JSONEncoder`: one per accepted POST,
 /// where `JSONEncoder` cost more than the events themselves. The text is what the synthesized `Codable`

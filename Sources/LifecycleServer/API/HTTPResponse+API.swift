@@ -1,5 +1,6 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleJSON
 import LifecycleWire
 
 extension HTTPResponse {

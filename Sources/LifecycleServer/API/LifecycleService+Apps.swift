@@ -1,6 +1,7 @@
 import HTTPServer
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 import Locking
 
@@ -57,8 +58,9 @@ extension LifecycleService {
         }
         host.addApp(id: id, configuration: parsed.configuration) { result in
             switch result {
-            case .success(let json):
-                done(.json(201, json, headers: [("Location", scope.path("/apps/\(id)"))]))
+            case .success(let device):
+                let location = ("Location", scope.path("/apps/\(id)"))
+                done(.json(201, WireRendering.app(id, on: device), headers: [location]))
             case .failure(let error):
                 registry.releaseApp(id, from: host)
                 done(APIError(error).response)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 import Locking
 
@@ -10,6 +11,7 @@ extension LifecycleService {
     /// What a host of `space` reports to: metrics, store failures, and the namespace's `changes` feed.
     func hostHooks(for space: Namespace) -> HostHooks {
         var hooks = HostHooks(
+            rendering: WireRendering(),
             eventsApplied: { [metrics] in metrics.applied($0) },
             entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
             storeFailed: { [weak self] error in self?.storeDidFail(error) })

@@ -1,6 +1,7 @@
 import HTTPServer
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 import Locking
 import Synchronization

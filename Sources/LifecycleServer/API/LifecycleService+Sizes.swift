@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleJSON
 import LifecycleWire
 
 extension LifecycleService {

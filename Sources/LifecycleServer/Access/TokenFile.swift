@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleJSON
 import LifecycleWire
 
 /// The tokens file of `--tokens FILE` (API.md, "Access tokens"):

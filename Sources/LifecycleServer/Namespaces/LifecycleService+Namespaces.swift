@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 import Locking
 

@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 
 /// What a namespace is besides its devices and apps: the settings `PUT /v1/namespaces/{ns}` sets and the

@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 import Locking
 

@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleJSON
 
 /// The request decoders as the API runs them, from raw body bytes: the JSON parser, then the decoder of an
 /// event post, a device or an app. For fuzzing and tools; any input gives an answer, never a trap.

@@ -1,4 +1,5 @@
 package import LifecycleCore
+package import LifecycleJSON
 
 /// Timeline entries as JSON, written once when they are produced and served from then on.
 package enum EntryEncoder {

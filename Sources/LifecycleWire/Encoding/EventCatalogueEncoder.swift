@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleJSON
 
 /// `GET /v1/event-types`: the catalogue of events as JSON, for the dashboard's forms and for clients that
 /// build requests from it (`EventCatalogue` in the spec).

@@ -1,4 +1,5 @@
 package import LifecycleCore
+package import LifecycleJSON
 
 /// Device and app snapshots as the API shows them.
 package enum SnapshotEncoder {

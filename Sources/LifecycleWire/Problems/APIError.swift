@@ -1,4 +1,5 @@
 package import LifecycleCore
+import LifecycleJSON
 
 /// The one problem type: every error the daemon answers, the HTTP layer's refusals included
 /// (`APIError(_: HTTPRefusal)`), is one of these, rendered by `response` as RFC 9457

@@ -1,4 +1,5 @@
 import LifecycleCore
+@testable import LifecycleJSON
 @testable import LifecycleWire
 import Testing
 

@@ -1,4 +1,5 @@
 import LifecycleCore
+@testable import LifecycleJSON
 import LifecycleTesting
 @testable import LifecycleWire
 import Testing
