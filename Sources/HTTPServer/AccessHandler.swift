@@ -7,7 +7,7 @@ import CMicroHTTPD
 #endif
 
 /// The libmicrohttpd callbacks. They are non-capturing static functions on a nonisolated type, so
-/// they run fine on libmicrohttpd's threads; they recover the daemon's `Worker` from the callback context
+/// they run fine on libmicrohttpd's threads; they recover the daemon's `LoopContext` from the callback context
 /// and the `RequestContext` from `req_cls`, both via `Unmanaged`.
 enum AccessHandler {
     /// `MHD_AccessHandlerCallback`: called once with headers (`*req_cls == NULL`), then per body
@@ -15,7 +15,7 @@ enum AccessHandler {
     static let callback: MHD_AccessHandlerCallback = {
         context, connection, url, method, version, uploadData, uploadSize, requestSlot in
         guard let context, let connection, let uploadSize, let requestSlot else { return .NO }
-        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+        let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
 
         guard let existing = requestSlot.pointee else {
             let state = worker.connections.requestStarted(on: connection)
@@ -36,7 +36,7 @@ enum AccessHandler {
     /// `MHD_RequestCompletedCallback`: ends the request's life in libmicrohttpd, also for aborted connections.
     static let completed: MHD_RequestCompletedCallback = { context, connection, requestSlot, _ in
         if let context, let connection {
-            Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().connections.requestEnded(on: connection)
+            Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue().connections.requestEnded(on: connection)
         }
         guard let requestSlot, let existing = requestSlot.pointee else { return }
         requestSlot.pointee = nil
@@ -49,7 +49,7 @@ enum AccessHandler {
     /// after the answer (queuing here makes libmicrohttpd 0.9.75 drop keep-alive): when the declared body is
     /// too large, or when the body's boundary is ambiguous (`RequestFraming`).
     private static func begin(
-        worker: Worker,
+        worker: LoopContext,
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
@@ -66,7 +66,7 @@ enum AccessHandler {
         )
         RequestFields.collect(from: connection, into: request)
         if let refusal = RequestFraming.refusal(headers: request.headers) {
-            return ResponseQueue.queue(server.response(to: refusal), on: connection)
+            return ResponseSender.send(server.response(to: refusal), on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
         var acceptedHost = state?.acceptedHost
@@ -77,7 +77,7 @@ enum AccessHandler {
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
-            return ResponseQueue.queue(
+            return ResponseSender.send(
                 server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
         }
         if let declared = request.declaredBodyBytes, declared > 0 {
@@ -103,7 +103,7 @@ enum AccessHandler {
     /// The call with no data: either the body is complete, or the connection was just resumed.
     private static func answer(_ request: RequestContext) -> MHD_Result {
         if request.bodyTooLarge {
-            return ResponseQueue.queue(
+            return ResponseSender.send(
                 request.core.response(to: .bodyTooLarge(bytes: nil, limit: request.core.maxBodyBytes)),
                 on: request.connection)
         }
@@ -111,7 +111,7 @@ enum AccessHandler {
             request.refusal = nil
             request.responderCalled = true
             request.completeWithoutResponder()
-            return ResponseQueue.queue(request.core.response(to: refusal), on: request.connection)
+            return ResponseSender.send(request.core.response(to: refusal), on: request.connection)
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }
@@ -127,7 +127,7 @@ enum AccessHandler {
     }
 
     private static func queue(_ response: HTTPResponse, for request: RequestContext) -> MHD_Result {
-        guard let stream = response.stream else { return ResponseQueue.queue(response, on: request.connection) }
+        guard let stream = response.stream else { return ResponseSender.send(response, on: request.connection) }
         return StreamResponse.queue(response, stream: stream, for: request)
     }
 }

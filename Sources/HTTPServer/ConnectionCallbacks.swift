@@ -7,12 +7,12 @@ import CMicroHTTPD
 #endif
 
 /// The per-connection libmicrohttpd callbacks: the accept policy (per-client limit) and the connection
-/// notifications (the connection table). Their context is the daemon's `Worker`.
+/// notifications (the connection table). Their context is the daemon's `LoopContext`.
 enum ConnectionCallbacks {
     /// `MHD_AcceptPolicyCallback`: refuses a client already holding its share of connections.
     static let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
         guard let context, let address else { return .NO }
-        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+        let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
         guard let client = ClientAddress(address) else { return .YES }
         return worker.core.clients.admits(client) ? .YES : .NO
     }
@@ -28,7 +28,7 @@ enum ConnectionCallbacks {
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
             UnsafeMutableRawPointer? = { context, target, connection in
                 guard let context, let target, let connection else { return nil }
-                let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+                let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
                 let rawTarget = String(cString: target)
                 worker.connections.receivedTarget(rawTarget, on: connection)
                 if RequestTarget.queryWillBeRefused(rawTarget), let mark = strchr(target, Int32(UInt8(ascii: "?"))) {
@@ -40,7 +40,7 @@ enum ConnectionCallbacks {
     /// `MHD_NotifyConnectionCallback`: a connection opened or closed.
     static let notify: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
         guard let context, let connection else { return }
-        let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
+        let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
         switch event {
         case .CONNECTION_NOTIFY_STARTED:
             let client = lifecycled_mhd_client_address(connection).flatMap(ClientAddress.init)

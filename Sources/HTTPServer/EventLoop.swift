@@ -21,12 +21,12 @@ import Locking
 final class EventLoop: Sendable {
     /// Used by the loop thread, and by `stop()`'s caller only after the thread has ended.
     nonisolated(unsafe) let daemon: OpaquePointer
-    let worker: Worker
+    let worker: LoopContext
     private let stopRequest: EventSignal
     private let thread = Protected<pthread_t?>(nil)
     private static let sweepInterval = Duration.milliseconds(250)
 
-    init(daemon: OpaquePointer, worker: Worker) throws(HTTPServerError) {
+    init(daemon: OpaquePointer, worker: LoopContext) throws(HTTPServerError) {
         self.daemon = daemon
         self.worker = worker
         self.stopRequest = try EventSignal()

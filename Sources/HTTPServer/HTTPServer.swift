@@ -18,7 +18,7 @@ public import Logging
 /// be restarted; make a new one.
 public final class HTTPServer: Sendable {
     private let configuration: HTTPServerConfiguration
-    private let core: ServerCore
+    private let core: ServerContext
     private let logger: Logger
     private let phase = Protected(Phase.idle)
 
@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
     /// The running daemons, one per event loop.
     private struct Daemons {
         var handles: [OpaquePointer]
-        var workers: [Worker]
+        var workers: [LoopContext]
         var loops: [EventLoop]
         var port: Int
         var quiescedSockets: [Int32]?
@@ -40,7 +40,7 @@ public final class HTTPServer: Sendable {
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.core = ServerCore(responder: responder, configuration: configuration, logger: logger)
+        self.core = ServerContext(responder: responder, configuration: configuration, logger: logger)
         self.logger = logger
     }
 
@@ -79,7 +79,7 @@ public final class HTTPServer: Sendable {
         var daemons = Daemons(handles: [], workers: [], loops: [], port: configuration.port)
         do {
             for _ in 0..<loopCount {
-                let worker = Worker(
+                let worker = LoopContext(
                     core: core, idleTimeout: idleTimeout, wakeUp: try EventSignal(), departures: try DepartureWatch())
                 let handle = try startDaemon(flags: flags, worker: worker, address: address, connectionLimit: share)
                 daemons.handles.append(handle)
@@ -101,7 +101,7 @@ public final class HTTPServer: Sendable {
     }
 
     private func startDaemon(
-        flags: UInt32, worker: Worker, address: ListenAddress, connectionLimit: Int
+        flags: UInt32, worker: LoopContext, address: ListenAddress, connectionLimit: Int
     ) throws(HTTPServerError) -> OpaquePointer {
         let context = Unmanaged.passUnretained(worker).toOpaque()
         let started = address.withSockaddr { sockaddr in

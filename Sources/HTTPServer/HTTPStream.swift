@@ -57,7 +57,7 @@ public final class HTTPStream: Sendable {
         var source: (any HTTPStreamSource)?
         var connection: OpaquePointer?
         var socket: Int32 = -1
-        var worker: Worker?
+        var worker: LoopContext?
     }
 
     private let state: Protected<State>
@@ -76,7 +76,7 @@ public final class HTTPStream: Sendable {
     public var isClosed: Bool { state.withLock { $0.phase == .closed } }
 
     /// Binds the stream to the connection it answers; the handler then queues the callback response.
-    func attach(to connection: OpaquePointer, worker: Worker) -> Bool {
+    func attach(to connection: OpaquePointer, worker: LoopContext) -> Bool {
         state.withLock { state in
             guard state.phase == .unbound else { return false }
             state.phase = .running
@@ -100,7 +100,7 @@ public final class HTTPStream: Sendable {
 
     /// Applies `change`, then resumes the connection if it was suspended.
     private func transition(_ change: (inout State) -> Void) {
-        let resumed = state.withLock { state -> (OpaquePointer, Int32, Worker)? in
+        let resumed = state.withLock { state -> (OpaquePointer, Int32, LoopContext)? in
             change(&state)
             guard state.phase == .suspended, let connection = state.connection, let worker = state.worker else {
                 return nil

@@ -30,8 +30,8 @@ final class RequestContext: @unchecked Sendable {
     let connection: OpaquePointer
     /// The connection's socket, watched while parked (see `DepartureWatch`).
     let socket: Int32
-    let worker: Worker
-    var core: ServerCore { worker.core }
+    let worker: LoopContext
+    var core: ServerContext { worker.core }
     let method: String
     let path: String
     var query: [String: String] = [:]
@@ -54,7 +54,7 @@ final class RequestContext: @unchecked Sendable {
 
     private let progress = Protected(Progress())
 
-    init(connection: OpaquePointer, worker: Worker, method: String, path: String) {
+    init(connection: OpaquePointer, worker: LoopContext, method: String, path: String) {
         self.connection = connection
         self.socket = lifecycled_mhd_connection_fd(connection)
         self.worker = worker
@@ -93,7 +93,7 @@ final class RequestContext: @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
-                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ServerCore.clientGone) })
+                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ServerContext.clientGone) })
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")

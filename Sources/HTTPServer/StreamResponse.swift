@@ -12,9 +12,9 @@ enum StreamResponse {
     /// The libmicrohttpd side of one queued stream: the context of its reader and free callbacks.
     private final class Binding: Sendable {
         let stream: HTTPStream
-        let core: ServerCore
+        let core: ServerContext
 
-        init(stream: HTTPStream, core: ServerCore) {
+        init(stream: HTTPStream, core: ServerContext) {
             self.stream = stream
             self.core = core
         }
@@ -32,12 +32,12 @@ enum StreamResponse {
         let connection = request.connection
         guard request.core.openStreams.insert(stream) else {
             stream.close()
-            return ResponseQueue.queue(request.core.response(to: .shuttingDown), on: connection)
+            return ResponseSender.send(request.core.response(to: .shuttingDown), on: connection)
         }
         guard stream.attach(to: connection, worker: request.worker) else {
             request.core.openStreams.remove(stream)
             stream.close()
-            return ResponseQueue.queue(request.core.response(to: .shuttingDown), on: connection)
+            return ResponseSender.send(request.core.response(to: .shuttingDown), on: connection)
         }
         var size = sendBufferBytes
         _ = setsockopt(request.socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))

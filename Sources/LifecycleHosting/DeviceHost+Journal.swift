@@ -9,7 +9,7 @@ extension DeviceHost {
     /// Journals `entry` (on `queue`); once durable, publishes the device as it is now with `entries`, then
     /// completes. A record that fails is never published; a stream deleted meanwhile answers `deviceGone`.
     package func commit(
-        _ entry: JournalEntry, startsStream: Bool = false, stored: [StoredEntry] = [], apps: [String?] = [],
+        _ entry: JournaledInput, startsStream: Bool = false, stored: [RenderedEntry] = [], apps: [String?] = [],
         removedApp: String? = nil, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
     ) {
         let changedApps = device.takeChangedApps()
@@ -71,7 +71,7 @@ extension DeviceHost {
     /// Encodes and saves a snapshot off the store's thread; a failure only means a longer replay next
     /// start. The journal drops it if the device was deleted meanwhile.
     private func saveSnapshot(
-        _ published: Published, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
+        _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
     ) {
         DispatchQueue.global(qos: .utility).async { [self] in
             let snapshot = DeviceSnapshot(

@@ -32,7 +32,7 @@ package final class DeviceHost: @unchecked Sendable {
     package static let workers = DispatchQueue.global()
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
     package let anchorWall: Double
-    package let shared: Protected<Published>
+    package let shared: Protected<PublishedDevice>
     package let journal: any Journal
     package let hooks: HostHooks
 
@@ -58,7 +58,7 @@ package final class DeviceHost: @unchecked Sendable {
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
         shared = Protected(
-            Published(
+            PublishedDevice(
                 device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
     }
 
@@ -74,7 +74,7 @@ package final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = .live
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
-        var published = Published(
+        var published = PublishedDevice(
             device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
             anchorWall: snapshot.anchorWall)
         published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)

@@ -5,7 +5,7 @@ package import LifecycleCore
 /// serve those bytes), and each first answer to an `Idempotency-Key` (its retries get the same bytes).
 package protocol HostRendering: Sendable {
     /// The entries as readers are served them, one rendering each, in order.
-    func render(_ entries: [TimelineEntry]) -> [StoredEntry]
+    func render(_ entries: [TimelineEntry]) -> [RenderedEntry]
     /// The answer to events applied to the device (`applied.app` nil) or to one of its apps.
     func answer(to applied: AppliedEvents) -> [UInt8]
 }
@@ -17,9 +17,9 @@ package struct AppliedEvents: Sendable {
     /// The app the events were posted to; nil for the device's own.
     package var app: String?
     package var outcome: Outcome
-    package var entries: [StoredEntry]
+    package var entries: [RenderedEntry]
 
-    package init(device: Device, app: String?, outcome: Outcome, entries: [StoredEntry]) {
+    package init(device: Device, app: String?, outcome: Outcome, entries: [RenderedEntry]) {
         self.device = device
         self.app = app
         self.outcome = outcome

@@ -45,7 +45,7 @@ import Testing
         device.clockMode = .realtime
         device.clockSpeed = 1_000_000
         device.settings = ["locale": "fr_FR"]
-        let entries: [JournalEntry] = [
+        let entries: [JournaledInput] = [
             .device(configuration: device, wall: 1_763_900_000.123_456),
             .app(id: "a", configuration: app),
             .deleteApp(id: "a"),
@@ -56,7 +56,7 @@ import Testing
         for entry in entries {
             let bytes = entry.bytes
             #expect(bytes.starts(with: Array(#"{"v":2,"entry":"#.utf8)))
-            #expect(try JournalEntry(bytes: bytes, version1: JournalRecordVersion1.entry) == entry)
+            #expect(try JournaledInput(bytes: bytes, version1: JournalRecordVersion1.entry) == entry)
         }
     }
 
@@ -91,7 +91,7 @@ import Testing
         events += AppState.allCases.map { Event.moveTo(state: $0) }
         events += InterruptionKind.allCases.map { Event.interruptionBegan(kind: $0) }
         events += MemoryPressureLevel.allCases.map { Event.memoryPressure(level: $0) }
-        var entries: [JournalEntry] = events.map {
+        var entries: [JournaledInput] = events.map {
             .events(app: "a", now: 0.1, events: [$0], key: nil, fingerprint: nil)
         }
         entries += [
@@ -104,15 +104,15 @@ import Testing
             let written = try #require(JournalRecordWriter.record(entry, prefix: prefix), "\(entry)")
             #expect(entry.bytes == written)
             let codable = JournalRecordFormat.encodedWithCodable(entry)
-            let fromWriter = try JournalEntry(bytes: written, version1: JournalRecordVersion1.entry)
-            #expect(try fromWriter == JournalEntry(bytes: codable, version1: JournalRecordVersion1.entry), "\(entry)")
+            let fromWriter = try JournaledInput(bytes: written, version1: JournalRecordVersion1.entry)
+            #expect(try fromWriter == JournaledInput(bytes: codable, version1: JournalRecordVersion1.entry), "\(entry)")
         }
         #expect(JournalRecordWriter.record(.deleteApp(id: "a"), prefix: prefix) == nil)
     }
 
     /// Records as the first release wrote them (the API's request JSON) decode to the same core values.
     @Test func version1RecordsStillDecode() throws {
-        let records: [(String, JournalEntry)] = [
+        let records: [(String, JournaledInput)] = [
             (
                 #"{"config":{"iosVersion":"7.0","passcode":true},"op":"device","wall":1763900000.5}"#,
                 .device(
@@ -138,13 +138,13 @@ import Testing
             (#"{"now":42.5,"op":"advance"}"#, .advance(now: 42.5)),
         ]
         for (text, entry) in records {
-            #expect(try JournalEntry(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
+            #expect(try JournaledInput(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
         }
     }
 
     @Test func aNewerVersionIsRefusedByName() throws {
         #expect(throws: JournalRecordFormat.UnknownVersion.self) {
-            try JournalEntry(bytes: Array(#"{"v":3,"entry":{}}"#.utf8), version1: JournalRecordVersion1.entry)
+            try JournaledInput(bytes: Array(#"{"v":3,"entry":{}}"#.utf8), version1: JournalRecordVersion1.entry)
         }
     }
 }

@@ -4,7 +4,7 @@ import Locking
 /// Recovery, on the recovering thread before the host is reachable.
 extension DeviceHost {
     /// Re-applies one journaled input: the same inputs give the same state, entries and answers.
-    package func replay(_ entry: JournalEntry) throws {
+    package func replay(_ entry: JournaledInput) throws {
         var entries: [TimelineEntry] = []
         var removed: String?
         switch entry {

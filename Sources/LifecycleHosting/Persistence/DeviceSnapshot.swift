@@ -72,7 +72,7 @@ package struct DeviceSnapshot {
                 }),
         ]
         // Every retained entry once: the device's ring holds most, an app's ring may hold older ones.
-        var entries: [(seq: UInt64, app: UInt32, entry: StoredEntry)] = []
+        var entries: [(seq: UInt64, app: UInt32, entry: RenderedEntry)] = []
         for entry in deviceTimeline.retained { entries.append((entry.seq, Self.noApp, entry)) }
         for (app, ring) in appTimelines {
             for entry in ring.retained { entries.append((entry.seq, appIndex[app]!, entry)) }
@@ -83,7 +83,7 @@ package struct DeviceSnapshot {
         out.blob(JSONWriter.encode(header))
         out.blob(Array(try JSONEncoder().encode(device)))
         var previous: UInt64?
-        var written: [(UInt64, UInt32, StoredEntry)] = []
+        var written: [(UInt64, UInt32, RenderedEntry)] = []
         // An app's entry may be in its app's ring and in the device's; sorted, the app's copy comes first.
         for item in entries where item.seq != previous {
             written.append((item.seq, item.app, item.entry))
@@ -104,7 +104,7 @@ package struct DeviceSnapshot {
 
     package init(bytes: [UInt8], historyLimit: Int) throws {
         var outer = ByteReader(bytes)
-        guard try outer.take(4) == Self.magic[...] else { throw JournalEntry.CorruptRecord() }
+        guard try outer.take(4) == Self.magic[...] else { throw JournaledInput.CorruptRecord() }
         let version = try outer.byte()
         var input: ByteReader
         switch version {
@@ -112,7 +112,7 @@ package struct DeviceSnapshot {
             input = outer
         case 2, 3:
             let count = try outer.u64()
-            guard count <= UInt64(Int.max) else { throw JournalEntry.CorruptRecord() }
+            guard count <= UInt64(Int.max) else { throw JournaledInput.CorruptRecord() }
             input = ByteReader(try Deflate.decompress(outer.rest(), count: Int(count)))
         default:
             throw UnknownVersion(version: version)
@@ -121,7 +121,7 @@ package struct DeviceSnapshot {
         device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
         guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
             case .array(let answers)? = header["idempotency"]
-        else { throw JournalEntry.CorruptRecord() }
+        else { throw JournaledInput.CorruptRecord() }
         anchorWall = anchor
         func ring(_ description: JSONValue?) -> (EntryRing, UInt64) {
             let evicted = description?["evictedThrough"]?.stringValue.flatMap { UInt64($0) } ?? 0
@@ -132,7 +132,7 @@ package struct DeviceSnapshot {
         var appIDs: [String] = []
         var rings: [(ring: EntryRing, oldest: UInt64)] = []
         for app in apps {
-            guard let id = app["id"]?.stringValue else { throw JournalEntry.CorruptRecord() }
+            guard let id = app["id"]?.stringValue else { throw JournaledInput.CorruptRecord() }
             appIDs.append(id)
             rings.append(ring(app["timeline"]))
         }
@@ -142,13 +142,13 @@ package struct DeviceSnapshot {
             let flags = try input.byte()
             let app = try input.u32()
             let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
-            guard app == Self.noApp || Int(app) < appIDs.count else { throw JournalEntry.CorruptRecord() }
-            let stored = StoredEntry(
+            guard app == Self.noApp || Int(app) < appIDs.count else { throw JournaledInput.CorruptRecord() }
+            let stored = RenderedEntry(
                 seq: seq, app: app == Self.noApp ? nil : appIDs[Int(app)], isCallback: flags & 1 != 0,
                 isNotification: flags & 2 != 0, session: session, json: Array(try input.blob()))
             if seq >= deviceOldest { deviceRing.append(stored) }
             if app != Self.noApp {
-                guard Int(app) < rings.count else { throw JournalEntry.CorruptRecord() }
+                guard Int(app) < rings.count else { throw JournaledInput.CorruptRecord() }
                 if seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(stored) }
             }
         }
@@ -156,14 +156,14 @@ package struct DeviceSnapshot {
         appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
         idempotency = try answers.map { item in
             guard let stored = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) })
-            else { throw JournalEntry.CorruptRecord() }
+            else { throw JournaledInput.CorruptRecord() }
             let key: IdempotencyKey
             if version >= 3 {
                 key = IdempotencyKey(app: item["app"]?.stringValue, key: stored)
             } else {
                 // Versions 1 and 2: the key scoped to the path, and the status of a first answer (always 2xx).
                 guard let status = item["status"]?.numberValue, (200...299).contains(status) else {
-                    throw JournalEntry.CorruptRecord()
+                    throw JournaledInput.CorruptRecord()
                 }
                 key = IdempotencyKey(pathScoped: stored)
             }
@@ -201,7 +201,7 @@ private struct ByteReader {
     package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     package mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
-        guard count >= 0, offset + count <= bytes.count else { throw JournalEntry.CorruptRecord() }
+        guard count >= 0, offset + count <= bytes.count else { throw JournaledInput.CorruptRecord() }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }

@@ -7,7 +7,7 @@ import LifecycleJSON
 /// `_0`), so `JournalRecordFormat.decode` reads these records and `JSONEncoder`'s alike.
 package enum JournalRecordWriter {
     /// The record of `entry`, or nil for the kinds written through `Codable` (devices and apps: rare).
-    package static func record(_ entry: JournalEntry, prefix: [UInt8]) -> [UInt8]? {
+    package static func record(_ entry: JournaledInput, prefix: [UInt8]) -> [UInt8]? {
         var w: JSONWriter
         switch entry {
         case .events(let app, let now, let events, let key, let fingerprint):

@@ -17,7 +17,7 @@ extension LifecycleService {
         let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
         if request.acceptsEventStream {
-            let filter: @Sendable (StoredEntry) -> Bool = { entry in
+            let filter: @Sendable (RenderedEntry) -> Bool = { entry in
                 (!callbacksOnly || entry.isCallback) && (session == nil || entry.session == session)
             }
             return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
@@ -70,7 +70,7 @@ extension LifecycleService {
 
     private func page(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
-        filter: @escaping @Sendable (StoredEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        filter: @escaping @Sendable (RenderedEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let after = query.after ?? 0
         let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
@@ -84,7 +84,7 @@ extension LifecycleService {
     /// its one timer, rather than parking anew.
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
-        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (StoredEntry) -> Bool,
+        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (RenderedEntry) -> Bool,
         poll: Poll? = nil, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         let respond: @Sendable (HTTPResponse) -> Void = { response in

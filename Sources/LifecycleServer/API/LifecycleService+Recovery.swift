@@ -83,7 +83,7 @@ extension LifecycleService {
                     hooks: hostHooks(for: space))
             } else {
                 guard let first = records.popFirst() else { return nil }
-                let creation = try JournalEntry(bytes: first.bytes, version1: JournalRecordVersion1.entry)
+                let creation = try JournaledInput(bytes: first.bytes, version1: JournalRecordVersion1.entry)
                 guard case .device(let configuration, let wall) = creation else {
                     throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
                 }
@@ -91,7 +91,7 @@ extension LifecycleService {
                     try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
             }
             for record in records {
-                try host.replay(JournalEntry(bytes: record.bytes, version1: JournalRecordVersion1.entry))
+                try host.replay(JournaledInput(bytes: record.bytes, version1: JournalRecordVersion1.entry))
             }
         } catch let error as RecoveryError {
             throw error

@@ -8,13 +8,13 @@ import LifecycleWire
 struct WireRendering: HostRendering {
     /// Each entry encoded once, through one buffer, into an array of its own size: entries are kept for
     /// long, and an array of the writer's reserved size would hold about twice what one needs.
-    func render(_ entries: [TimelineEntry]) -> [StoredEntry] {
+    func render(_ entries: [TimelineEntry]) -> [RenderedEntry] {
         var w = JSONWriter(reservingCapacity: 512)
         return entries.map { entry in
             w.removeAll()
             EntryEncoder.write(entry, into: &w)
             // `bytes` is a copy of exactly the entry's size, never the writer's buffer.
-            return StoredEntry(entry, json: w.bytes)
+            return RenderedEntry(entry, json: w.bytes)
         }
     }
 

@@ -13,7 +13,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
     let host: DeviceHost
     /// The app whose timeline this is; nil for the device's.
     let app: String?
-    private let filter: @Sendable (StoredEntry) -> Bool
+    private let filter: @Sendable (RenderedEntry) -> Bool
     /// The last `seq` sent (or skipped); `explicit` once it came from the client or from an entry sent.
     private let cursor: Protected<(after: UInt64, explicit: Bool)>
     /// Entries per chunk at most; the chunk also stops past `maxChunkBytes`.
@@ -22,7 +22,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
 
     init(
         hub: StreamHub, host: DeviceHost, app: String?, after: UInt64?,
-        filter: @escaping @Sendable (StoredEntry) -> Bool
+        filter: @escaping @Sendable (RenderedEntry) -> Bool
     ) {
         self.host = host
         self.app = app

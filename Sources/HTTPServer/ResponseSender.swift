@@ -1,8 +1,9 @@
 import CMicroHTTPD
 
-/// Hands an `HTTPResponse` to libmicrohttpd. Only ever called from the access handler.
-enum ResponseQueue {
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+/// Hands an `HTTPResponse` to libmicrohttpd (`MHD_queue_response`), which sends it. Called from the access
+/// handler and for streams.
+enum ResponseSender {
+    static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         // MUST_COPY: the Swift array's storage is not ours to hand over, and the copy is small.
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(

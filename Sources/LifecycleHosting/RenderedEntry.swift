@@ -1,7 +1,7 @@
 package import LifecycleCore
 
 /// A timeline entry as served: encoded once, with what reads filter on.
-package struct StoredEntry: Sendable {
+package struct RenderedEntry: Sendable {
     package let seq: UInt64
     /// The app it is about; nil for a device-level entry.
     package let app: String?
@@ -32,7 +32,7 @@ package struct StoredEntry: Sendable {
 
 /// The newest `limit` entries of one timeline, oldest first; older ones are evicted.
 package struct EntryRing: Sendable {
-    private var entries: [StoredEntry] = []
+    private var entries: [RenderedEntry] = []
     private var start = 0
     package let limit: Int
     /// The highest `seq` evicted; 0 when nothing was.
@@ -46,7 +46,7 @@ package struct EntryRing: Sendable {
     }
 
     /// The retained entries, oldest first.
-    package var retained: ArraySlice<StoredEntry> { entries[start...] }
+    package var retained: ArraySlice<RenderedEntry> { entries[start...] }
 
     package var count: Int { entries.count - start }
     package var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }
@@ -54,14 +54,14 @@ package struct EntryRing: Sendable {
 
     /// Appends an entry; returns the entry evicted to stay within `limit` entries, if one was.
     @discardableResult
-    package mutating func append(_ entry: StoredEntry) -> StoredEntry? {
+    package mutating func append(_ entry: RenderedEntry) -> RenderedEntry? {
         entries.append(entry)
         bytes += entry.json.count
         return count > limit ? evictOldest() : nil
     }
 
     /// Evicts the oldest retained entry and returns it; nil when none is retained.
-    package mutating func evictOldest() -> StoredEntry? {
+    package mutating func evictOldest() -> RenderedEntry? {
         guard count > 0 else { return nil }
         let oldest = entries[start]
         evictedThrough = oldest.seq
@@ -77,15 +77,15 @@ package struct EntryRing: Sendable {
     /// Up to `limit` entries with `seq > after` that match, oldest first, and no more once their JSON has
     /// reached `maxBytes` (so at most one entry past it; a page always moves on).
     package func page(
-        after: UInt64, limit: Int, maxBytes: Int = .max, where matches: (StoredEntry) -> Bool
-    ) -> [StoredEntry] {
+        after: UInt64, limit: Int, maxBytes: Int = .max, where matches: (RenderedEntry) -> Bool
+    ) -> [RenderedEntry] {
         var low = start
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].seq <= after { low = middle + 1 } else { high = middle }
         }
-        var result: [StoredEntry] = []
+        var result: [RenderedEntry] = []
         var resultBytes = 0
         var index = low
         while index < entries.count && result.count < limit {

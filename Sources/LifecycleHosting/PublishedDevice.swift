@@ -2,7 +2,7 @@ import Foundation
 package import LifecycleCore
 
 /// What readers of one device see: its newest durable state and timelines. Guarded by the host's lock.
-package struct Published: Sendable {
+package struct PublishedDevice: Sendable {
     package var device: Device
     package var deviceTimeline: EntryRing
     package var appTimelines: [String: EntryRing] = [:]
@@ -57,7 +57,7 @@ package struct Published: Sendable {
 
     /// Installs a newer state and its entries; returns how many entries were evicted.
     /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
-    package mutating func install(_ device: Device, changedApps: Set<String>, entries: [StoredEntry], apps: [String?]) -> Int {
+    package mutating func install(_ device: Device, changedApps: Set<String>, entries: [RenderedEntry], apps: [String?]) -> Int {
         self.device.catchUp(with: device, apps: changedApps)
         for app in changedApps { snapshots[app] = nil }
         var evicted = 0
@@ -116,7 +116,7 @@ package struct Published: Sendable {
     }
 
     /// An entry left the device's timeline: its bytes are free unless its app's timeline still holds it.
-    private mutating func releaseFromDevice(_ entry: StoredEntry) {
+    private mutating func releaseFromDevice(_ entry: RenderedEntry) {
         if let app = entry.app, let ring = appTimelines[app], ring.evictedThrough < entry.seq,
             ring.oldestSeq.map({ $0 <= entry.seq }) ?? false
         {
@@ -126,7 +126,7 @@ package struct Published: Sendable {
     }
 
     /// An entry left its app's timeline: its bytes are free unless the device's timeline still holds it.
-    private mutating func releaseFromApp(_ entry: StoredEntry, counted: Bool = true) {
+    private mutating func releaseFromApp(_ entry: RenderedEntry, counted: Bool = true) {
         if counted { appEntriesRetained -= 1 }
         if deviceTimeline.evictedThrough < entry.seq { return }
         retainedBytes -= entry.json.count

@@ -3,7 +3,7 @@ import Logging
 /// What every daemon's callbacks share: the responder, the limits, the parked requests, the
 /// per-client connection counts and the request policy. It lives as long as the daemons: `HTTPServer` holds it until
 /// `MHD_stop_daemon` returned for each.
-final class ServerCore: Sendable {
+final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let logger: Logger

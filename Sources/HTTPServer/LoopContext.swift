@@ -1,13 +1,13 @@
 /// One libmicrohttpd daemon's context, handed to all its callbacks: the shared core, its connections, and
 /// the wake-up of the event loop that runs it.
-final class Worker: Sendable {
-    let core: ServerCore
+final class LoopContext: Sendable {
+    let core: ServerContext
     let connections: ConnectionTable
     let wakeUp: EventSignal
     /// Parked sockets watched for a client that leaves.
     let departures: DepartureWatch
 
-    init(core: ServerCore, idleTimeout: Duration, wakeUp: EventSignal, departures: DepartureWatch) {
+    init(core: ServerContext, idleTimeout: Duration, wakeUp: EventSignal, departures: DepartureWatch) {
         self.core = core
         self.connections = ConnectionTable(idleTimeout: idleTimeout)
         self.wakeUp = wakeUp

@@ -7,7 +7,7 @@ import LifecycleJSON
 /// Records hold the core's own values (configurations, `Event`s), never the API's request JSON, so a
 /// change to what the API accepts cannot make a journaled record unreadable. The format is versioned
 /// (`JournalRecordFormat`); every earlier version still decodes.
-package enum JournalEntry: Equatable, Codable {
+package enum JournaledInput: Equatable, Codable {
     /// The device was created at wall-clock `wall` (the anchor of a realtime clock).
     case device(configuration: DeviceConfiguration, wall: Double)
     case app(id: String, configuration: AppConfiguration)
@@ -22,7 +22,7 @@ package enum JournalEntry: Equatable, Codable {
 
     /// Decodes a record of any version. Version 1 records are the first release's request JSON, which only
     /// the API's decoders read: `version1` is how (`JournalRecordVersion1.entry`).
-    package init(bytes: [UInt8], version1: (JSONValue) throws -> JournalEntry) throws {
+    package init(bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws {
         self = try JournalRecordFormat.decode(bytes, version1: version1)
     }
 
@@ -36,7 +36,7 @@ package enum JournalEntry: Equatable, Codable {
 /// - Version 1 (the first release): the API's request JSON, `{"op": ..., "config" | "events": <as posted>,
 ///   "now", "wall", "key", "fp"}`, read with the API's decoders (`JournalRecordVersion1`, in the API's
 ///   module: hosting knows no request format).
-/// - Version 2: `{"v":2,"entry":<JournalEntry as Codable JSON>}`: the core's values. An `Event` case added
+/// - Version 2: `{"v":2,"entry":<JournaledInput as Codable JSON>}`: the core's values. An `Event` case added
 ///   later is one more Codable case: no new version is needed for it.
 package enum JournalRecordFormat {
     package static let current = 2
@@ -48,22 +48,22 @@ package enum JournalRecordFormat {
         package var description: String { "a journal record has format version \(version), newer than this build reads" }
     }
 
-    package static func encode(_ entry: JournalEntry) -> [UInt8] {
+    package static func encode(_ entry: JournaledInput) -> [UInt8] {
         if let record = JournalRecordWriter.record(entry, prefix: prefix) { return record }
         return encodedWithCodable(entry)
     }
 
     /// The record as `JSONEncoder` writes it: every kind of entry (events and advances are written by hand).
-    package static func encodedWithCodable(_ entry: JournalEntry) -> [UInt8] {
+    package static func encodedWithCodable(_ entry: JournaledInput) -> [UInt8] {
         // Every number in an entry is finite (the API range-checks them; the core keeps its clock finite),
         // so encoding cannot fail.
         let body = try! encoder.encode(entry)
         return prefix + Array(body) + [UInt8(ascii: "}")]
     }
 
-    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournalEntry) throws -> JournalEntry {
+    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws -> JournaledInput {
         if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
-            return try JSONDecoder().decode(JournalEntry.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
+            return try JSONDecoder().decode(JournaledInput.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
         }
         let value = try JSONParser.parse(bytes)
         if let version = value["v"] { throw UnknownVersion(version: "\(version)") }

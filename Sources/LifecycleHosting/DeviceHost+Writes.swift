@@ -102,7 +102,7 @@ extension DeviceHost {
             if let scopedKey, let fingerprint {
                 idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
             }
-            let entry = JournalEntry.events(
+            let entry = JournaledInput.events(
                 app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
             commit(entry, stored: stored, apps: outcome.entries.map(\.app)) { [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
