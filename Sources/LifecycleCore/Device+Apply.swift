@@ -109,6 +109,8 @@ extension Device {
             try stopBackgroundActivity(id, mode: mode)
         case .remoteNotification(let payload, let contentAvailable):
             try remoteNotification(id, payload: payload, contentAvailable: contentAvailable)
+        case .tapNotification(let source, let payload):
+            try tapNotification(id, source: source, payload: payload)
         case .backgroundFetch:
             try backgroundFetch(id)
         case .memoryWarning:
@@ -193,8 +195,8 @@ extension Device {
             recordDevice(event, detail)
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
-            .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .backgroundFetch, .memoryWarning,
-            .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
+            .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
+            .memoryWarning, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

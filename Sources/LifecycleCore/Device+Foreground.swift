@@ -129,7 +129,7 @@ extension Device {
     }
 
     /// background or suspended → inactive → active (LIFECYCLE §4, back to the foreground).
-    mutating func resume(_ id: String, url: OpenedURL?) {
+    mutating func resume(_ id: String, url: OpenedURL?, notification: [String: JSONValue]? = nil) {
         if usesScenes(id) {
             resumeScenes(id, session: nil, url: url)
             return
@@ -143,6 +143,7 @@ extension Device {
         apps[existing: id].budgetExhausted = false
         apps[existing: id].idleSince = nil
         if let url { urlCallback(id, url) }
+        if let notification { notificationCallback(id, notification) }
         reactivateFront()
     }
 

@@ -19,6 +19,9 @@ public enum Event: Equatable, Sendable, Codable {
     case startBackgroundActivity(mode: String)
     case stopBackgroundActivity(mode: String)
     case remoteNotification(payload: JSONValue?, contentAvailable: Bool)
+    /// The user taps the app's notification where it shows (`source`): it launches or resumes the app
+    /// with `payload` (LIFECYCLE §5).
+    case tapNotification(source: NotificationSource, payload: JSONValue?)
     case backgroundFetch
     /// Xcode's "Simulate Memory Warning".
     case memoryWarning
@@ -76,6 +79,16 @@ public enum ScenePlacement: String, Sendable, Codable, CaseIterable {
     case split
     /// In place of the foreground scenes.
     case fullScreen
+}
+
+/// Where the user taps a notification (LIFECYCLE §5).
+public enum NotificationSource: String, Sendable, Codable, CaseIterable {
+    /// A banner at the top of the screen (iOS 5.0 and later).
+    case banner
+    /// An alert: the only way a notification shows before iOS 5.0, and the alert style later.
+    case alert
+    /// An entry of the open Notification Center.
+    case notificationCenter
 }
 
 public enum MemoryPressureLevel: String, Sendable, Codable, CaseIterable {

@@ -6,7 +6,7 @@ public enum EventType: Int, Sendable, CaseIterable {
     // App events.
     case launch, activate, openURL, terminate, forceQuit, crash
     case beginBackgroundTask, endBackgroundTask, startBackgroundActivity, stopBackgroundActivity
-    case remoteNotification, backgroundFetch, memoryWarning
+    case remoteNotification, tapNotification, backgroundFetch, memoryWarning
     // The main run loop's input (`RunLoopEvent`).
     case touch, remoteControl, shake, motion, location, redraw
     // Scenes (LIFECYCLE §11) and the shortest path to a state.
@@ -115,6 +115,18 @@ public enum EventType: Int, Sendable, CaseIterable {
                 ]
             ) { v throws(EventFieldError) in
                 .remoteNotification(payload: v.json(0), contentAvailable: try v.bool(1))
+            }
+        case .tapNotification:
+            return .init(
+                type, .app, "A tap on the app's notification: launches or resumes the app with it",
+                [
+                    F(
+                        "source", .choice(NotificationSource.allCases.map(\.rawValue)), .defaulted(.string("banner")),
+                        "where the notification shows: a banner, an alert, or an entry of Notification Center"),
+                    F("payload", .json, .optional, "the notification's payload, handed to the app"),
+                ]
+            ) { v throws(EventFieldError) in
+                .tapNotification(source: try v.choice(0, NotificationSource.self), payload: v.json(1))
             }
         case .backgroundFetch:
             return .init(type, .app, "The system gives the app a background fetch", []) { _ in .backgroundFetch }
@@ -418,6 +430,7 @@ extension Event {
         case .startBackgroundActivity: .startBackgroundActivity
         case .stopBackgroundActivity: .stopBackgroundActivity
         case .remoteNotification: .remoteNotification
+        case .tapNotification: .tapNotification
         case .backgroundFetch: .backgroundFetch
         case .memoryWarning: .memoryWarning
         case .runLoop(let input):
@@ -466,6 +479,7 @@ extension Event {
         case .stopBackgroundActivity(let mode): .init(.string(mode))
         case .remoteNotification(let payload, let contentAvailable):
             .init(payload.map(EventFieldValue.json), .bool(contentAvailable))
+        case .tapNotification(let source, let payload): .init(.string(source.rawValue), payload.map(EventFieldValue.json))
         case .openScene(let session, let url, let source, let placement):
             .init(
                 session.map(EventFieldValue.string), url.map(EventFieldValue.string),

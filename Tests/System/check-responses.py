@@ -148,6 +148,7 @@ def main():
         {"type": "openURL", "url": "ex://inbox", "sourceApplication": "com.apple.mobilesafari", "annotation": {"k": 1}},
         {"type": "activate"}, {"type": "forceQuit"}, {"type": "launch", "url": "ex://x"}, {"type": "terminate"},
         {"type": "launch", "background": True}, {"type": "crash"},
+        {"type": "tapNotification", "payload": {"aps": {"alert": "hi"}}},
     ]
     for event in app_events:
         c.call("POST", "/v1/apps/a1/events", event)
