@@ -9,62 +9,54 @@ import Testing
 
     static func tap(_ source: NotificationSource) -> Event { .tapNotification(source: source, payload: payload) }
 
-    @Test("§5 a tap on a banner of a not-running app launches it with the notification in its launch options")
-    func coldLaunch() throws {
-        var sim = Sim(ios: "7.0")
-        sim.add("a")
-        try sim.on("a", Self.tap(.banner))
-        #expect(
-            sim.trace("a") == [
-                "state notRunning→inactive",
-                "call application:willFinishLaunchingWithOptions: [inactive]",
-                "call application:didFinishLaunchingWithOptions: [inactive]",
-                "post UIApplicationDidFinishLaunchingNotification",
-                "state inactive→active",
-                "call applicationDidBecomeActive: [active]",
-                "post UIApplicationDidBecomeActiveNotification",
-            ])
-        #expect(sim.entries.callbackArgs(of: "a")[1] == ["remoteNotification": Self.payload])
-    }
-
-    @Test("§5 a tap on a suspended app's banner: foreground, the notification while inactive, then active")
-    func resumeFromSuspended() throws {
-        var sim = Sim(ios: "7.0")
+    /// `a` suspended behind `b`, which is in front.
+    static func aBehindB(ios: String) throws -> Sim {
+        var sim = Sim(ios: ios)
         sim.add("a")
         sim.add("b")
         try sim.on("a", .foregroundLaunch, .homeButton)
         try sim.on("b", .foregroundLaunch)
+        return sim
+    }
+
+    @Test("§5 a tap on a banner of a not-running app launches it as a tap on its icon does, the notification in its launch options")
+    func coldLaunch() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
         try sim.on("a", Self.tap(.banner))
-        #expect(
-            sim.last.entries.trace(of: "a") == [
-                "state suspended→background",
-                "call applicationWillEnterForeground: [background]",
-                "post UIApplicationWillEnterForegroundNotification",
-                "state background→inactive",
-                "call application:didReceiveRemoteNotification:fetchCompletionHandler: [inactive]",
-                "state inactive→active",
-                "call applicationDidBecomeActive: [active]",
-                "post UIApplicationDidBecomeActiveNotification",
-            ])
-        #expect(sim.last.entries.trace(of: "b").contains("call applicationDidEnterBackground: [background]"))
+        var icon = Sim(ios: "7.0")
+        icon.add("a")
+        try icon.on("a", .foregroundLaunch)
+        #expect(sim.trace("a") == icon.trace("a"))
+        #expect(sim.entries.callbackArgs(of: "a")[1] == ["remoteNotification": Self.payload])
+        #expect(!sim.entries.selectors(of: "a").contains { $0.contains("didReceiveRemoteNotification") })
+    }
+
+    @Test("§5 a tap on a suspended app's banner: the foreground path, with the notification while inactive")
+    func resumeFromSuspended() throws {
+        var sim = try Self.aBehindB(ios: "7.0")
+        try sim.on("a", Self.tap(.banner))
+        var icon = try Self.aBehindB(ios: "7.0")
+        try icon.on("a", .activate(session: nil))
+        var expected = icon.last.entries.trace(of: "a")
+        let inactive = try #require(expected.firstIndex(of: "state background→inactive"))
+        expected.insert("call application:didReceiveRemoteNotification:fetchCompletionHandler: [inactive]", at: inactive + 1)
+        #expect(sim.last.entries.trace(of: "a") == expected)
+        #expect(sim.last.entries.trace(of: "b") == icon.last.entries.trace(of: "b"))
         #expect(sim.device.foregroundApp == "a")
     }
 
     @Test("§5 before iOS 7 the callback is application:didReceiveRemoteNotification:")
     func olderCallback() throws {
-        var sim = Sim(ios: "6.0")
-        sim.add("a")
-        try sim.on("a", .foregroundLaunch, .homeButton, Self.tap(.banner))
+        var sim = try Self.aBehindB(ios: "6.0")
+        try sim.on("a", Self.tap(.banner))
         #expect(sim.last.entries.trace(of: "a").contains("call application:didReceiveRemoteNotification: [inactive]"))
     }
 
     @Test("§5 from Notification Center the app in front goes from inactive straight to the background")
     func fromNotificationCenter() throws {
-        var sim = Sim(ios: "7.0")
-        sim.add("a")
-        sim.add("b")
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("b", .foregroundLaunch, .notificationCenterOpened)
+        var sim = try Self.aBehindB(ios: "7.0")
+        try sim.onDevice(.notificationCenterOpened)
         try sim.on("a", Self.tap(.notificationCenter))
         #expect(
             sim.last.entries.trace(of: "b") == [
@@ -94,11 +86,7 @@ import Testing
 
     @Test("§5 before iOS 5 a notification is an alert: tapping it ends the alert and brings its app forward")
     func alertBeforeIOS5() throws {
-        var sim = Sim(ios: "4.2")
-        sim.add("a")
-        sim.add("b")
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("b", .foregroundLaunch)
+        var sim = try Self.aBehindB(ios: "4.2")
         try sim.onDevice(.bannerNotification(title: "hi"))
         #expect(sim.device.interruption == .alert)
         try sim.on("a", Self.tap(.alert))
