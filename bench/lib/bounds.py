@@ -5,6 +5,9 @@ the biggest pages a client can ask for (capped by --max-answer-bytes).
 Usage: bounds.py BINARY [DAEMON ARGS...]"""
 import http.client, json, os, re, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+import lifecycled_support  # noqa: E402
+
 
 def rss_mib(pid):
     with open(f"/proc/{pid}/status") as status:
@@ -29,10 +32,8 @@ def main():
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
         def call(method, path, body=None):
-            data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-            conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
-            answer = conn.getresponse()
-            return answer.status, answer.read()
+            status, _, data = lifecycled_support.call("127.0.0.1", port, method, path, body, conn=conn)
+            return status, data
 
         print(f"args: {' '.join(extra) or '(defaults)'}")
         print(f"rss at start: {rss_mib(daemon.pid):.0f} MiB")

@@ -3,8 +3,8 @@ current seq>&wait=30, reads the daemon's VmRSS and Threads (from /proc/PID/statu
 parked, then posts one event to APP (launch, or homeButton if the app is already active) and times
 until every client has its answer. Prints one RESULT line."""
 import asyncio
-import http.client
 import json
+import os
 import statistics
 import sys
 import time
@@ -13,18 +13,17 @@ from urllib.parse import urlparse
 
 from procstatus import rss_and_threads
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+import lifecycled_support  # noqa: E402
+
 url, app, clients, pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 target = urlparse(url)
 host, port = target.hostname, target.port
 
 
 def call(method, path, body=None):
-    conn = http.client.HTTPConnection(host, port, timeout=30)
-    conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
-    answer = conn.getresponse()
-    data = answer.read()
-    conn.close()
-    return answer.status, json.loads(data) if data else None
+    status, _, data = lifecycled_support.call(host, port, method, path, body, timeout=30)
+    return status, json.loads(data) if data else None
 
 
 def proc_status():

@@ -1,10 +1,14 @@
 """listing.py URL DEVICES APPS ROUNDS REQUESTS: launches the first app of each device, then times
 filtered and unfiltered `GET /v1/apps` listings, interleaved by round; prints medians and ratios."""
 import http.client
+import os
 import statistics
 import sys
 import time
 from urllib.parse import urlparse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+import lifecycled_support  # noqa: E402
 
 url, devices, apps, rounds, requests = sys.argv[1], *map(int, sys.argv[2:6])
 target = urlparse(url)
@@ -12,12 +16,10 @@ conn = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
 
 
 def call(method, path, body=None):
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    conn.request(method, path, body=body, headers=headers)
-    answer = conn.getresponse()
-    data = answer.read()
-    if answer.status != 200:
-        sys.exit(f"{method} {path}: {answer.status} {data[:200]!r}")
+    status, _, data = lifecycled_support.call(
+        target.hostname, target.port, method, path, None if body is None else body.encode(), conn=conn)
+    if status != 200:
+        sys.exit(f"{method} {path}: {status} {data[:200]!r}")
     return data
 
 

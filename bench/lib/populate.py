@@ -3,11 +3,15 @@ through the API, app k on device d(k // (N/D)) (contiguous blocks, so a0..a999 s
 devices whatever N is). Keep-alive connections, one per thread. Prints counts, rate and statuses."""
 import http.client
 import json
+import os
 import sys
 import threading
 import time
 from collections import Counter
 from urllib.parse import urlparse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+from lifecycled_support import call  # noqa: E402
 
 url, devices, apps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 threads = int(sys.argv[4]) if len(sys.argv) > 4 else 16
@@ -21,12 +25,10 @@ def worker(bodies, path, expected):
     conn = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
     local = Counter()
     for body in bodies:
-        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
-        answer = conn.getresponse()
-        data = answer.read()
-        local[answer.status] += 1
-        if answer.status != expected and local[answer.status] <= 3:
-            sys.stderr.write(f"{path}: {answer.status} {data[:200]!r}\n")
+        status, _, data = call(target.hostname, target.port, "POST", path, body.encode(), conn=conn)
+        local[status] += 1
+        if status != expected and local[status] <= 3:
+            sys.stderr.write(f"{path}: {status} {data[:200]!r}\n")
     conn.close()
     with lock:
         statuses.update(local)

@@ -21,6 +21,9 @@ from urllib.parse import urlparse
 
 from procstatus import rss_and_threads
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+import lifecycled_support  # noqa: E402
+
 url, app, streams, events, pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 target = urlparse(url)
 host, port = target.hostname, target.port
@@ -28,12 +31,8 @@ ID = re.compile(rb"id: (\d+)\n")
 
 
 def call(method, path, body=None):
-    conn = http.client.HTTPConnection(host, port, timeout=30)
-    conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
-    answer = conn.getresponse()
-    data = answer.read()
-    conn.close()
-    return answer.status, data
+    status, _, data = lifecycled_support.call(host, port, method, path, body, timeout=30)
+    return status, data
 
 
 def proc_status():
