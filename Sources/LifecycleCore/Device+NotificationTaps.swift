@@ -15,14 +15,12 @@ extension Device {
                         + "is an alert: tap it with source alert",
                     state: state, allowed: [NotificationSource.alert.rawValue])
             }
-            try checkForegroundAllowed(for: id)
         case .alert:
             guard interruption == .alert else {
                 throw .transition(
                     "no notification alert is showing (an alert interruption, or a bannerNotification before iOS 5.0)",
                     state: state, allowed: ["bannerNotification", "interruptionBegan"])
             }
-            if locked { throw .transition("the device is locked: unlock it first", state: state, allowed: ["unlock"]) }
             // Tapping the alert's button dismisses it.
             interruption = nil
         case .notificationCenter:
@@ -33,6 +31,9 @@ extension Device {
             // straight to the background (seed 000 §3.2).
             notificationCenterOpen = false
         }
+        // What the tap itself dismissed aside, nothing may still cover the screen (a lock, another
+        // interruption, Notification Center over an alert); a refusal undoes the dismissal too.
+        try checkForegroundAllowed(for: id)
         let userInfo = payload ?? .object([:])
         if state == .notRunning {
             if failsToLaunch(id) {

@@ -106,7 +106,12 @@ import Testing
         var modern = Sim(ios: "7.0")
         modern.add("a")
         #expect(modern.rejection("a", Self.tap(.notificationCenter))?.allowed == ["notificationCenterOpened"])
-        try modern.onDevice(.lock)
+        // An alert under Notification Center: the tap would end the alert, but Notification Center still
+        // covers the screen, so nothing happens, the alert included (found by the random walk).
+        try modern.onDevice(.interruptionBegan(kind: .alert), .notificationCenterOpened)
+        #expect(modern.rejection("a", Self.tap(.alert))?.allowed == ["notificationCenterClosed"])
+        #expect(modern.device.interruption == .alert)
+        try modern.onDevice(.notificationCenterClosed, .interruptionEnded(accepted: false), .lock)
         #expect(modern.rejection("a", Self.tap(.banner))?.allowed == ["unlock"])
         #expect(modern.device.apps["a"]?.state == .notRunning)
     }

@@ -102,7 +102,7 @@ struct RandomWalk {
 
     mutating func appEvent(on device: Device, app: String) -> Event {
         let modes = BackgroundMode.continuous.sorted() + ["fetch"]
-        switch Int.random(in: 0..<24, using: &random) {
+        switch Int.random(in: 0..<25, using: &random) {
         case 0, 1: return .foregroundLaunch
         case 2: return .backgroundLaunch
         case 3: return .urlLaunch(random.pick(["\(app)://x", "other://y"]), from: "com.apple.mobilesafari")
@@ -133,6 +133,9 @@ struct RandomWalk {
                 ? .activate(session: session)
                 : .openURL(url: "\(app)://u", sourceApplication: nil, annotation: nil, session: session)
         case 20: return .moveTo(state: random.pick(AppState.allCases))
+        case 21:
+            return .tapNotification(
+                source: random.pick(NotificationSource.allCases), payload: random.chance(50) ? ["k": 2] : nil)
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }

@@ -160,6 +160,7 @@ APP_EVENTS = [
     lambda r: {"type": "touch"},
     lambda r: {"type": "redraw"},
     lambda r: {"type": "memoryWarning"},
+    lambda r: {"type": "tapNotification", "payload": {"n": r.randrange(10)}},
     lambda r: {"type": "moveTo", "state": r.choice(["active", "inactive", "background", "suspended", "notRunning"])},
 ]
 # For the apps of the iOS 13 iPad, which use scenes (LIFECYCLE.md §11). A session that does not exist (any
