@@ -1,4 +1,5 @@
 import LifecycleCore
+import LifecycleJSON
 import LifecycleWire
 
 /// libFuzzer's entry point: every input goes through the JSON parser and, as a request body, through each
