@@ -37,6 +37,41 @@ public enum Selector {
         sceneDidEnterBackground, sceneOpenURLContexts, configurationForConnecting, didDiscardSceneSessions,
     ]
 
+    /// The app-delegate methods the daemon models.
+    public static let appDelegateSelectors = [
+        didFinishLaunching, willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, handleOpenURL,
+        openURLSourceApplication, openURLOptions, didBecomeActive, willResignActive, didEnterBackground,
+        willEnterForeground, willTerminate, didReceiveMemoryWarning, significantTimeChange,
+        protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable, willChangeStatusBarFrame,
+        didChangeStatusBarFrame, didReceiveRemoteNotification, didReceiveRemoteNotificationFetch, performFetch,
+        configurationForConnecting, didDiscardSceneSessions,
+    ]
+    /// What a delegate's `notImplemented` and `durations` may name: every method of either delegate.
+    public static let configurable = appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) }
+    /// What a delegate's `returns` may name: the `BOOL` methods, and the one that returns a configuration's name.
+    public static let returning = [
+        willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, handleOpenURL, openURLSourceApplication,
+        openURLOptions, configurationForConnecting,
+    ]
+
+    /// The name of `known` closest to `text`: the fewest single-character edits, the first of equals.
+    public static func nearest(to text: String, in known: [String]) -> String? {
+        let typed = Array(text.utf8)
+        return known.min { editDistance(typed, Array($0.utf8)) < editDistance(typed, Array($1.utf8)) }
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
     public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
 

@@ -1,7 +1,33 @@
 import Foundation
+import LifecycleCore
 import Testing
 
 @Suite struct AppsTests {
+    /// A typo in a delegate configuration would silently change what a test exercises: every selector it names
+    /// must be one the daemon knows, and the answer names the nearest one.
+    @Test func aSelectorTheDaemonDoesNotKnowIsRefusedWithTheNearestOne() throws {
+        try withDaemon { server in
+            let typo = try server.post(
+                "/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": ["applicationDidFinishLaunchin:"]}}"#)
+            expectProblem(typo, status: 400, code: "invalid-field")
+            #expect(typo.string("field") == "delegate.notImplemented")
+            #expect(typo.string("detail")?.hasSuffix("did you mean applicationDidFinishLaunching:?") == true)
+            #expect((typo.object["allowed"] as? [String])?.contains("sceneDidBecomeActive:") == true)
+            let duration = try server.post(
+                "/v1/apps", #"{"bundleId": "x", "delegate": {"durations": {"applicationDidEnterBackgrund:": 3}}}"#)
+            #expect(duration.string("field") == "delegate.durations")
+            #expect(duration.string("detail")?.hasSuffix("did you mean applicationDidEnterBackground:?") == true)
+            // `returns` names only methods that return something.
+            let returns = try server.post(
+                "/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"applicationDidEnterBackground:": false}}}"#)
+            #expect(returns.string("field") == "delegate.returns")
+            #expect(returns.object["allowed"] as? [String] == Selector.returning)
+            #expect(try server.get("/v1/apps").items.isEmpty)
+            // Scene-delegate methods are known too.
+            try server.createApp(#"{"bundleId": "x", "delegate": {"notImplemented": ["sceneDidBecomeActive:"]}}"#)
+        }
+    }
+
     @Test func aNewcomerCreatesAnAppWithOnlyABundleIdAndDrivesItThroughLaunchAndHome() throws {
         try withDaemon { server in
             let created = try server.post("/v1/apps", #"{"bundleId": "com.example.mail"}"#)

@@ -87,9 +87,9 @@ import Testing
         ),
         ("/v1/devices", #"{"settings": null}"#, "settings"),
         ("/v1/apps", #"{"bundleId": "x", "info": {"urlSchemes": ["mail", ""]}}"#, "info.urlSchemes"),
-        ("/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": [""]}}"#, "delegate"),
-        ("/v1/apps", #"{"bundleId": "x", "delegate": {"durations": {"": 1}}}"#, "delegate"),
-        ("/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"": true}}}"#, "delegate"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": [""]}}"#, "delegate.notImplemented"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"durations": {"": 1}}}"#, "delegate.durations"),
+        ("/v1/apps", #"{"bundleId": "x", "delegate": {"returns": {"": true}}}"#, "delegate.returns"),
         ("/v1/devices", #"{"clock": {"speed": null}}"#, "clock.speed"),
         ("/v1/devices/d1/events", #"{"type": "bannerNotification", "title": null}"#, "title"),
     ])

@@ -8,7 +8,7 @@ import Testing
 @testable import LifecycleServer
 
 /// Version 1 records holding bodies journaled before the API grew stricter (a `null` member read as absent, an empty URL scheme, a
-/// moment among the settings) still replay: a data directory written then still starts.
+/// moment among the settings, a selector the daemon does not know) still replay: a data directory written then still starts.
 @Suite struct ReplayCompatibilityTests {
     @Test func bodiesAcceptedBeforeTheStricterChecksReplay() throws {
         try withTemporaryDirectory { directory in
@@ -18,7 +18,8 @@ import Testing
             // Version 1 records (the first release's format: the request JSON as posted).
             let records: [String] = [
                 #"{"op":"device","config":{"settings":{"significantTime":1,"locale":"fr_FR"},"clock":null},"wall":0}"#,
-                #"{"op":"app","id":"a1","config":{"bundleId":"com.example.a","device":null,"info":{"urlSchemes":[""]}}}"#,
+                #"{"op":"app","id":"a1","config":{"bundleId":"com.example.a","device":null,"info":{"urlSchemes":[""]},"#
+                    + #""delegate":{"notImplemented":["applicationDidFinishLaunchin:"]}}}"#,
                 #"{"op":"events","app":"a1","now":0,"events":{"type":"launch","url":null}}"#,
             ]
             let written = DispatchSemaphore(value: 0)
@@ -40,6 +41,10 @@ import Testing
             expectProblem(
                 try server.post("/v1/devices", #"{"settings": {"significantTime": 1}}"#), status: 400,
                 code: "invalid-field")
+            expectProblem(
+                try server.post(
+                    "/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": ["applicationDidFinishLaunchin:"]}}"#),
+                status: 400, code: "invalid-field")
         }
     }
 }

@@ -9,6 +9,23 @@ package struct AppRequest {
     package static let fields = ["id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB"]
 
     /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
+    /// Every selector a delegate configuration names is one the daemon knows, so a typo cannot silently
+    /// change what a test exercises (LIFECYCLE §3).
+    static func checkSelectors(of delegate: DelegateBehaviour) throws(APIError) {
+        let named: [(field: String, selectors: [String], known: [String])] = [
+            ("delegate.notImplemented", delegate.notImplemented.sorted(), Selector.configurable),
+            ("delegate.durations", delegate.durations.keys.sorted(), Selector.configurable),
+            ("delegate.returns", delegate.returns.keys.sorted(), Selector.returning),
+        ]
+        for (field, selectors, known) in named {
+            for selector in selectors where !known.contains(selector) {
+                let nearest = Selector.nearest(to: selector, in: known).map { "; did you mean \($0)?" } ?? ""
+                throw .invalidField(
+                    field, "\(selector) is not a delegate method \(field) may name\(nearest)", allowed: known)
+            }
+        }
+    }
+
     package init(_ body: JSONValue, replaying: Bool = false) throws(APIError) {
         let reader = try FieldReader(body, replaying: replaying)
         try reader.rejectUnknown(allowed: Self.fields)
@@ -62,13 +79,8 @@ package struct AppRequest {
             if configuration.info.urlSchemes.contains("") {
                 throw .invalidField("info.urlSchemes", "a URL scheme must be a non-empty string, like mail")
             }
-            let delegate = configuration.delegate
-            if delegate.notImplemented.contains("") || delegate.durations.keys.contains("")
-                || delegate.returns.keys.contains("")
-            {
-                throw .invalidField(
-                    "delegate", "a selector must be a non-empty string, like applicationDidEnterBackground:")
-            }
+            // A journaled body was accepted before selectors were checked: it replays as it was.
+            try Self.checkSelectors(of: configuration.delegate)
         }
         self.configuration = configuration
     }
