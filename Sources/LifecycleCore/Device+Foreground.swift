@@ -112,8 +112,10 @@ extension Device {
         if let url, !caps.usesScenes { launchOptions.merge(url.args) { _, new in new } }
         var remaining = Watchdog.launch
         var proceed = true
-        for selector in caps.launchSelectors {
-            guard let spent = invoke(id, selector, args: launchOptions, limit: remaining) else { return false }
+        for selector in launchSelectors(of: id) {
+            // `applicationDidFinishLaunching:` takes no launch options.
+            let args = selector == Selector.didFinishLaunching ? [:] : launchOptions
+            guard let spent = invoke(id, selector, args: args, limit: remaining) else { return false }
             remaining -= spent
             if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector)
             {
@@ -126,6 +128,21 @@ extension Device {
         setState(id, .active)
         invoke(id, Selector.didBecomeActive)
         return true
+    }
+
+    /// The launch callbacks the app gets: its version's (LIFECYCLE §2), with `applicationDidFinishLaunching:` in
+    /// place of `application:didFinishLaunchingWithOptions:` when the delegate implements only the older one
+    /// (seed 003 step 2).
+    func launchSelectors(of id: String) -> [String] {
+        let app = apps[existing: id]
+        var selectors = capabilities(of: app).launchSelectors
+        if let index = selectors.firstIndex(of: Selector.didFinishLaunchingWithOptions),
+            !app.delegate.implements(Selector.didFinishLaunchingWithOptions),
+            app.delegate.implements(Selector.didFinishLaunching)
+        {
+            selectors[index] = Selector.didFinishLaunching
+        }
+        return selectors
     }
 
     /// background or suspended → inactive → active (LIFECYCLE §4, back to the foreground).

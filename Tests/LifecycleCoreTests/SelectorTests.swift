@@ -48,13 +48,29 @@ struct SelectorTests {
         #expect(sim.selectors("a").count == 8)
     }
 
+    @Test(
+        "§2 a delegate without application:didFinishLaunchingWithOptions: gets applicationDidFinishLaunching:, without options",
+        arguments: ["3.0", "7.0"])
+    func launchCallbackFallsBack(ios: String) throws {
+        var sim = Sim(ios: ios)
+        sim.add("a", notImplemented: [Selector.didFinishLaunchingWithOptions])
+        try sim.on("a", .urlLaunch("a://x"))
+        let launch = sim.entries.selectors(of: "a").filter { $0.contains("FinishLaunching") }
+        #expect(launch.last == Selector.didFinishLaunching)
+        #expect(!launch.contains(Selector.didFinishLaunchingWithOptions))
+        let index = try #require(sim.entries.selectors(of: "a").firstIndex(of: Selector.didFinishLaunching))
+        #expect(sim.entries.callbackArgs(of: "a")[index] == [:])
+        #expect(sim.trace("a").contains("post UIApplicationDidFinishLaunchingNotification"))
+    }
+
     @Test("§3 a method in delegate.notImplemented is not called, but states and notifications happen the same")
     func notImplemented() throws {
         var sim = Sim(ios: "7.0")
         sim.add(
             "a",
             notImplemented: [
-                Selector.didFinishLaunchingWithOptions, Selector.willResignActive, Selector.didBecomeActive,
+                Selector.didFinishLaunchingWithOptions, Selector.didFinishLaunching, Selector.willResignActive,
+                Selector.didBecomeActive,
             ])
         try sim.on("a", .foregroundLaunch, .homeButton)
         #expect(
