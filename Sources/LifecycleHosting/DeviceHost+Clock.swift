@@ -5,7 +5,7 @@ import LifecycleCore
 /// The realtime clock: a timer on the device's queue for the core's next deadline.
 extension DeviceHost {
     /// Arms the timer for the core's next deadline on a realtime clock.
-    package func rescheduleTimer() {
+    func rescheduleTimer() {
         guard life == .live, device.configuration.clockMode == .realtime, let deadline = device.nextDeadline else {
             timer?.cancel()
             timer = nil
@@ -23,7 +23,7 @@ extension DeviceHost {
         timer?.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
     }
 
-    package func clockFired() {
+    func clockFired() {
         guard life == .live else { return }
         let now = clockNow()
         let outcome = device.advance(to: now)

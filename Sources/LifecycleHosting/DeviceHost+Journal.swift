@@ -84,7 +84,7 @@ extension DeviceHost {
 
     /// Runs `action` once every journal append issued so far is durable (answers replayed from the cache),
     /// with a failure if one of them fails or the deadline passes first.
-    package func afterDurable(_ action: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+    func afterDurable(_ action: @escaping @Sendable (Result<Void, HostError>) -> Void) {
         let target = appendsIssued
         let once = OneShot(action)
         let outcome = shared.withLock { shared -> Result<Void, HostError>? in
@@ -101,7 +101,7 @@ extension DeviceHost {
 }
 
 /// An action that runs the first time it is fired only.
-package final class OneShot<Value>: Sendable {
+final class OneShot<Value>: Sendable {
     private let action: Protected<(@Sendable (Value) -> Void)?>
 
     package init(_ action: @escaping @Sendable (Value) -> Void) {

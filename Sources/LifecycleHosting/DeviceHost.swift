@@ -40,8 +40,8 @@ package final class DeviceHost: @unchecked Sendable {
     package var life: Life
     package var device: Device
     package var idempotency = IdempotencyCache()
-    package var appendsIssued: UInt64 = 0
-    package var entriesSinceSnapshot = 0
+    var appendsIssued: UInt64 = 0
+    var entriesSinceSnapshot = 0
     package var timer: (any DispatchSourceTimer)?
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
@@ -83,7 +83,7 @@ package final class DeviceHost: @unchecked Sendable {
     }
 
     /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.
-    package func clockNow() -> Double {
+    func clockNow() -> Double {
         guard device.configuration.clockMode == .realtime else { return device.time }
         return (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed
     }

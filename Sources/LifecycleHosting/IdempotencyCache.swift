@@ -57,16 +57,16 @@ package struct IdempotencyCache {
     package subscript(key: IdempotencyKey) -> Answer? { answers[key] }
 
     /// Every remembered answer, oldest first.
-    package var ordered: [(key: IdempotencyKey, answer: Answer)] {
+    var ordered: [(key: IdempotencyKey, answer: Answer)] {
         order[start...].compactMap { key in answers[key].map { (key, $0) } }
     }
 
     /// Drops an answer whose record never became durable, so a retry applies the request afresh.
-    package mutating func forget(_ key: IdempotencyKey) {
+    mutating func forget(_ key: IdempotencyKey) {
         answers[key] = nil
     }
 
-    package mutating func remember(_ key: IdempotencyKey, _ answer: Answer) {
+    mutating func remember(_ key: IdempotencyKey, _ answer: Answer) {
         if answers.updateValue(answer, forKey: key) == nil { order.append(key) }
         while order.count - start > capacity {
             answers[order[start]] = nil

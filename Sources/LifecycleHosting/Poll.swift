@@ -27,7 +27,7 @@ package final class Poll: Sendable {
         self.answered = answered
     }
 
-    package var isWaiting: Bool { state.withLock { !$0.answered } }
+    var isWaiting: Bool { state.withLock { !$0.answered } }
 
     /// Arms the poll's one timer: after `seconds`, `expire` runs (it answers, whatever it finds).
     package func arm(after seconds: Double, expire: @escaping @Sendable (Poll) -> Void) {
@@ -86,7 +86,7 @@ package final class Poll: Sendable {
 
 extension Array where Element == Poll {
     /// Wakes every poll off the calling thread (the store's writer must return quickly).
-    package func wakeElsewhere() {
+    func wakeElsewhere() {
         guard !isEmpty else { return }
         DispatchQueue.global().async { for poll in self { poll.wake() } }
     }

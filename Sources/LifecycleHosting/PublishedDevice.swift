@@ -7,20 +7,20 @@ package struct PublishedDevice: Sendable {
     package var deviceTimeline: EntryRing
     package var appTimelines: [String: EntryRing] = [:]
     /// Parked long polls by the app timeline they watch; `devicePolls` watch the device's.
-    package var appPolls: [String: [Poll]] = [:]
-    package var devicePolls: [Poll] = []
+    var appPolls: [String: [Poll]] = [:]
+    var devicePolls: [Poll] = []
     /// What follows this device's timelines (`app` nil: the device's own), such as open event streams.
     /// They stay until they leave.
     package var watchers: [ObjectIdentifier: (app: String?, watcher: any TimelineWatcher)] = [:]
     /// Entries held in the apps' timelines: the bulk of what a snapshot saves.
-    package var appEntriesRetained = 0
+    var appEntriesRetained = 0
     /// Set once the device is deleted or reset away.
     package var gone = false
     /// Set when the device went with its namespace: parked polls answer 410 rather than 404.
     package var deletedNamespace: String?
     /// Journal appends of this device that are durable, and actions waiting for a count to be reached.
-    package var durableAppends: UInt64 = 0
-    package var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
+    var durableAppends: UInt64 = 0
+    var barriers: [(target: UInt64, action: @Sendable (Result<Void, HostError>) -> Void)] = []
     /// Set once an append failed: no later append of this process becomes durable.
     package var storeFailed = false
     /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
@@ -30,7 +30,7 @@ package struct PublishedDevice: Sendable {
     /// The most bytes of entries the device's timelines hold together (each entry counted once).
     package let historyBytes: Int
     /// Bytes of the entries retained in any of the device's timelines, each counted once.
-    package private(set) var retainedBytes = 0
+    private(set) var retainedBytes = 0
     /// Wall-clock seconds at which a realtime clock read 0.
     package let anchorWall: Double
 
@@ -57,7 +57,7 @@ package struct PublishedDevice: Sendable {
 
     /// Installs a newer state and its entries; returns how many entries were evicted.
     /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
-    package mutating func install(_ device: Device, changedApps: Set<String>, entries: [RenderedEntry], apps: [String?]) -> Int {
+    mutating func install(_ device: Device, changedApps: Set<String>, entries: [RenderedEntry], apps: [String?]) -> Int {
         self.device.catchUp(with: device, apps: changedApps)
         for app in changedApps { snapshots[app] = nil }
         var evicted = 0
@@ -84,7 +84,7 @@ package struct PublishedDevice: Sendable {
         return evicted + evictOverBytes()
     }
 
-    package mutating func removeTimeline(of app: String) {
+    mutating func removeTimeline(of app: String) {
         guard let ring = appTimelines.removeValue(forKey: app) else { return }
         appEntriesRetained -= ring.count
         for entry in ring.retained { releaseFromApp(entry, counted: false) }
@@ -152,7 +152,7 @@ package struct PublishedDevice: Sendable {
 
     /// The polls that entries for `apps` and the removal of `removedApp` (and the device's timeline) concern;
     /// a poll on another app sleeps on.
-    package mutating func takePolls(for apps: [String?], removedApp: String?, entries: Bool) -> [Poll] {
+    mutating func takePolls(for apps: [String?], removedApp: String?, entries: Bool) -> [Poll] {
         var polls: [Poll] = []
         if entries {
             polls = devicePolls

@@ -154,7 +154,7 @@ package final class Registry: Sendable {
     }
 
     /// Every app id with its host, in no particular order.
-    package func allApps() -> [(id: String, host: DeviceHost)] {
+    func allApps() -> [(id: String, host: DeviceHost)] {
         shards.flatMap { shard in shard.maps.withLock { maps in maps.apps.map { ($0.key, $0.value) } } }
     }
 }

@@ -61,7 +61,7 @@ package struct EntryRing: Sendable {
     }
 
     /// Evicts the oldest retained entry and returns it; nil when none is retained.
-    package mutating func evictOldest() -> RenderedEntry? {
+    mutating func evictOldest() -> RenderedEntry? {
         guard count > 0 else { return nil }
         let oldest = entries[start]
         evictedThrough = oldest.seq

@@ -18,8 +18,8 @@ package final class StateIndex: Sendable {
 
     private struct Files {
         package var built = false
-        package var byState: [AppState: [String: DeviceHost]] = [:]
-        package var stateOf: [String: AppState] = [:]
+        var byState: [AppState: [String: DeviceHost]] = [:]
+        var stateOf: [String: AppState] = [:]
         /// Apps of realtime devices, always visited.
         package var realtime: [String: DeviceHost] = [:]
         /// Bumped when the apps filed under a state (or the realtime apps) change: the version of `sorted`.

@@ -6,7 +6,7 @@ extension JSONParser.Reader {
     /// Up to 15 significant digits with a decimal exponent within ±22 convert exactly with one
     /// multiplication or division (both operands are exact Doubles, so the result is correctly
     /// rounded); anything else goes through the standard library's correctly rounded `Double(_:)`.
-    package mutating func readNumber() throws(JSONParseError) -> Double {
+    mutating func readNumber() throws(JSONParseError) -> Double {
         let start = position
         let negative = bytes[position] == UInt8(ascii: "-")
         if negative { position += 1 }

@@ -3,7 +3,7 @@ import LifecycleCore
 extension JSONParser.Reader {
     /// Reads a string whose opening quote is at `position`. Strings without escapes are decoded
     /// straight from the input; the rest are unescaped through `scratch`.
-    package mutating func readString() throws(JSONParseError) -> String {
+    mutating func readString() throws(JSONParseError) -> String {
         position += 1
         let start = position
         while position < bytes.count {

@@ -50,24 +50,24 @@ public enum JSONParser {
 extension JSONParser {
     /// The parser's cursor over one input buffer. Strings and numbers are in `JSONParser+String.swift`
     /// and `JSONParser+Number.swift`.
-    package struct Reader {
+    struct Reader {
         package let bytes: UnsafeBufferPointer<UInt8>
         package let maxDepth: Int
         package var position = 0
         package var depth = 0
         /// Elements of the arrays being read, innermost last; each array takes its slice off the top when it closes.
-        package var elementStack: [JSONValue] = []
+        var elementStack: [JSONValue] = []
         /// Members of the objects being read, likewise; each object is built at its final size in one allocation.
-        package var memberStack: [(key: String, value: JSONValue)] = []
+        var memberStack: [(key: String, value: JSONValue)] = []
         /// Unescaped bytes of the string being read, for strings with escapes.
-        package var scratch: [UInt8] = []
+        var scratch: [UInt8] = []
 
         package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
             self.bytes = bytes
             self.maxDepth = maxDepth
         }
 
-        package mutating func readDocument() throws(JSONParseError) -> JSONValue {
+        mutating func readDocument() throws(JSONParseError) -> JSONValue {
             let value = try readValue()
             skipWhitespace()
             if position < bytes.count {
@@ -77,7 +77,7 @@ extension JSONParser {
         }
 
         @inline(__always)
-        package mutating func skipWhitespace() {
+        mutating func skipWhitespace() {
             while position < bytes.count {
                 switch bytes[position] {
                 case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -88,13 +88,13 @@ extension JSONParser {
 
         /// The next byte after whitespace, not consumed; throws at the end of the input.
         @inline(__always)
-        package mutating func peekSignificant() throws(JSONParseError) -> UInt8 {
+        mutating func peekSignificant() throws(JSONParseError) -> UInt8 {
             skipWhitespace()
             guard position < bytes.count else { throw JSONParseError(.unexpectedEnd, at: position) }
             return bytes[position]
         }
 
-        package mutating func readValue() throws(JSONParseError) -> JSONValue {
+        mutating func readValue() throws(JSONParseError) -> JSONValue {
             switch try peekSignificant() {
             case UInt8(ascii: "\""): return .string(try readString())
             case UInt8(ascii: "{"): return try readObject()

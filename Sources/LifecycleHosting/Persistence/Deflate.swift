@@ -2,10 +2,10 @@ import CZlib
 
 /// zlib's one-shot compression, for device snapshots: their JSON shrinks several times over, so the store's
 /// single writer spends that much less time on each one.
-package enum Deflate {
+enum Deflate {
     /// The bytes compressed at zlib's fastest level (the work runs off the request path; the writer's time
     /// is what counts).
-    package static func compress(_ bytes: [UInt8]) throws(CompressionFailed) -> [UInt8] {
+    static func compress(_ bytes: [UInt8]) throws(CompressionFailed) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var output = [UInt8](repeating: 0, count: Int(size))
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -19,12 +19,12 @@ package enum Deflate {
         return output
     }
 
-    package struct CompressionFailed: Error {
+    struct CompressionFailed: Error {
         package var status: Int
     }
 
     /// The original bytes of `compressed`, which must inflate to exactly `count` bytes.
-    package static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(JournaledInput.CorruptRecord) -> [UInt8] {
+    static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(JournaledInput.CorruptRecord) -> [UInt8] {
         // Deflate expands at most about 1,032 times: a larger claimed length is damage, refused before allocating.
         guard count >= 0, count <= Int(UInt32.max), count <= compressed.count * 1_040 + 64 else {
             throw JournaledInput.CorruptRecord()

@@ -184,8 +184,8 @@ extension DeviceSnapshot {
 private struct ByteWriter {
     package var bytes: [UInt8] = []
 
-    package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    package mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
 
     package mutating func blob(_ data: [UInt8]) {
         u32(UInt32(data.count))
@@ -208,11 +208,11 @@ private struct ByteReader {
 
     package mutating func byte() throws -> UInt8 { try take(1).first! }
 
-    package mutating func u32() throws -> UInt32 {
+    mutating func u32() throws -> UInt32 {
         try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    package mutating func u64() throws -> UInt64 {
+    mutating func u64() throws -> UInt64 {
         try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 

@@ -3,7 +3,7 @@ package import LifecycleCore
 /// Turns the body of `POST .../events` (one event object or an array of them) into core events, each as
 /// its catalogue entry describes it (`EventType.details`).
 package enum EventDecoder {
-    package static let maxBatch = 1000
+    static let maxBatch = 1000
 
     /// `deviceOnly`: the device path, which takes device events only.
     /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
@@ -99,7 +99,7 @@ extension EventField.Kind {
     }
 
     /// The values a choice allows (none for other kinds).
-    package var choices: [String] {
+    var choices: [String] {
         if case .choice(let options) = self { return options }
         return []
     }

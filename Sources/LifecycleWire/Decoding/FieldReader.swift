@@ -1,7 +1,7 @@
-package import LifecycleCore
+import LifecycleCore
 
 /// Reads the members of one JSON object in a request body, naming the field in every error.
-package struct FieldReader {
+struct FieldReader {
     package let members: [String: JSONValue]
     /// The path of this object within the body, e.g. `delegate.` (empty at the top).
     package let prefix: String
@@ -25,7 +25,7 @@ package struct FieldReader {
 
     /// Rejects members the API does not know, so a typo never passes silently: the first unknown one in
     /// alphabetical order. `besides`: one more allowed member, named first in the error.
-    package func rejectUnknown(allowed: [String], besides: String? = nil) throws(APIError) {
+    func rejectUnknown(allowed: [String], besides: String? = nil) throws(APIError) {
         var first: String?
         for key in members.keys where key != besides && !allowed.contains(key) {
             if let known = first, known <= key { continue }
@@ -137,7 +137,7 @@ package struct FieldReader {
         return text
     }
 
-    package func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(APIError) -> E?
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(APIError) -> E?
     where E.RawValue == String {
         guard let text = try string(key) else { return nil }
         guard let value = E(rawValue: text) else { throw notAllowed(key, text, E.allCases.map(\.rawValue)) }

@@ -40,7 +40,7 @@ package struct APIError: Error {
         return error
     }
 
-    package static func unknownEvent(_ type: String, validTypes: [String], detail: String? = nil) -> APIError {
+    static func unknownEvent(_ type: String, validTypes: [String], detail: String? = nil) -> APIError {
         var error = APIError(
             .unknownEvent, detail ?? "\(type) is not an event type here; validTypes lists those that are")
         error.extra["validTypes"] = .array(validTypes.map(JSONValue.string))
