@@ -8,7 +8,7 @@ import Testing
 @testable import LifecycleServer
 
 /// Entries are encoded once, through one buffer, each into an array of its own size.
-@Suite struct StoredEntryTests {
+@Suite struct RenderedEntryTests {
     @Test func eachEntryHoldsItsOwnJSONAndNoMoreRoomThanItNeeds() throws {
         var entries: [TimelineEntry] = []
         for seq in 1...20 {
