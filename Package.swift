@@ -149,7 +149,7 @@ let package = Package(
             path: "Tests/LifecycleTesting",
             swiftSettings: strict
         ),
-        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "LifecycleTesting"]),
+        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "LifecycleTesting"], swiftSettings: strict),
         // Counts instructions per event and per read for scripts/instruction-budget (run under callgrind).
         .executableTarget(
             name: "instruction-count",
@@ -158,14 +158,17 @@ let package = Package(
                 "LifecycleHosting", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/InstructionCount"
+            path: "Tests/InstructionCount",
+            swiftSettings: strict
         ),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "LifecycleTesting", "Locking"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "LifecycleTesting", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "LifecycleStoreTests",
             dependencies: [
                 "LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "LifecycleServerTests",
@@ -173,7 +176,8 @@ let package = Package(
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
                 "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

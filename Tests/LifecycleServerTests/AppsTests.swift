@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+import LifecycleTesting
 import Testing
 
 @Suite struct AppsTests {

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// Edges where the daemon and `api/openapi.yaml` once disagreed: what the spec allows is accepted, what it

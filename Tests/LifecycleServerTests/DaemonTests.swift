@@ -1,6 +1,9 @@
 import Foundation
+import HTTPServer
 import LifecycleDaemon
+@testable import LifecycleServer
 import LifecycleTesting
+import Logging
 import Testing
 
 /// The composition root: one configuration value, one set of defaults, the same daemon the executable runs.

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleTesting
 import Testing
 
 /// The dashboard's files as the daemon serves them from the binary (the browser test, scripts/dashboard-test,

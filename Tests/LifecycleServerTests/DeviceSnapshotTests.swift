@@ -1,6 +1,8 @@
 import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
+import LifecycleTesting
+import Locking
 import Testing
 
 @testable import LifecycleServer

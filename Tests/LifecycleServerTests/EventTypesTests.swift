@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 @testable import LifecycleJSON
+import LifecycleTesting
 @testable import LifecycleWire
 import Testing
 

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+@testable import LifecycleHosting
 import LifecycleTesting
 import Locking
+import Synchronization
 import Testing
 
 @testable import LifecycleServer

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifecycleTesting
+import Synchronization
 import Testing
 
 @testable import LifecycleServer

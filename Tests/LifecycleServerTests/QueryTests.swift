@@ -1,4 +1,5 @@
 import Foundation
+@testable import LifecycleServer
 import LifecycleTesting
 import Testing
 

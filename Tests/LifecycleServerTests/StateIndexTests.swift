@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+@testable import LifecycleHosting
 import LifecycleTesting
 import Testing
 

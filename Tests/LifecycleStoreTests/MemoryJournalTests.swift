@@ -1,3 +1,4 @@
+import LifecycleTesting
 import Locking
 import Testing
 

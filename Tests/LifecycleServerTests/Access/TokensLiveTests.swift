@@ -1,3 +1,4 @@
+import LifecycleTesting
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import Synchronization
 import Testing
 
 @testable import LifecycleServer

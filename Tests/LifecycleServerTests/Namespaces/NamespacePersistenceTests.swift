@@ -3,6 +3,7 @@ import LifecycleStore
 import LifecycleTesting
 import Locking
 import Logging
+import Synchronization
 import Testing
 
 @testable import LifecycleServer
