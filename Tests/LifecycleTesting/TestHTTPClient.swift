@@ -25,7 +25,9 @@ public struct TestHTTPResponse: Sendable {
 /// fails a test instead of hanging it. Speaks just enough HTTP for the tests: bodies with a
 /// Content-Length, or up to the end of the stream without one. Shared by every live test target.
 public final class TestHTTPClient {
-    private let fd: Int32
+    /// The socket; -1 once closed, so it is closed exactly once: a second `close` could close a descriptor
+    /// number the server in this process has been given since, and libmicrohttpd aborts on that.
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     /// `receiveBufferBytes`: a small `SO_RCVBUF`, set before connecting, for a client that reads slowly.
@@ -54,12 +56,13 @@ public final class TestHTTPClient {
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
+            fd = -1
             throw TestClientError(description: "connect to port \(port) failed: \(reason)")
         }
     }
 
     deinit {
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     /// Sends one request; adds `Host: localhost` unless `headers` has a Host and, when there is a body or the
