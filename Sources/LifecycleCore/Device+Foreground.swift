@@ -112,7 +112,7 @@ extension Device {
         if let url, !caps.usesScenes { launchOptions.merge(url.args) { _, new in new } }
         var remaining = Watchdog.launch
         var proceed = true
-        for selector in launchSelectors(of: id) {
+        for selector in launchSelectors(caps, of: id) {
             // `applicationDidFinishLaunching:` takes no launch options.
             let args = selector == Selector.didFinishLaunching ? [:] : launchOptions
             guard let spent = invoke(id, selector, args: args, limit: remaining) else { return false }
@@ -133,15 +133,15 @@ extension Device {
     /// The launch callbacks the app gets: its version's (LIFECYCLE §2), with `applicationDidFinishLaunching:` in
     /// place of `application:didFinishLaunchingWithOptions:` when the delegate implements only the older one
     /// (seed 003 step 2).
-    func launchSelectors(of id: String) -> [String] {
-        let app = apps[existing: id]
-        var selectors = capabilities(of: app).launchSelectors
-        if let index = selectors.firstIndex(of: Selector.didFinishLaunchingWithOptions),
-            !app.delegate.implements(Selector.didFinishLaunchingWithOptions),
-            app.delegate.implements(Selector.didFinishLaunching)
-        {
-            selectors[index] = Selector.didFinishLaunching
-        }
+    func launchSelectors(_ caps: Capabilities, of id: String) -> [String] {
+        // Most delegates implement every method: then nothing is looked up.
+        guard !apps[existing: id].delegate.notImplemented.isEmpty,
+            !apps[existing: id].delegate.implements(Selector.didFinishLaunchingWithOptions),
+            apps[existing: id].delegate.implements(Selector.didFinishLaunching),
+            let index = caps.launchSelectors.firstIndex(of: Selector.didFinishLaunchingWithOptions)
+        else { return caps.launchSelectors }
+        var selectors = caps.launchSelectors
+        selectors[index] = Selector.didFinishLaunching
         return selectors
     }
 
