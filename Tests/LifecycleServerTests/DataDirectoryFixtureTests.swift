@@ -6,13 +6,16 @@ import Testing
 /// served: every member they answered, with the same value and in the same order of items; members added
 /// since (scene fields, for one) may appear beside them.
 /// - `Tests/Fixtures/data-dir-1`: the first release (journal records and snapshots in their first formats);
-/// - `Tests/Fixtures/data-dir-2`: journal records and snapshots of version 2, with namespaces and scenes.
-/// Each folder's `make-fixture.sh` says how it was made; a fixture is never regenerated.
+/// - `Tests/Fixtures/data-dir-2`: journal records and snapshots of version 2, with namespaces and scenes;
+/// - `Tests/Fixtures/data-dir-3`: the same requests, with snapshots of version 3 (keys scoped by app).
+/// `data-dir-1/make-fixture.sh` and `make-data-dir.py` say how they were made; a fixture is never regenerated.
 @Suite struct DataDirectoryFixtureTests {
     /// A committed data directory, and the idempotency keys it must still answer by replaying: one whose
     /// first answer comes back from a journal record, one from a snapshot.
     struct Fixture: Sendable, CustomTestStringConvertible {
         let name: String
+        /// The version of the snapshots it holds (the byte after `LCSN`).
+        let snapshotVersion: UInt8
         let replays: [(path: String, body: String, key: String)]
         var testDescription: String { name }
 
@@ -24,13 +27,14 @@ import Testing
 
     static let fixtures = [
         Fixture(
-            name: "data-dir-1",
+            name: "data-dir-1", snapshotVersion: 1,
             replays: [
                 ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
                 ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
             ]),
+    ] + [("data-dir-2", 2), ("data-dir-3", 3)].map { name, version in
         Fixture(
-            name: "data-dir-2",
+            name: name, snapshotVersion: version,
             replays: [
                 ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
                 ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
@@ -38,8 +42,8 @@ import Testing
                     "/v1/namespaces/team/apps/shop/events",
                     #"[{"type": "launch"}, {"type": "homeButton"}, {"type": "activate"}]"#, "t-k1"
                 ),
-            ]),
-    ]
+            ])
+    }
 
     /// Members whose value depends on when the fixture is read (a namespace's `lastUsedAt` moves with use).
     static let moving: Set<String> = ["lastUsedAt"]
@@ -49,6 +53,16 @@ import Testing
         try FileManager.default.copyItem(
             at: fixture.folder.appendingPathComponent("lifecycled.sqlite3"),
             to: URL(fileURLWithPath: directory).appendingPathComponent("lifecycled.sqlite3"))
+    }
+
+    /// Each fixture holds snapshots of the version it stands for (SQLite keeps blobs this small in its pages).
+    @Test(arguments: fixtures)
+    func eachFixtureHoldsSnapshotsOfItsVersion(_ fixture: Fixture) throws {
+        let file = try Data(contentsOf: fixture.folder.appendingPathComponent("lifecycled.sqlite3"))
+        for version: UInt8 in 1...3 {
+            let holds = file.range(of: Data("LCSN".utf8 + [version])) != nil
+            #expect(holds == (version == fixture.snapshotVersion), "version \(version) in \(fixture.name)")
+        }
     }
 
     @Test(arguments: fixtures)

@@ -17,8 +17,8 @@ import Testing
             }
     }
 
-    /// Versions 1 and 2 load too: `Tests/Fixtures/data-dir-1` and `data-dir-2` hold snapshots of each, opened
-    /// by `DataDirectoryFixtureTests` (their idempotency keys, scoped to paths then, answer by replaying).
+    /// Versions 1 to 3 load too: `Tests/Fixtures/data-dir-1`, `data-dir-2` and `data-dir-3` hold snapshots of each, opened
+    /// by `DataDirectoryFixtureTests` (their idempotency keys, scoped to paths before 3, answer by replaying).
     @Test func aSnapshotLoadsAsItWasSaved() throws {
         try withDaemon(historyLimit: 8) { server in
             try server.createDevice(#"{"id": "d", "iosVersion": "7.0"}"#)
