@@ -141,6 +141,7 @@ extension Device {
             guard apps.contains(to) else {
                 throw Rejection(code: .notFound, detail: "no app \(to) on device \(id)", allowed: appOrder, field: "to")
             }
+            startFromNotificationCenter(to)
             try checkForegroundAllowed(for: to)
             recordDevice(event, ["to": .string(to)])
             try bringToForeground(to, url: nil)

@@ -43,6 +43,7 @@ extension Device {
     /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
     mutating func bringToForeground(_ id: String, url: OpenedURL?, session: String? = nil) throws(Rejection) {
         if let url { try checkScheme(url, of: id) }
+        startFromNotificationCenter(id)
         if usesScenes(id) {
             try bringScenesForward(id, url: url, session: session)
             return
@@ -61,6 +62,17 @@ extension Device {
         } else {
             resume(id, url: url)
         }
+    }
+
+    /// Seed 000 §3.2: while Notification Center is open the user may start another app from it. It closes,
+    /// and the app in front, inactive under it, goes straight to the background (`leaveForeground` resigns
+    /// only an active app). Only Notification Center is dismissed so: under a lock or an interruption it
+    /// stays, and `checkForegroundAllowed` refuses. The app already in front is not started: for it nothing
+    /// closes (LIFECYCLE §5).
+    mutating func startFromNotificationCenter(_ id: String) {
+        guard notificationCenterOpen, !locked, interruption == nil, !apps[existing: id].state.isForeground
+        else { return }
+        notificationCenterOpen = false
     }
 
     /// An app can come in front only on an unlocked device with nothing over the screen.

@@ -100,7 +100,8 @@ extension Device {
             throw moveBlocked(target, activate, "the device is locked: unlock it first", allowed: ["unlock"])
         }
         if interruption != nil { return .interruptionEnded(accepted: false) }
-        if notificationCenterOpen { return .notificationCenterClosed }
+        // Another app starts from Notification Center (seed 000 §3.2); the app in front under it closes it.
+        if notificationCenterOpen, apps[existing: id].state.isForeground { return .notificationCenterClosed }
         return activate
     }
 

@@ -128,6 +128,75 @@ struct DeviceInterruptionsTests {
         #expect(sim.rejection(nil, .notificationCenterClosed)?.code == .invalidTransition)
     }
 
+    /// How another app is started while Notification Center covers `b` (seed 000 §3.2).
+    enum Start: String, CaseIterable, Sendable {
+        case activate, switchApp, openURL
+
+        func apply(to sim: inout Sim) throws(Rejection) {
+            switch self {
+            case .activate: try sim.on("a", .activate(session: nil))
+            case .switchApp: try sim.onDevice(.switchApp(to: "a"))
+            case .openURL: try sim.on("a", .open("a://x"))
+            }
+        }
+    }
+
+    @Test("§5 another app started from Notification Center: it closes, the app in front goes straight to the background", arguments: Start.allCases)
+    func startFromNotificationCenter(_ start: Start) throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        sim.add("b")
+        try sim.on("a", .foregroundLaunch, .homeButton)
+        try sim.on("b", .foregroundLaunch)
+        var home = sim
+        try sim.onDevice(.notificationCenterOpened)
+        try start.apply(to: &sim)
+        #expect(!sim.device.notificationCenterOpen)
+        #expect(sim.device.foregroundApp == "a")
+        #expect(sim.state("a") == .active)
+        // b resigned when Notification Center opened; now only the background.
+        #expect(
+            sim.last.entries.trace(of: "b") == [
+                "state inactive→background",
+                "call applicationDidEnterBackground: [background]",
+                "post UIApplicationDidEnterBackgroundNotification",
+                "state background→suspended",
+            ])
+        // a comes back exactly as it would from the Home screen.
+        try start.apply(to: &home)
+        #expect(sim.last.entries.trace(of: "a") == home.last.entries.trace(of: "a"))
+    }
+
+    @Test("§5 with an interruption over Notification Center, or a lock, another app is refused and nothing changes", arguments: Start.allCases)
+    func notificationCenterUnderCover(_ start: Start) throws {
+        // A lock closes Notification Center itself; an interruption leaves it open.
+        for (cover, stillOpen) in [(Event.lock, false), (.interruptionBegan(kind: .alert), true)] {
+            var sim = Sim(ios: "7.0")
+            sim.add("a")
+            sim.add("b")
+            try sim.on("a", .foregroundLaunch, .homeButton)
+            try sim.on("b", .foregroundLaunch)
+            try sim.onDevice(.notificationCenterOpened, cover)
+            let before = sim.device
+            #expect(throws: Rejection.self) { try start.apply(to: &sim) }
+            #expect(sim.device == before)
+            #expect(sim.device.notificationCenterOpen == stillOpen)
+        }
+    }
+
+    @Test("§5 the app under Notification Center is not started: activate changes nothing, a URL reaches it inactive")
+    func frontAppUnderNotificationCenter() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.notificationCenterOpened)
+        #expect(try !sim.on("a", .activate(session: nil)).changed)
+        try sim.on("a", .open("a://x"))
+        #expect(sim.last.entries.trace(of: "a") == ["call application:openURL:sourceApplication:annotation: [inactive]"])
+        #expect(sim.device.notificationCenterOpen)
+        #expect(sim.state("a") == .inactive)
+    }
+
     @Test("§5 lock from 5.0 without passcode: resign, background; unlock: the foreground path")
     func lockUnlockFrom5() throws {
         var sim = Sim(ios: "7.0")
