@@ -63,7 +63,7 @@ extension Device {
     private var observableDeviceFields: ObservableDeviceFields {
         ObservableDeviceFields(
             time: time, locked: locked, foregroundApp: foregroundApp, interruption: interruption,
-            notificationCenterOpen: notificationCenterOpen, settings: settings)
+            notificationCenterOpen: notificationCenterOpen, callSince: callSince, settings: settings)
     }
 
     /// Applies one event; answers the ordinary events a `moveTo` amounts to (its steps), nil for any other.
@@ -126,8 +126,8 @@ extension Device {
             try disconnectSceneEvent(id, session: session)
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
-        case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .bannerNotification,
-            .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+        case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
+            .bannerNotification, .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
         }
     }
@@ -166,6 +166,14 @@ extension Device {
             }
             recordDevice(event, ["accepted": .bool(accepted)])
             endInterruption(accepted: accepted)
+        case .callEnded:
+            guard callSince != nil else {
+                throw .transition(
+                    "no call is in progress: a call is in progress once the user answers one",
+                    allowed: ["interruptionEnded"])
+            }
+            recordDevice(event, [:])
+            endCall()
         case .bannerNotification(let title):
             recordDevice(event, title.map { ["title": .string($0)] } ?? [:])
             banner()
@@ -209,5 +217,6 @@ private struct ObservableDeviceFields: Equatable {
     var foregroundApp: String?
     var interruption: InterruptionKind?
     var notificationCenterOpen: Bool
+    var callSince: Double?
     var settings: [String: JSONValue]
 }

@@ -32,7 +32,7 @@ extension Device {
     }
 
     /// Only the foreground app hears of the status bar, and nothing is queued.
-    private mutating func statusBarFrameChange(_ userInfo: [String: JSONValue]) {
+    mutating func statusBarFrameChange(_ userInfo: [String: JSONValue]) {
         guard let front = foregroundApp else { return }
         invoke(front, Selector.willChangeStatusBarFrame, args: userInfo)
         invoke(front, Selector.didChangeStatusBarFrame, args: userInfo)

@@ -135,6 +135,7 @@ extension Device {
             }
         }
         guard !background else { return caps.usesScenes ? discardPendingSessions(id) : true }
+        showInCallStatusBar(to: id)
         // The URL callback only runs when the launch callbacks did not return false (LIFECYCLE §4).
         if let url, proceed { urlCallback(id, url) }
         setState(id, .active)
@@ -171,6 +172,7 @@ extension Device {
         apps[existing: id].backgroundSince = nil
         apps[existing: id].budgetExhausted = false
         apps[existing: id].idleSince = nil
+        showInCallStatusBar(to: id)
         if let url { urlCallback(id, url) }
         if let notification { notificationCallback(id, notification) }
         reactivateFront()

@@ -30,6 +30,8 @@ extension Device {
     }
 
     mutating func endInterruption(accepted: Bool) {
+        // Answering a call starts one; the status bar shows it to apps in front until it ends.
+        if accepted, interruption == .call { callSince = time }
         interruption = nil
         if accepted, let front = foregroundApp {
             // Taking the call: the app leaves as on Home (seed 003 step 7 before iOS 4).

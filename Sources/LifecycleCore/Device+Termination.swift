@@ -41,6 +41,7 @@ extension Device {
         locked = false
         interruption = nil
         notificationCenterOpen = false
+        callSince = nil
         foregroundApp = nil
         appBeforeLock = nil
     }

@@ -13,6 +13,8 @@ public struct Device: Equatable, Sendable, Codable {
     public internal(set) var foregroundApp: String?
     public internal(set) var interruption: InterruptionKind?
     public internal(set) var notificationCenterOpen = false
+    /// When the call the user answered began; nil while no call is in progress (LIFECYCLE §5).
+    public internal(set) var callSince: Double?
     /// Current value of every device setting that `change` events move.
     public internal(set) var settings: [String: JSONValue]
     /// `seq` of the newest entry on this device; 0 before any.
@@ -39,7 +41,8 @@ public struct Device: Equatable, Sendable, Codable {
     /// What a saved device holds: everything but the scratch state of the input being applied, so devices
     /// saved before that state existed still load.
     private enum CodingKeys: String, CodingKey {
-        case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, settings, lastSeq
+        case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, callSince, settings
+        case lastSeq
         case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
     }
 

@@ -42,6 +42,7 @@ public enum Event: Equatable, Sendable, Codable {
     case unlock
     case interruptionBegan(kind: InterruptionKind)
     case interruptionEnded(accepted: Bool)
+    case callEnded
     case bannerNotification(title: String?)
     case notificationCenterOpened
     case notificationCenterClosed

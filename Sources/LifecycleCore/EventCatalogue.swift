@@ -12,7 +12,7 @@ public enum EventType: Int, Sendable, CaseIterable {
     // Scenes (LIFECYCLE §11) and the shortest path to a state.
     case openScene, closeScene, disconnectScene, moveTo
     // Device events.
-    case homeButton, switchApp, lock, unlock, interruptionBegan, interruptionEnded, bannerNotification
+    case homeButton, switchApp, lock, unlock, interruptionBegan, interruptionEnded, callEnded, bannerNotification
     case notificationCenterOpened, notificationCenterClosed, memoryPressure, reboot, advanceTime, change
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
@@ -198,6 +198,8 @@ public enum EventType: Int, Sendable, CaseIterable {
                 type, .device, "The interruption ends",
                 [F("accepted", .flag, .required, "true: the user answered; false: declined")]
             ) { v throws(EventFieldError) in .interruptionEnded(accepted: try v.bool(0)) }
+        case .callEnded:
+            return .init(type, .device, "The call the user answered hangs up", []) { _ in .callEnded }
         case .bannerNotification:
             return .init(
                 type, .device, "A banner slides down over the app in front",
@@ -452,6 +454,7 @@ extension Event {
         case .unlock: .unlock
         case .interruptionBegan: .interruptionBegan
         case .interruptionEnded: .interruptionEnded
+        case .callEnded: .callEnded
         case .bannerNotification: .bannerNotification
         case .notificationCenterOpened: .notificationCenterOpened
         case .notificationCenterClosed: .notificationCenterClosed
@@ -495,7 +498,7 @@ extension Event {
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
-            .notificationCenterOpened, .notificationCenterClosed, .reboot:
+            .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded:
             .init()
         }
     }

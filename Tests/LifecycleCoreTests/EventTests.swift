@@ -15,7 +15,7 @@ struct EventTests {
             .tapNotification(source: .notificationCenter, payload: ["aps": ["alert": "hi"]]), .backgroundFetch,
             .memoryWarning,
             .homeButton, .switchApp(to: "a"), .lock, .unlock, .interruptionBegan(kind: .call),
-            .interruptionEnded(accepted: false), .bannerNotification(title: nil), .notificationCenterOpened,
+            .interruptionEnded(accepted: false), .callEnded, .bannerNotification(title: nil), .notificationCenterOpened,
             .notificationCenterClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
             .change(kind: .orientation, value: "faceUp"),
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
@@ -28,7 +28,7 @@ struct EventTests {
         #expect(Set(Event.allTypes).count == Event.allTypes.count)
         #expect(
             Set(Event.deviceTypes) == [
-                "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded",
+                "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded", "callEnded",
                 "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "memoryPressure",
                 "reboot", "advanceTime", "change",
             ])

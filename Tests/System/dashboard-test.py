@@ -179,6 +179,19 @@ def main_scenario(driver, base):
           driver.find_element(By.ID, "error").get_attribute("role") == "alert")
     screenshot(driver, "error")
 
+    # The device's facts follow it: a call the user answered shows until it hangs up.
+    _, _, mail = request(base + "/v1/apps/mail", "GET")
+    device = mail["device"]
+    request(base + f"/v1/devices/{device}/events", "POST",
+            [{"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": True}])
+    facts = f"section[data-device='{device}'] .facts"
+    on_call = wait(driver, lambda d: "on a call" in d.find_element(By.CSS_SELECTOR, facts).text
+                   and d.find_element(By.CSS_SELECTOR, facts).text)
+    check("a device on a call says so beside its name", on_call, on_call)
+    request(base + f"/v1/devices/{device}/events", "POST", {"type": "callEnded"})
+    check("... and stops saying it when the call ends",
+          wait(driver, lambda d: "on a call" not in d.find_element(By.CSS_SELECTOR, facts).text))
+
     # Every form control has a label, and badges are readable.
     unlabelled = driver.execute_script("""
         return [...document.querySelectorAll('input, select, button')]

@@ -216,6 +216,15 @@ package enum SnapshotEncoder {
         if let interruption = device.interruption { w.string(interruption.rawValue) } else { w.null() }
         w.field("notificationCenterOpen")
         w.bool(device.notificationCenterOpen)
+        w.field("call")
+        if let since = device.callSince {
+            w.beginObject()
+            w.field("since")
+            w.number(since)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.field("memoryInUseMB")
         w.int(device.memoryInUseMB)
         w.field("apps")

@@ -87,6 +87,8 @@ function deviceFacts(device) {
   if (device.time !== undefined) facts.push(`t=${device.time}`);
   if (device.locked) facts.push("locked");
   if (device.interruption) facts.push(`${device.interruption} interruption`);
+  if (device.notificationCenterOpen) facts.push("Notification Center open");
+  if (device.call) facts.push(`on a call since t=${device.call.since}`);
   return facts.join(" · ");
 }
 
