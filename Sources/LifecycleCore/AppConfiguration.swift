@@ -8,6 +8,9 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     public var urlSchemes: [String] = []
     /// `UIApplicationSceneManifest`; nil: none (LIFECYCLE §11.1).
     public var sceneManifest: SceneManifest?
+    /// `UISupportedExternalAccessoryProtocols`: the app talks to accessories (LIFECYCLE §6). Nil, never empty,
+    /// when it declares none (configurations saved before the key existed have none).
+    public var externalAccessoryProtocols: [String]?
 
     public init(
         exitsOnSuspend: Bool = false, backgroundModes: [String] = [], urlSchemes: [String] = [],
@@ -81,6 +84,11 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         for (selector, seconds) in delegate.durations where !Self.durationRange.contains(seconds) {
             return .invalidField(
                 "delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
+        }
+        for name in info.externalAccessoryProtocols ?? [] where name.isEmpty || name.unicodeScalars.count > 255 {
+            return .invalidField(
+                "info.externalAccessoryProtocols",
+                "each accessory protocol is a non-empty string of at most 255 characters, like com.example.protocol")
         }
         for mode in info.backgroundModes where !BackgroundMode.declarable.contains(mode) {
             return .invalidField(

@@ -14,6 +14,7 @@ extension Device {
             return
         }
         for id in appOrder {
+            if kind == .accessory, !hearsOfAccessories(id) { continue }
             switch apps[existing: id].state {
             case .inactive, .active, .background:
                 if kind == .significantTime {

@@ -167,6 +167,7 @@ extension Device {
         if apps[existing: id].state == .suspended { setState(id, .background) }
         invoke(id, Selector.willEnterForeground)
         deliverQueue(id)
+        reopenAccessorySession(id)
         setState(id, .inactive)
         foregroundApp = id
         apps[existing: id].backgroundSince = nil
@@ -229,7 +230,8 @@ extension Device {
         setState(id, .background)
         apps[existing: id].backgroundSince = time
         apps[existing: id].budgetExhausted = false
-        invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground)
+        guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil else { return }
+        closeAccessorySession(id)
     }
 
     mutating func homeButton() {

@@ -93,6 +93,7 @@ extension Device {
         guard invokeScene(id, session, Selector.sceneWillEnterForeground) else { return false }
         if apps[existing: id].state == .background {
             post(id, Selector.notification(after: Selector.willEnterForeground)!)
+            reopenAccessorySession(id)
         }
         setSceneState(id, session, .foregroundInactive)
         return true
@@ -138,6 +139,7 @@ extension Device {
         guard invokeScene(id, session, Selector.sceneDidEnterBackground, limit: limit) else { return false }
         if before != .background, apps[existing: id].state == .background {
             post(id, Selector.notification(after: Selector.didEnterBackground)!)
+            closeAccessorySession(id)
         }
         return true
     }

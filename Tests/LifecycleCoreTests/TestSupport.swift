@@ -30,7 +30,8 @@ struct Sim {
         _ id: String = "a", ios: String? = nil, exitsOnSuspend: Bool = false, backgroundModes: [String] = [],
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
-        scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil
+        scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
+        accessoryProtocols: [String]? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -40,6 +41,7 @@ struct Sim {
             endsTasksOnExpiration: endsTasksOnExpiration)
         configuration.memoryMB = memoryMB
         configuration.info.sceneManifest = scenes
+        configuration.info.externalAccessoryProtocols = accessoryProtocols
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)

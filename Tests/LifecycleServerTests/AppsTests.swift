@@ -29,6 +29,26 @@ import Testing
         }
     }
 
+    /// `info.externalAccessoryProtocols` (LIFECYCLE §6): shown as given, `[]` when absent; an empty name is refused.
+    @Test func accessoryProtocolsAreKeptAndAnEmptyOneIsRefused() throws {
+        try withDaemon { server in
+            let created = try server.createApp(
+                #"{"id": "dock", "bundleId": "x", "info": {"externalAccessoryProtocols": ["com.example.dock"]}}"#)
+            #expect(created.nested("info")["externalAccessoryProtocols"] as? [String] == ["com.example.dock"])
+            let plain = try server.createApp(#"{"id": "plain", "bundleId": "x"}"#)
+            #expect(plain.nested("info")["externalAccessoryProtocols"] as? [String] == [])
+            for body in [
+                #"{"bundleId": "x", "info": {"externalAccessoryProtocols": [""]}}"#,
+                #"{"bundleId": "x", "info": {"externalAccessoryProtocols": "com.example.dock"}}"#,
+            ] {
+                let refused = try server.post("/v1/apps", body)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == "info.externalAccessoryProtocols", "\(body)")
+            }
+            #expect(try server.get("/v1/apps").items.count == 2)
+        }
+    }
+
     @Test func aNewcomerCreatesAnAppWithOnlyABundleIdAndDrivesItThroughLaunchAndHome() throws {
         try withDaemon { server in
             let created = try server.post("/v1/apps", #"{"bundleId": "com.example.mail"}"#)

@@ -40,7 +40,9 @@ package struct AppRequest {
             configuration.memoryMB = memory
         }
         if let info = try reader.object("info") {
-            try info.rejectUnknown(allowed: ["exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest"])
+            try info.rejectUnknown(allowed: [
+                "exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest", "externalAccessoryProtocols",
+            ])
             // null is a value here: no manifest (API.md), as the app snapshot shows it.
             if info.value("sceneManifest") != .null, let manifest = try info.object("sceneManifest") {
                 configuration.info.sceneManifest = try Self.sceneManifest(manifest)
@@ -48,6 +50,9 @@ package struct AppRequest {
             if let flag = try info.bool("exitsOnSuspend") { configuration.info.exitsOnSuspend = flag }
             if let modes = try info.strings("backgroundModes") { configuration.info.backgroundModes = modes }
             if let schemes = try info.strings("urlSchemes") { configuration.info.urlSchemes = schemes }
+            if let protocols = try info.strings("externalAccessoryProtocols"), !protocols.isEmpty {
+                configuration.info.externalAccessoryProtocols = protocols
+            }
         }
         if let delegate = try reader.object("delegate") {
             try delegate.rejectUnknown(allowed: ["notImplemented", "durations", "returns", "endsTasksOnExpiration"])

@@ -78,6 +78,8 @@ package enum SnapshotEncoder {
         strings(info.urlSchemes, into: &w)
         w.field("sceneManifest")
         if let manifest = info.sceneManifest { sceneManifest(manifest, into: &w) } else { w.null() }
+        w.field("externalAccessoryProtocols")
+        strings(info.externalAccessoryProtocols ?? [], into: &w)
         w.endObject()
         let delegate = app.configuration.delegate
         w.field("delegate")
