@@ -3,7 +3,8 @@
 #   1. it parses as YAML;
 #   2. it is a valid OpenAPI 3.1 document (openapi-spec-validator);
 #   3. every example in it validates against its schema (JSON Schema 2020-12);
-#   4. the house rules hold: every GET answers ETag and 304, every 201 carries Location,
+#   4. the house rules hold: every operation lists 414 (any path answers it to a target over 4096 bytes),
+#      every GET answers ETag and 304, every 201 carries Location,
 #      every problem answer is application/problem+json, and every problem example (operations' and
 #      components' alike) has a code of Problem.code, the type of its code, the status of the answer
 #      it illustrates, and the same status as every other example of its code. Which codes there are,
@@ -154,6 +155,10 @@ for path, item in doc["paths"].items():
             continue
         where = f"{method.upper()} {path}"
         responses = {k: resolve(v) for k, v in op["responses"].items()}
+        # The HTTP edge refuses a target over 4096 bytes on any path, before routing.
+        rules += 1
+        if "414" not in responses:
+            fail(f"{where}: no 414 answer (a request target over 4096 bytes answers it on every path)")
         if method == "get":
             rules += 1
             ok = responses.get("200", {}).get("headers", {}).get("ETag")
@@ -182,7 +187,7 @@ for name, resp in doc["components"].get("responses", {}).items():
     for ex in problem_examples(resp):
         rules += 1
         check_problem_example(f"components/responses/{name}", ex)
-stage(f"{rules} house rules checked (ETag/304 on GET, Location on 201, problem answers)", start)
+stage(f"{rules} house rules checked (414 everywhere, ETag/304 on GET, Location on 201, problem answers)", start)
 
 # 5. Conformance scenarios' paths and request bodies (scenarios/, and scenes/ when present).
 scen_dir = os.path.join(conformance_dir, "scenarios")
