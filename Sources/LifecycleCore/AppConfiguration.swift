@@ -12,6 +12,12 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     /// when it declares none (configurations saved before the key existed have none).
     public var externalAccessoryProtocols: [String]?
 
+    /// Whether the app's accessory session lasts only while it is in front (LIFECYCLE §6): it declares
+    /// accessory protocols and not the `external-accessory` background mode.
+    var closesAccessorySessionInBackground: Bool {
+        externalAccessoryProtocols != nil && !backgroundModes.contains("external-accessory")
+    }
+
     public init(
         exitsOnSuspend: Bool = false, backgroundModes: [String] = [], urlSchemes: [String] = [],
         sceneManifest: SceneManifest? = nil
@@ -37,6 +43,9 @@ public struct DelegateBehaviour: Equatable, Sendable, Codable {
     /// The configuration name `application:configurationForConnectingSceneSession:options:` returns; nil: the
     /// manifest's first for the role.
     public var configurationForConnecting: String?
+    /// What the app does inside a callback, by selector, in order (LIFECYCLE §6); nil: nothing (and in
+    /// configurations saved before actions existed).
+    public var actions: [String: [CallbackAction]]?
 
     public init(
         notImplemented: Set<String> = [], durations: [String: Double] = [:], returns: [String: Bool] = [:],
@@ -49,6 +58,7 @@ public struct DelegateBehaviour: Equatable, Sendable, Codable {
     }
 
     func implements(_ selector: String) -> Bool { !notImplemented.contains(selector) }
+    func actions(inside selector: String) -> [CallbackAction] { actions?[selector] ?? [] }
     func duration(of selector: String) -> Double { durations[selector] ?? 0 }
     func returnValue(of selector: String) -> Bool { returns[selector] ?? true }
 }
@@ -85,6 +95,16 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             return .invalidField(
                 "delegate.durations.\(selector)", "a callback duration must be from 0 to 86400 seconds")
         }
+        for (selector, list) in delegate.actions ?? [:] {
+            if list.count > CallbackAction.limit {
+                return .invalidField(
+                    "delegate.actions", "\(selector) lists \(list.count) actions; a callback takes at most \(CallbackAction.limit)")
+            }
+            for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
+                return .invalidField(
+                    "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
+            }
+        }
         for name in info.externalAccessoryProtocols ?? [] where name.isEmpty || name.unicodeScalars.count > 255 {
             return .invalidField(
                 "info.externalAccessoryProtocols",
@@ -105,6 +125,44 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         }
         return nil
     }
+}
+
+/// One thing an app does inside a delegate callback, when the callback starts (LIFECYCLE §6).
+public enum CallbackAction: Equatable, Sendable, Codable {
+    /// `beginBackgroundTaskWithExpirationHandler:`, as the `beginBackgroundTask` event; refused inside
+    /// `applicationWillTerminate:` and wherever that event would be.
+    case beginBackgroundTask(name: String?, duration: Double?)
+    /// OpenGL ES commands (or a new `EAGLContext`): in the background the system kills the app at once.
+    case useGPU
+    /// Takes up a resource and keeps it until `release`.
+    case acquire(resource: AppResource)
+    case release(resource: AppResource)
+
+    /// The most actions one callback may list.
+    public static let limit = 16
+
+    /// The action's name on the wire (its `do`), one per case.
+    public enum Name: String, CaseIterable, Sendable {
+        case beginBackgroundTask, useGPU, acquire, release
+    }
+
+    public var name: Name {
+        switch self {
+        case .beginBackgroundTask: .beginBackgroundTask
+        case .useGPU: .useGPU
+        case .acquire: .acquire
+        case .release: .release
+        }
+    }
+}
+
+/// What an app may hold across the background (seed 000 §3.3 (2), (3), (6)).
+public enum AppResource: String, Sendable, Codable, CaseIterable {
+    case addressBook, calendar, bonjourService, listeningSocket
+
+    /// The shared system databases: still in use when the app is suspended, they get it killed. The others
+    /// the system closes then.
+    public var isShared: Bool { self == .addressBook || self == .calendar }
 }
 
 /// `UIBackgroundModes` values.

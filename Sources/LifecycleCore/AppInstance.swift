@@ -19,6 +19,11 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// Redraws asked for in the background, drawn as one after the app becomes active.
     public internal(set) var pendingRedraws = 0
     public internal(set) var termination: Termination?
+    /// Resources it holds (`acquire` actions), sorted; nil when none (and in apps saved before they existed).
+    var heldResources: [AppResource]?
+
+    /// Resources it holds, in catalogue order.
+    public var resources: [AppResource] { heldResources ?? [] }
 
     /// When the app last entered the background: the start of the background task budget.
     var backgroundSince: Double?

@@ -3,8 +3,7 @@ extension Device {
     /// Whether the app's accessory session lasts only while it is in front: it declares accessory protocols
     /// and not the `external-accessory` background mode, which keeps the session in the background (chosen).
     func closesAccessorySessionInBackground(_ id: String) -> Bool {
-        let info = apps[existing: id].configuration.info
-        return info.externalAccessoryProtocols != nil && !info.backgroundModes.contains("external-accessory")
+        apps[existing: id].configuration.info.closesAccessorySessionInBackground
     }
 
     /// Whether the app hears accessories come and go now: always, unless its session is closed in the background.
@@ -16,13 +15,14 @@ extension Device {
 
     /// The app has just entered the background: the system disconnects the accessory from it.
     mutating func closeAccessorySession(_ id: String) {
-        guard accessoryConnected, closesAccessorySessionInBackground(id) else { return }
+        // The app's declaration first: most apps declare no protocol, and it is the cheaper question.
+        guard closesAccessorySessionInBackground(id), accessoryConnected else { return }
         post(id, ChangeKind.accessory.notificationName(for: "disconnected"), ["reason": "appEnteredBackground"])
     }
 
     /// The app is coming back to the foreground: the matching connection, if the accessory is still there.
     mutating func reopenAccessorySession(_ id: String) {
-        guard accessoryConnected, closesAccessorySessionInBackground(id) else { return }
+        guard closesAccessorySessionInBackground(id), accessoryConnected else { return }
         post(id, ChangeKind.accessory.notificationName(for: "connected"), ["reason": "appWillEnterForeground"])
     }
 }

@@ -124,6 +124,7 @@ extension Device {
         // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
         let duration = app.delegate.duration(of: selector)
         record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
+        if app.delegate.actions != nil, !performActions(id, inside: selector) { return }
         if duration > Watchdog.backgroundWindow {
             apps[existing: id].windowWatchdog = time + Watchdog.backgroundWindow
             apps[existing: id].windowEnd = time + Watchdog.backgroundWindow

@@ -165,7 +165,8 @@ extension Device {
             return
         }
         if apps[existing: id].state == .suspended { setState(id, .background) }
-        invoke(id, Selector.willEnterForeground)
+        // Still in the background during the call: drawing with the GPU there ends the app (LIFECYCLE §6).
+        guard invoke(id, Selector.willEnterForeground) != nil else { return }
         deliverQueue(id)
         reopenAccessorySession(id)
         setState(id, .inactive)

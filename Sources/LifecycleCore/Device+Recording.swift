@@ -46,6 +46,7 @@ extension Device {
         if app.delegate.implements(selector) {
             let duration = app.delegate.duration(of: selector)
             record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
+            if app.delegate.actions != nil, !performActions(id, inside: selector) { return nil }
             if let limit, duration > limit {
                 time = min(time + limit, Self.maximumTime)
                 end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)
@@ -74,6 +75,7 @@ extension Device {
         apps[existing: id].idleSince = nil
         apps[existing: id].windowEnd = nil
         apps[existing: id].windowWatchdog = nil
+        apps[existing: id].heldResources = nil
         apps[existing: id].termination = Termination(reason: reason, time: time, notified: notified, code: code)
         record(id, .termination(reason: reason, notified: notified, code: code))
         if foregroundApp == id { foregroundApp = nil }

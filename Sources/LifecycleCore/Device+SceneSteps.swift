@@ -51,6 +51,7 @@ extension Device {
             record(
                 id, .callback(selector: selector, state: app.state, args: args, duration: duration), session: session,
                 sceneState: scene.state)
+            if app.delegate.actions != nil, !performActions(id, inside: selector) { return false }
             let limits = [limit, launchLimit].compactMap { $0 }
             if let limit = limits.min(), duration > limit {
                 time += limit

@@ -81,6 +81,7 @@ extension Device {
         if let suspension = suspensionTime(of: apps[existing: id]), suspension <= time {
             setState(id, .suspended)
             apps[existing: id].idleSince = nil
+            releaseAtSuspension(id)
         }
     }
 

@@ -37,6 +37,8 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case backgroundTask(event: BackgroundTaskEvent, task: Int, name: String?)
         /// A scene moved from one state to another (LIFECYCLE §11.2); the session is the entry's.
         case sceneState(from: SceneState, to: SceneState)
+        /// The app took up or let go of a resource, or the system closed it at suspension (LIFECYCLE §6).
+        case resource(resource: AppResource, event: ResourceEvent)
     }
 
     /// The wire name of the entry's kind.
@@ -50,6 +52,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .device: "device"
         case .backgroundTask: "backgroundTask"
         case .sceneState: "sceneState"
+        case .resource: "resource"
         }
     }
 
@@ -65,7 +68,14 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
 }
 
 public enum BackgroundTaskEvent: String, Sendable, Codable {
-    case began, ended, expired
+    /// `refused`: the system would not begin it (UIKit answers `UIBackgroundTaskInvalid`, the task id 0).
+    case began, ended, expired, refused
+}
+
+/// What happened to a resource an app holds.
+public enum ResourceEvent: String, Sendable, Codable {
+    /// `closedBySystem`: the app still held it when it was suspended (LIFECYCLE §6).
+    case acquired, released, closedBySystem
 }
 
 /// Why an app stopped running.
@@ -85,6 +95,10 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     case memoryPressure
     /// Built with the iOS 27 SDK without the scene life cycle, on iOS 27: it fails to launch (LIFECYCLE §11.1).
     case sceneLifecycleRequired
+    /// It issued OpenGL ES commands in the background (LIFECYCLE §6, seed 000 §3.3 (1)).
+    case gpuInBackground
+    /// It still used the Address Book or Calendar when it was suspended (LIFECYCLE §6, seed 000 §3.3 (6)).
+    case sharedResourceInUse
 }
 
 /// How an app last stopped running.

@@ -72,6 +72,15 @@ struct RandomWalk {
                 app.delegate.durations[selector] = random.pick([0.5, 3, 6, 12, 25, 40])
             }
             if random.chance(15) { app.delegate.returns[Selector.didFinishLaunchingWithOptions] = false }
+            let actions: [CallbackAction] = [
+                .beginBackgroundTask(name: "t", duration: random.pick([nil, 2, 40])), .useGPU,
+                .acquire(resource: random.pick(AppResource.allCases)), .release(resource: random.pick(AppResource.allCases)),
+            ]
+            for selector in selectors where random.chance(6) {
+                app.delegate.actions = app.delegate.actions ?? [:]
+                app.delegate.actions![selector] = [random.pick(actions)]
+            }
+            if random.chance(20) { app.info.externalAccessoryProtocols = ["com.example.dock"] }
             app.delegate.endsTasksOnExpiration = random.chance(75)
             app.memoryMB = random.pick([50, 100, 150, 250])
             try! device.addApp(id: "app\(appIndex)", configuration: app)

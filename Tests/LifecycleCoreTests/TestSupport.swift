@@ -31,7 +31,7 @@ struct Sim {
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
-        accessoryProtocols: [String]? = nil
+        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -42,6 +42,7 @@ struct Sim {
         configuration.memoryMB = memoryMB
         configuration.info.sceneManifest = scenes
         configuration.info.externalAccessoryProtocols = accessoryProtocols
+        configuration.delegate.actions = actions
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)
@@ -132,7 +133,8 @@ extension [TimelineEntry] {
 }
 
 extension TimelineEntry {
-    /// `call S [state]`, `post N`, `state a→b`, `end reason notified code`, `runloop e true|false`, `task began 1`.
+    /// `call S [state]`, `post N`, `state a→b`, `end reason notified code`, `runloop e true|false`, `task began 1`,
+    /// `resource r event`.
     var line: String {
         switch body {
         case .callback(let selector, let state, _, _):
@@ -147,6 +149,7 @@ extension TimelineEntry {
         case .device(let event, _): "device \(event)"
         case .backgroundTask(let event, let task, _): "task \(event) \(task)"
         case .sceneState(let from, let to): "scene \(session!) \(from)→\(to)"
+        case .resource(let resource, let event): "resource \(resource) \(event)"
         }
     }
 }

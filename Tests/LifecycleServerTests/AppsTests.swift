@@ -29,6 +29,40 @@ import Testing
         }
     }
 
+    /// `delegate.actions` (LIFECYCLE §6): kept and shown as given; a wrong selector, action or field answers 400
+    /// naming it and what is allowed, and creates nothing.
+    @Test func callbackActionsAreKeptAndMistakesNamed() throws {
+        try withDaemon { server in
+            let actions = #"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save", "duration": 8}, {"do": "release", "resource": "calendar"}], "applicationDidBecomeActive:": [{"do": "useGPU"}]}"#
+            let created = try server.createApp(#"{"id": "a", "bundleId": "x", "delegate": {"actions": \#(actions)}}"#)
+            let shown = try #require(created.nested("delegate")["actions"] as? [String: [[String: Any]]])
+            #expect(shown["applicationDidEnterBackground:"]?.first?["do"] as? String == "beginBackgroundTask")
+            #expect(shown["applicationDidEnterBackground:"]?.first?["duration"] as? Double == 8)
+            #expect(shown["applicationDidEnterBackground:"]?.last?["resource"] as? String == "calendar")
+            #expect(shown["applicationDidBecomeActive:"]?.count == 1)
+            #expect(created.object["resources"] as? [String] == [])
+            let home = try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            #expect(home.nested("app")["state"] as? String == "background")
+
+            let cases: [(String, String, String)] = [
+                (#"{"applicationDidEnterBackgrund:": [{"do": "useGPU"}]}"#, "delegate.actions", "did you mean applicationDidEnterBackground:?"),
+                (#"{"applicationDidEnterBackground:": [{"do": "teleport"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].do", "teleport"),
+                (#"{"applicationDidEnterBackground:": [{"do": "acquire"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].resource", "required"),
+                (#"{"applicationDidEnterBackground:": [{"do": "useGPU", "name": "x"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].name", "name"),
+                (#"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "duration": -1}]}"#, "delegate.actions.applicationDidEnterBackground:[0].duration", "duration"),
+                (#"{"applicationDidEnterBackground:": {"do": "useGPU"}}"#, "delegate.actions.applicationDidEnterBackground:", "array"),
+                (#"{"applicationDidEnterBackground:": [\#(Array(repeating: #"{"do": "useGPU"}"#, count: 17).joined(separator: ","))]}"#, "delegate.actions", "at most 16"),
+            ]
+            for (body, field, words) in cases {
+                let refused = try server.post("/v1/apps", #"{"bundleId": "x", "delegate": {"actions": \#(body)}}"#)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == field, "\(body)")
+                #expect(refused.string("detail")?.contains(words) == true, "\(body): \(refused.text)")
+            }
+            #expect(try server.get("/v1/apps").items.count == 1)
+        }
+    }
+
     /// `info.externalAccessoryProtocols` (LIFECYCLE §6): shown as given, `[]` when absent; an empty name is refused.
     @Test func accessoryProtocolsAreKeptAndAnEmptyOneIsRefused() throws {
         try withDaemon { server in

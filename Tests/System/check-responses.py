@@ -181,6 +181,31 @@ def main():
     c.call("POST", "/v1/devices/d4/events", {"type": "advanceTime", "seconds": 700})
     c.call("POST", "/v1/apps/b1/events", {"type": "launch"})
 
+    # Callback actions and accessories (LIFECYCLE.md §6): every resource entry, a refused task, both kills.
+    c.call("POST", "/v1/devices", {"id": "acts", "iosVersion": "7.0", "settings": {"accessory": "connected"}})
+    c.call("POST", "/v1/apps", {"id": "act1", "device": "acts", "bundleId": "com.example.act",
+                                 "info": {"externalAccessoryProtocols": ["com.example.dock"]},
+                                 "delegate": {"actions": {
+                                     "applicationDidBecomeActive:": [{"do": "acquire", "resource": "bonjourService"},
+                                                                     {"do": "acquire", "resource": "calendar"}],
+                                     "applicationWillResignActive:": [{"do": "release", "resource": "calendar"}],
+                                     "applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save",
+                                                                         "duration": 2}],
+                                     "applicationWillTerminate:": [{"do": "beginBackgroundTask"}]}}})
+    c.call("POST", "/v1/apps", {"id": "act2", "device": "acts", "bundleId": "com.example.gpu",
+                                 "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "useGPU"}],
+                                                          "applicationDidBecomeActive:": [
+                                                              {"do": "acquire", "resource": "addressBook"}]}}})
+    for app, events in [("act1", [{"type": "launch"}, {"type": "homeButton"}]),
+                        ("acts", [{"type": "advanceTime", "seconds": 3}]),
+                        ("act1", [{"type": "activate"}, {"type": "terminate"}]),
+                        ("act2", [{"type": "launch"}, {"type": "homeButton"}])]:
+        c.call("POST", f"/v1/{'devices' if app == 'acts' else 'apps'}/{app}/events", events)
+    c.call("GET", "/v1/apps/act1")
+    c.call("GET", "/v1/apps/act1/timeline")
+    c.call("GET", "/v1/apps/act2")
+    c.call("POST", "/v1/apps", {"bundleId": "x", "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "x"}]}}})
+
     # Scenes (LIFECYCLE.md §11): an iPad, a scene app with two windows, and every scene event and entry.
     c.call("POST", "/v1/devices", {"id": "pad", "iosVersion": "17.0", "idiom": "pad", "sceneDisconnectDelay": 60})
     c.call("POST", "/v1/apps", {"id": "s1", "device": "pad", "bundleId": "com.example.notes", "sdkVersion": "17.0",

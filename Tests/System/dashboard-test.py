@@ -287,9 +287,22 @@ def scene_scenario(driver, base):
     driver.find_element(By.ID, "new-app-id").clear()
     driver.find_element(By.ID, "new-app-id").send_keys("notes")
     driver.find_element(By.ID, "new-app-scenes").click()
+    more = driver.find_element(By.ID, "new-app-more")
+    more.send_keys("{not json")
+    driver.find_element(By.ID, "create-app").click()
+    shown = wait(driver, lambda d: error_text(d))
+    check("more of the app that is not JSON is refused in the page", shown and "not JSON" in shown, shown)
+    more.clear()
+    more.send_keys('{"info": {"externalAccessoryProtocols": ["com.example.dock"]}, "delegate": {"actions": '
+                   '{"sceneDidEnterBackground:": [{"do": "acquire", "resource": "bonjourService"}]}}}')
     driver.find_element(By.ID, "create-app").click()
     check("a scene app made from the page",
           wait(driver, lambda d: text_of(d, "app-heading").startswith("App notes")), text_of(driver, "app-heading"))
+    _, _, notes = request(base + "/v1/apps/notes", "GET")
+    check("... with the scene manifest and the JSON's info and delegate merged",
+          notes["lifecycle"] == "scene" and notes["info"]["externalAccessoryProtocols"] == ["com.example.dock"]
+          and notes["delegate"]["actions"]["sceneDidEnterBackground:"][0]["do"] == "acquire", notes)
+    more.clear()
     press(driver, "launch", {})
     wait(driver, lambda d: badge_state(d, "#app-state") == "active")
     press(driver, "homeButton")

@@ -16,6 +16,7 @@ package struct AppRequest {
             ("delegate.notImplemented", delegate.notImplemented.sorted(), Selector.configurable),
             ("delegate.durations", delegate.durations.keys.sorted(), Selector.configurable),
             ("delegate.returns", delegate.returns.keys.sorted(), Selector.returning),
+            ("delegate.actions", (delegate.actions ?? [:]).keys.sorted(), Selector.configurable),
         ]
         for (field, selectors, known) in named {
             for selector in selectors where !known.contains(selector) {
@@ -55,7 +56,9 @@ package struct AppRequest {
             }
         }
         if let delegate = try reader.object("delegate") {
-            try delegate.rejectUnknown(allowed: ["notImplemented", "durations", "returns", "endsTasksOnExpiration"])
+            try delegate.rejectUnknown(allowed: [
+                "notImplemented", "durations", "returns", "endsTasksOnExpiration", "actions",
+            ])
             if let selectors = try delegate.strings("notImplemented") {
                 configuration.delegate.notImplemented = Set(selectors)
             }
@@ -77,6 +80,10 @@ package struct AppRequest {
             }
             if let flag = try delegate.bool("endsTasksOnExpiration") {
                 configuration.delegate.endsTasksOnExpiration = flag
+            }
+            if let actions = try delegate.object("actions") {
+                let listed = try Self.actions(actions).filter { !$0.value.isEmpty }
+                configuration.delegate.actions = listed.isEmpty ? nil : listed
             }
         }
         if let failure = configuration.validationFailure() { throw APIError(failure) }

@@ -84,6 +84,11 @@ package enum EntryEncoder {
             w.int(task)
             w.field("name")
             if let name { w.string(name) } else { w.null() }
+        case .resource(let resource, let event):
+            w.field("resource")
+            w.string(resource.rawValue)
+            w.field("event")
+            w.string(event.rawValue)
         }
         w.endObject()
     }

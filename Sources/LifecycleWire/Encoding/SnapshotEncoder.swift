@@ -48,6 +48,8 @@ package enum SnapshotEncoder {
         strings(app.backgroundActivities, into: &w)
         w.field("pendingRedraws")
         w.int(app.pendingRedraws)
+        w.field("resources")
+        strings(app.resources.map(\.rawValue), into: &w)
         w.field("protectedDataAvailable")
         w.bool(device.protectedDataAvailable)
         w.field("termination")
@@ -106,9 +108,43 @@ package enum SnapshotEncoder {
         w.endObject()
         w.field("endsTasksOnExpiration")
         w.bool(delegate.endsTasksOnExpiration)
+        w.field("actions")
+        w.beginObject()
+        let actions = delegate.actions ?? [:]
+        for selector in actions.keys.sorted() {
+            w.key(selector)
+            w.beginArray()
+            for action in actions[selector]! { Self.action(action, into: &w) }
+            w.endArray()
+        }
+        w.endObject()
         w.endObject()
         w.field("memoryMB")
         w.int(app.configuration.memoryMB)
+        w.endObject()
+    }
+
+    /// One callback action as `delegate.actions` takes it: `do`, then its fields (absent optional ones left out).
+    private static func action(_ action: CallbackAction, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("do")
+        w.string(action.name.rawValue)
+        switch action {
+        case .beginBackgroundTask(let name, let duration):
+            if let name {
+                w.field("name")
+                w.string(name)
+            }
+            if let duration {
+                w.field("duration")
+                w.number(duration)
+            }
+        case .useGPU:
+            break
+        case .acquire(let resource), .release(let resource):
+            w.field("resource")
+            w.string(resource.rawValue)
+        }
         w.endObject()
     }
 

@@ -165,6 +165,7 @@ function renderSelected() {
   if (app.lifecycle === "scene") facts.push(`scenes: ${(app.sessions || []).map((s) => `${s.id} ${s.state}`).join(", ") || "none"}`);
   if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => (t.name ? `${t.id} (${t.name})` : t.id)).join(", ")}`);
   if (app.pendingNotifications) facts.push(`${app.pendingNotifications} notifications queued`);
+  if (app.resources?.length) facts.push(`holds: ${app.resources.join(", ")}`);
   if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
   $("app-summary").textContent = facts.join(" · ");
   if ($("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
@@ -319,6 +320,16 @@ async function createApp(submit) {
   }
   if (form.elements.scenes.checked) {
     body.info = { sceneManifest: { supportsMultipleScenes: true, configurations: [{ name: "Default Configuration" }] } };
+  }
+  // Any other member of the request, as the API takes it (api/openapi.yaml, AppCreate); the daemon checks it.
+  const more = form.elements.more.value.trim();
+  if (more) {
+    let extra;
+    try { extra = JSON.parse(more); } catch (error) { showError(new Error(`More of the app is not JSON: ${error.message}`)); return; }
+    if (extra === null || typeof extra !== "object" || Array.isArray(extra)) { showError(new Error("More of the app must be a JSON object")); return; }
+    for (const [key, value] of Object.entries(extra)) {
+      body[key] = key === "info" && body.info ? { ...body.info, ...value } : value;
+    }
   }
   const app = await attempt(() => view.client.request("POST", "/apps", body).catch((error) => {
     if (error instanceof Problem && error.status === 404 && view.client.namespace !== "default" && !body.device) {

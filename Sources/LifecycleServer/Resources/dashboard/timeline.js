@@ -38,6 +38,7 @@ export function describe(entry) {
     case "runloop": return `${entry.event} ${entry.delivered ? "delivered" : "dropped"} — ${at}`;
     case "backgroundTask": return `background task ${entry.task ?? ""} ${entry.event || ""} — ${at}`.replace(/ +/g, " ");
     case "device": return `device: ${entry.event || entry.type || "event"} — ${at}`;
+    case "resource": return `${entry.resource} ${entry.event} — ${at}`;
     default: return `${entry.kind} — ${at}`;
   }
 }

@@ -1,0 +1,58 @@
+/// What an app does inside its callbacks, and what the system does about it (LIFECYCLE §6;
+/// seed 000 §3.3 and seed 000 §3.5).
+extension Device {
+    /// Runs the delegate's actions for `selector`, as the callback starts; false when one of them ended the
+    /// app (the caller stops: no duration, no notification). Callers skip it for delegates without actions,
+    /// which cost every callback nothing then.
+    mutating func performActions(_ id: String, inside selector: String) -> Bool {
+        let actions = apps[existing: id].delegate.actions(inside: selector)
+        guard !actions.isEmpty else { return true }
+        for action in actions {
+            switch action {
+            case .beginBackgroundTask(let name, let duration):
+                // Seed 000 §3.5: applicationWillTerminate: cannot ask for more time.
+                let granted: Bool
+                if selector == Selector.willTerminate {
+                    granted = false
+                } else {
+                    do {
+                        try beginBackgroundTask(id, name: name, duration: duration)
+                        granted = true
+                    } catch {
+                        granted = false
+                    }
+                }
+                if !granted { record(id, .backgroundTask(event: .refused, task: 0, name: name)) }
+            case .useGPU:
+                // Seed 000 §3.3 (1): OpenGL ES in the background gets the app killed at once.
+                guard apps[existing: id].state == .background else { continue }
+                end(id, .gpuInBackground, notified: false)
+                return false
+            case .acquire(let resource):
+                var held = Set(apps[existing: id].resources)
+                guard held.insert(resource).inserted else { continue }
+                apps[existing: id].heldResources = AppResource.allCases.filter(held.contains)
+                record(id, .resource(resource: resource, event: .acquired))
+            case .release(let resource):
+                guard apps[existing: id].resources.contains(resource) else { continue }
+                let left = apps[existing: id].resources.filter { $0 != resource }
+                apps[existing: id].heldResources = left.isEmpty ? nil : left
+                record(id, .resource(resource: resource, event: .released))
+            }
+        }
+        return true
+    }
+
+    /// The app has just been suspended: the system closes its Bonjour services and listening sockets
+    /// (seed 000 §3.3 (2), (3)); one still using the Address Book or Calendar is killed (seed 000 §3.3 (6)).
+    mutating func releaseAtSuspension(_ id: String) {
+        let held = apps[existing: id].resources
+        guard !held.isEmpty else { return }
+        for resource in held where !resource.isShared {
+            record(id, .resource(resource: resource, event: .closedBySystem))
+        }
+        let shared = held.filter(\.isShared)
+        apps[existing: id].heldResources = shared.isEmpty ? nil : shared
+        if !shared.isEmpty { end(id, .sharedResourceInUse, notified: false) }
+    }
+}

@@ -1,0 +1,43 @@
+import LifecycleCore
+
+extension AppRequest {
+    /// `delegate.actions`: for each selector, the actions its callback takes, in order (LIFECYCLE §6).
+    static func actions(_ reader: FieldReader) throws(APIError) -> [String: [CallbackAction]] {
+        var actions: [String: [CallbackAction]] = [:]
+        for (selector, value) in reader.members.sorted(by: { $0.key < $1.key }) {
+            guard case .array(let items) = value else {
+                throw .invalidField(
+                    reader.path(selector), "\(reader.path(selector)) must be an array of actions, not \(value.typeName)")
+            }
+            actions[selector] = try items.enumerated().map { (index, item) throws(APIError) in
+                try action(FieldReader(item, prefix: reader.path("\(selector)[\(index)]."), what: "an action"))
+            }
+        }
+        return actions
+    }
+
+    private static func action(_ reader: FieldReader) throws(APIError) -> CallbackAction {
+        guard let name = try reader.enumeration("do", CallbackAction.Name.self) else {
+            throw .invalidField(
+                reader.path("do"), "\(reader.path("do")) is required: what the app does",
+                allowed: CallbackAction.Name.allCases.map(\.rawValue))
+        }
+        switch name {
+        case .beginBackgroundTask:
+            try reader.rejectUnknown(allowed: ["do", "name", "duration"])
+            return .beginBackgroundTask(
+                name: try reader.string("name"), duration: try reader.number("duration", in: AppConfiguration.durationRange))
+        case .useGPU:
+            try reader.rejectUnknown(allowed: ["do"])
+            return .useGPU
+        case .acquire, .release:
+            try reader.rejectUnknown(allowed: ["do", "resource"])
+            guard let resource = try reader.enumeration("resource", AppResource.self) else {
+                throw .invalidField(
+                    reader.path("resource"), "\(reader.path("resource")) is required: the resource \(name.rawValue) names",
+                    allowed: AppResource.allCases.map(\.rawValue))
+            }
+            return name == .acquire ? .acquire(resource: resource) : .release(resource: resource)
+        }
+    }
+}
