@@ -3,7 +3,14 @@ public struct AppInstance: Equatable, Sendable, Codable {
     public let id: String
     /// Its place among the device's apps: the order in which apps hear about device-wide events.
     public let ordinal: Int
-    public let configuration: AppConfiguration
+    /// What the client chose; never changes. Boxed, so copying an app (done on every callback) retains
+    /// one reference instead of each of its arrays, sets and strings.
+    /// Read in place (`_read`, inlined into other modules): `app.configuration.info` copies the info alone,
+    /// never the configuration.
+    @inlinable public var configuration: AppConfiguration {
+        _read { yield storedConfiguration.value }
+    }
+    @usableFromInline let storedConfiguration: ConfigurationBox
     /// The version that gates this app's rules: its own, or its device's.
     public let iosVersion: Version
 
@@ -24,6 +31,13 @@ public struct AppInstance: Equatable, Sendable, Codable {
 
     /// Resources it holds, in catalogue order.
     public var resources: [AppResource] { heldResources ?? [] }
+
+    /// Every stored property under the name it has always been saved with (`configuration` is the box's).
+    private enum CodingKeys: String, CodingKey {
+        case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
+        case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
+        case heldResources, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog, sceneBook
+    }
 
     /// When the app last entered the background: the start of the background task budget.
     var backgroundSince: Double?
@@ -49,7 +63,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
     init(id: String, ordinal: Int, configuration: AppConfiguration, iosVersion: Version, time: Double) {
         self.id = id
         self.ordinal = ordinal
-        self.configuration = configuration
+        self.storedConfiguration = ConfigurationBox(configuration)
         self.iosVersion = iosVersion
         self.stateSince = time
     }
@@ -93,4 +107,22 @@ public struct QueuedNotification: Equatable, Sendable, Codable {
     public var coalesced: Int
     /// The value before the first queued change: a change back to it leaves nothing to deliver.
     var baseline: JSONValue?
+}
+
+/// An app's configuration behind one reference; saved and compared as the configuration itself.
+@usableFromInline final class ConfigurationBox: Sendable, Equatable, Codable {
+    @usableFromInline let value: AppConfiguration
+
+    init(_ value: AppConfiguration) { self.value = value }
+
+    @usableFromInline init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(AppConfiguration.self)
+    }
+
+    @usableFromInline func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    @usableFromInline static func == (lhs: ConfigurationBox, rhs: ConfigurationBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
 }
