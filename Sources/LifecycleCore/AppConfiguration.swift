@@ -73,6 +73,9 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     public var memoryMB = 100
     /// The SDK the app was built with; nil: its iOS version (the iOS 27 gate, LIFECYCLE §11.1).
     public var sdkVersion: Version?
+    /// Views that show sensitive information, which the app should hide before the system's snapshot
+    /// (LIFECYCLE §6); nil when it declares none: then no snapshot entry is recorded.
+    public var sensitiveViews: [String]?
 
     public init(bundleId: String, iosVersion: Version? = nil) {
         self.bundleId = bundleId
@@ -82,6 +85,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     /// The first rule this configuration breaks, as the rejection a client sees.
     /// Simulated seconds a delegate callback may take.
     public static let durationRange = 0.0...86_400
+    /// The most sensitive views an app may list.
+    public static let maxSensitiveViews = 64
 
     public func validationFailure() -> Rejection? {
         // Counted in Unicode scalars, as JSON Schema's maxLength counts.
@@ -100,9 +105,34 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
                 return .invalidField(
                     "delegate.actions", "\(selector) lists \(list.count) actions; a callback takes at most \(CallbackAction.limit)")
             }
+            for action in list {
+                let named: [String]
+                switch action {
+                case .hideViews(let views?), .showViews(let views?): named = views
+                default: named = []
+                }
+                for view in named where !(sensitiveViews ?? []).contains(view) {
+                    return .invalidField(
+                        "delegate.actions",
+                        "\(selector) names the view \(view), which sensitiveViews does not list",
+                        allowed: sensitiveViews ?? [])
+                }
+            }
             for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
                 return .invalidField(
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
+            }
+        }
+        if let views = sensitiveViews {
+            if views.count > Self.maxSensitiveViews {
+                return .invalidField(
+                    "sensitiveViews", "an app lists at most \(Self.maxSensitiveViews) sensitive views, not \(views.count)")
+            }
+            for view in views where view.isEmpty || view.unicodeScalars.count > 128 {
+                return .invalidField("sensitiveViews", "a view's name is a non-empty string of at most 128 characters")
+            }
+            if Set(views).count != views.count {
+                return .invalidField("sensitiveViews", "each sensitive view is listed once")
             }
         }
         for name in info.externalAccessoryProtocols ?? [] where name.isEmpty || name.unicodeScalars.count > 255 {
@@ -137,13 +167,16 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// Takes up a resource and keeps it until `release`.
     case acquire(resource: AppResource)
     case release(resource: AppResource)
+    /// Hides sensitive views (nil: all of them) until `showViews`; the snapshot shows what is hidden.
+    case hideViews(views: [String]?)
+    case showViews(views: [String]?)
 
     /// The most actions one callback may list.
     public static let limit = 16
 
     /// The action's name on the wire (its `do`), one per case.
     public enum Name: String, CaseIterable, Sendable {
-        case beginBackgroundTask, useGPU, acquire, release
+        case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews
     }
 
     public var name: Name {
@@ -152,6 +185,8 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .useGPU: .useGPU
         case .acquire: .acquire
         case .release: .release
+        case .hideViews: .hideViews
+        case .showViews: .showViews
         }
     }
 }

@@ -31,12 +31,15 @@ public struct AppInstance: Equatable, Sendable, Codable {
 
     /// Resources it holds, in catalogue order.
     public var resources: [AppResource] { heldResources ?? [] }
+    /// Sensitive views it has hidden (`hideViews`), in the order `sensitiveViews` lists them; nil: none.
+    public internal(set) var hiddenViews: [String]?
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
-        case heldResources, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog, sceneBook
+        case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
+        case sceneBook
     }
 
     /// When the app last entered the background: the start of the background task budget.

@@ -38,9 +38,32 @@ extension Device {
                 let left = apps[existing: id].resources.filter { $0 != resource }
                 apps[existing: id].heldResources = left.isEmpty ? nil : left
                 record(id, .resource(resource: resource, event: .released))
+            case .hideViews(let views):
+                setHidden(id, views, hidden: true)
+            case .showViews(let views):
+                setHidden(id, views, hidden: false)
             }
         }
         return true
+    }
+
+    /// Hides or shows the named sensitive views (nil: every one), keeping `hiddenViews` in declared order.
+    private mutating func setHidden(_ id: String, _ views: [String]?, hidden: Bool) {
+        let declared = apps[existing: id].configuration.sensitiveViews ?? []
+        var set = Set(apps[existing: id].hiddenViews ?? [])
+        for view in views ?? declared {
+            if hidden { set.insert(view) } else { set.remove(view) }
+        }
+        let ordered = declared.filter(set.contains)
+        apps[existing: id].hiddenViews = ordered.isEmpty ? nil : ordered
+    }
+
+    /// The system snapshots the app's UI as its background callback returns (seed 000 §3.3 (1), (10)):
+    /// recorded for apps that declare sensitive views, with the ones that showed.
+    mutating func takeSnapshot(_ id: String, session: String? = nil) {
+        guard let declared = apps[existing: id].configuration.sensitiveViews else { return }
+        let hidden = apps[existing: id].hiddenViews ?? []
+        record(id, .snapshot(visible: declared.filter { !hidden.contains($0) }, hidden: hidden), session: session)
     }
 
     /// The app has just been suspended: the system closes its Bonjour services and listening sockets

@@ -232,6 +232,7 @@ extension Device {
         apps[existing: id].backgroundSince = time
         apps[existing: id].budgetExhausted = false
         guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil else { return }
+        takeSnapshot(id)
         closeAccessorySession(id)
     }
 

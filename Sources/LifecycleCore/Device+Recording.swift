@@ -76,6 +76,7 @@ extension Device {
         apps[existing: id].windowEnd = nil
         apps[existing: id].windowWatchdog = nil
         apps[existing: id].heldResources = nil
+        apps[existing: id].hiddenViews = nil
         apps[existing: id].termination = Termination(reason: reason, time: time, notified: notified, code: code)
         record(id, .termination(reason: reason, notified: notified, code: code))
         if foregroundApp == id { foregroundApp = nil }

@@ -138,6 +138,7 @@ extension Device {
         setSceneState(id, session, .background)
         let limit = Watchdog.didEnterBackground
         guard invokeScene(id, session, Selector.sceneDidEnterBackground, limit: limit) else { return false }
+        takeSnapshot(id, session: session)
         if before != .background, apps[existing: id].state == .background {
             post(id, Selector.notification(after: Selector.didEnterBackground)!)
             closeAccessorySession(id)

@@ -39,6 +39,9 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case sceneState(from: SceneState, to: SceneState)
         /// The app took up or let go of a resource, or the system closed it at suspension (LIFECYCLE §6).
         case resource(resource: AppResource, event: ResourceEvent)
+        /// The system's snapshot of the app's UI as it went to the background: which of its sensitive views
+        /// showed and which it had hidden (LIFECYCLE §6).
+        case snapshot(visible: [String], hidden: [String])
     }
 
     /// The wire name of the entry's kind.
@@ -53,6 +56,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .backgroundTask: "backgroundTask"
         case .sceneState: "sceneState"
         case .resource: "resource"
+        case .snapshot: "snapshot"
         }
     }
 

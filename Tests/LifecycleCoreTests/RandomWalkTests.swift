@@ -75,12 +75,14 @@ struct RandomWalk {
             let actions: [CallbackAction] = [
                 .beginBackgroundTask(name: "t", duration: random.pick([nil, 2, 40])), .useGPU,
                 .acquire(resource: random.pick(AppResource.allCases)), .release(resource: random.pick(AppResource.allCases)),
+                .hideViews(views: random.pick([nil, ["secret"]])), .showViews(views: random.pick([nil, ["secret"]])),
             ]
             for selector in selectors where random.chance(6) {
                 app.delegate.actions = app.delegate.actions ?? [:]
                 app.delegate.actions![selector] = [random.pick(actions)]
             }
             if random.chance(20) { app.info.externalAccessoryProtocols = ["com.example.dock"] }
+            app.sensitiveViews = ["secret", "other"]
             app.delegate.endsTasksOnExpiration = random.chance(75)
             app.memoryMB = random.pick([50, 100, 150, 250])
             try! device.addApp(id: "app\(appIndex)", configuration: app)

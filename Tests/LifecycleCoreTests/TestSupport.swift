@@ -31,7 +31,7 @@ struct Sim {
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
-        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil
+        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil, sensitiveViews: [String]? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -43,6 +43,7 @@ struct Sim {
         configuration.info.sceneManifest = scenes
         configuration.info.externalAccessoryProtocols = accessoryProtocols
         configuration.delegate.actions = actions
+        configuration.sensitiveViews = sensitiveViews
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)
@@ -150,6 +151,9 @@ extension TimelineEntry {
         case .backgroundTask(let event, let task, _): "task \(event) \(task)"
         case .sceneState(let from, let to): "scene \(session!) \(from)→\(to)"
         case .resource(let resource, let event): "resource \(resource) \(event)"
+        case .snapshot(let visible, let hidden):
+            "snapshot visible:\(visible.joined(separator: ",")) hidden:\(hidden.joined(separator: ","))"
+                + (session.map { " \($0)" } ?? "")
         }
     }
 }

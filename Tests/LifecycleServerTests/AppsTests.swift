@@ -63,6 +63,30 @@ import Testing
         }
     }
 
+    /// `sensitiveViews` and the snapshot entry (LIFECYCLE §6): hidden views show as hidden; an action naming a
+    /// view the app does not list, or a view listed twice, is refused.
+    @Test func sensitiveViewsAndTheSnapshot() throws {
+        try withDaemon { server in
+            try server.createApp(
+                #"{"id": "bank", "bundleId": "x", "iosVersion": "7.0", "sensitiveViews": ["balance", "card"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["card"]}]}}}"#)
+            let home = try server.postEvents("/v1/apps/bank/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            let snapshot = try #require(home.entries.first { $0["kind"] as? String == "snapshot" })
+            #expect(snapshot["visible"] as? [String] == ["balance"])
+            #expect(snapshot["hidden"] as? [String] == ["card"])
+            #expect(home.nested("app")["hiddenViews"] as? [String] == ["card"])
+            #expect(home.nested("app")["sensitiveViews"] as? [String] == ["balance", "card"])
+            for (body, field) in [
+                (#"{"bundleId": "x", "sensitiveViews": ["a"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["b"]}]}}}"#, "delegate.actions"),
+                (#"{"bundleId": "x", "sensitiveViews": ["a", "a"]}"#, "sensitiveViews"),
+                (#"{"bundleId": "x", "sensitiveViews": [""]}"#, "sensitiveViews"),
+            ] {
+                let refused = try server.post("/v1/apps", body)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == field, "\(body)")
+            }
+        }
+    }
+
     /// `info.externalAccessoryProtocols` (LIFECYCLE §6): shown as given, `[]` when absent; an empty name is refused.
     @Test func accessoryProtocolsAreKeptAndAnEmptyOneIsRefused() throws {
         try withDaemon { server in

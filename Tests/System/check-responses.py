@@ -192,6 +192,13 @@ def main():
                                      "applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save",
                                                                          "duration": 2}],
                                      "applicationWillTerminate:": [{"do": "beginBackgroundTask"}]}}})
+    c.call("POST", "/v1/apps", {"id": "act3", "device": "acts", "bundleId": "com.example.bank",
+                                 "sensitiveViews": ["balance"],
+                                 "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews"}],
+                                                          "applicationWillEnterForeground:": [
+                                                              {"do": "showViews", "views": ["balance"]}]}}})
+    c.call("POST", "/v1/apps/act3/events", [{"type": "launch"}, {"type": "homeButton"}, {"type": "activate"}])
+    c.call("GET", "/v1/apps/act3/timeline")
     c.call("POST", "/v1/apps", {"id": "act2", "device": "acts", "bundleId": "com.example.gpu",
                                  "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "useGPU"}],
                                                           "applicationDidBecomeActive:": [

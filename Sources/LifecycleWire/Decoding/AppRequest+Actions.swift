@@ -38,6 +38,10 @@ extension AppRequest {
                     allowed: AppResource.allCases.map(\.rawValue))
             }
             return name == .acquire ? .acquire(resource: resource) : .release(resource: resource)
+        case .hideViews, .showViews:
+            try reader.rejectUnknown(allowed: ["do", "views"])
+            let views = try reader.strings("views")
+            return name == .hideViews ? .hideViews(views: views) : .showViews(views: views)
         }
     }
 }

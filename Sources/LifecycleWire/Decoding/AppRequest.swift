@@ -6,7 +6,9 @@ package struct AppRequest {
     package var device: String?
     package var configuration: AppConfiguration
 
-    package static let fields = ["id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB"]
+    package static let fields = [
+        "id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB", "sensitiveViews",
+    ]
 
     /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
     /// Every selector a delegate configuration names is one the daemon knows, so a typo cannot silently
@@ -40,6 +42,7 @@ package struct AppRequest {
         if let memory = try reader.integer("memoryMB", in: DeviceConfiguration.memoryRange) {
             configuration.memoryMB = memory
         }
+        if let views = try reader.strings("sensitiveViews"), !views.isEmpty { configuration.sensitiveViews = views }
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: [
                 "exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest", "externalAccessoryProtocols",

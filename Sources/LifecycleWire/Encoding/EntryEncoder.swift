@@ -89,6 +89,11 @@ package enum EntryEncoder {
             w.string(resource.rawValue)
             w.field("event")
             w.string(event.rawValue)
+        case .snapshot(let visible, let hidden):
+            w.field("visible")
+            w.value(.array(visible.map(JSONValue.string)))
+            w.field("hidden")
+            w.value(.array(hidden.map(JSONValue.string)))
         }
         w.endObject()
     }

@@ -50,6 +50,10 @@ package enum SnapshotEncoder {
         w.int(app.pendingRedraws)
         w.field("resources")
         strings(app.resources.map(\.rawValue), into: &w)
+        w.field("sensitiveViews")
+        strings(app.configuration.sensitiveViews ?? [], into: &w)
+        w.field("hiddenViews")
+        strings(app.hiddenViews ?? [], into: &w)
         w.field("protectedDataAvailable")
         w.bool(device.protectedDataAvailable)
         w.field("termination")
@@ -144,6 +148,11 @@ package enum SnapshotEncoder {
         case .acquire(let resource), .release(let resource):
             w.field("resource")
             w.string(resource.rawValue)
+        case .hideViews(let views), .showViews(let views):
+            if let views {
+                w.field("views")
+                strings(views, into: &w)
+            }
         }
         w.endObject()
     }
