@@ -63,7 +63,8 @@ extension Device {
     private var observableDeviceFields: ObservableDeviceFields {
         ObservableDeviceFields(
             time: time, locked: locked, foregroundApp: foregroundApp, interruption: interruption,
-            notificationCenterOpen: notificationCenterOpen, callSince: callSince, settings: settings)
+            notificationCenterOpen: notificationCenterOpen, appSwitcherOpen: appSwitcherOpen, callSince: callSince,
+            settings: settings)
     }
 
     /// Applies one event; answers the ordinary events a `moveTo` amounts to (its steps), nil for any other.
@@ -127,7 +128,7 @@ extension Device {
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
-            .bannerNotification, .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            .bannerNotification, .appSwitcherOpened, .appSwitcherClosed, .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
         }
     }
@@ -181,6 +182,10 @@ extension Device {
             try openNotificationCenter()
         case .notificationCenterClosed:
             try closeNotificationCenter()
+        case .appSwitcherOpened:
+            try openAppSwitcher()
+        case .appSwitcherClosed:
+            try closeAppSwitcher()
         case .memoryPressure(let level):
             recordDevice(event, ["level": .string(level.rawValue)])
             memoryPressure(level)
@@ -217,6 +222,7 @@ private struct ObservableDeviceFields: Equatable {
     var foregroundApp: String?
     var interruption: InterruptionKind?
     var notificationCenterOpen: Bool
+    var appSwitcherOpen: Bool
     var callSince: Double?
     var settings: [String: JSONValue]
 }

@@ -46,11 +46,13 @@ extension Device {
         startFromNotificationCenter(id)
         if usesScenes(id) {
             try bringScenesForward(id, url: url, session: session)
+            reactivateFront()  // back from the app switcher
             return
         }
         let state = apps[existing: id].state
         if state.isForeground {
             if let url { urlCallback(id, url) }
+            reactivateFront()  // back from the app switcher
             return
         }
         try checkForegroundAllowed(for: id)
@@ -70,8 +72,10 @@ extension Device {
     /// stays, and `checkForegroundAllowed` refuses. The app already in front is not started: for it nothing
     /// closes (LIFECYCLE §5).
     mutating func startFromNotificationCenter(_ id: String) {
-        guard notificationCenterOpen, !locked, interruption == nil, !apps[existing: id].state.isForeground
-        else { return }
+        guard notificationCenterOpen || appSwitcherOpen, !locked, interruption == nil else { return }
+        // The app switcher's card of the app in front brings that app back (LIFECYCLE §5): it closes too.
+        if appSwitcherOpen { appSwitcherShown = nil }
+        guard !apps[existing: id].state.isForeground else { return }
         notificationCenterOpen = false
     }
 
@@ -238,9 +242,10 @@ extension Device {
 
     mutating func homeButton() {
         guard !locked else { return }  // Home on the lock screen only lights it
-        if notificationCenterOpen {
-            // Home first closes Notification Center, as on a phone.
+        if notificationCenterOpen || appSwitcherOpen {
+            // Home first closes Notification Center or the app switcher (chosen for the switcher).
             notificationCenterOpen = false
+            appSwitcherShown = nil
             if let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil {
                 becomeActive(front)
             }

@@ -19,7 +19,7 @@ extension Device {
     /// The foreground app becomes active again once nothing covers it.
     mutating func reactivateFront() {
         guard let front = foregroundApp, apps[existing: front].state == .inactive, interruption == nil,
-            !notificationCenterOpen, !locked
+            !notificationCenterOpen, !appSwitcherOpen, !locked
         else { return }
         becomeActive(front)
     }
@@ -69,6 +69,7 @@ extension Device {
         guard !locked else { return }  // the sleep button on a locked phone changes nothing
         locked = true
         notificationCenterOpen = false
+        appSwitcherShown = nil
         if let front = foregroundApp {
             resignFront()
             if capabilities(of: front).lockBackgrounds, apps[existing: front].state == .inactive {
@@ -109,5 +110,37 @@ extension Device {
                     value: value, previous: available ? "unavailable" : "available")
             }
         }
+    }
+}
+
+/// The app switcher (LIFECYCLE §5, seed 003 step 6): shown over the app in front without ending it.
+extension Device {
+    mutating func openAppSwitcher() throws(Rejection) {
+        guard configuration.iosVersion >= Version(4, 0), configuration.multitasking else {
+            throw .transition(
+                "the app switcher exists from iOS 4.0 on a multitasking device; this device runs "
+                    + "\(configuration.iosVersion)\(configuration.multitasking ? "" : " without multitasking")")
+        }
+        if locked { throw .transition("the device is locked: unlock it first", allowed: ["unlock"]) }
+        if let interruption {
+            throw .transition(
+                "an interruption (\(interruption.rawValue)) is in progress: end it first", allowed: ["interruptionEnded"])
+        }
+        if notificationCenterOpen {
+            throw .transition("Notification Center is open: close it first", allowed: ["notificationCenterClosed"])
+        }
+        recordDevice(.appSwitcherOpened, [:])
+        guard !appSwitcherOpen else { return }
+        appSwitcherShown = true
+        resignFront()
+    }
+
+    mutating func closeAppSwitcher() throws(Rejection) {
+        guard appSwitcherOpen else {
+            throw .transition("the app switcher is not open", allowed: ["appSwitcherOpened"])
+        }
+        recordDevice(.appSwitcherClosed, [:])
+        appSwitcherShown = nil
+        reactivateFront()
     }
 }

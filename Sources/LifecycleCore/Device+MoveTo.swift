@@ -102,6 +102,7 @@ extension Device {
         if interruption != nil { return .interruptionEnded(accepted: false) }
         // Another app starts from Notification Center (seed 000 §3.2); the app in front under it closes it.
         if notificationCenterOpen, apps[existing: id].state.isForeground { return .notificationCenterClosed }
+        if appSwitcherOpen, apps[existing: id].state.isForeground { return .appSwitcherClosed }
         return activate
     }
 
@@ -114,6 +115,7 @@ extension Device {
         }
         // Home would only close Notification Center.
         if notificationCenterOpen { return .notificationCenterClosed }
+        if appSwitcherOpen { return .appSwitcherClosed }
         return .homeButton
     }
 
@@ -175,7 +177,7 @@ private struct MoveMark: Equatable {
         let app = device.apps[existing: id]
         state = app.state
         foregroundApp = device.foregroundApp
-        covered = [device.locked, device.interruption != nil, device.notificationCenterOpen]
+        covered = [device.locked, device.interruption != nil, device.notificationCenterOpen, device.appSwitcherOpen]
         tasks = app.backgroundTasks.count
         activities = app.backgroundActivities.count
         time = device.time

@@ -31,6 +31,8 @@ extension Device {
             // straight to the background (seed 000 §3.2).
             notificationCenterOpen = false
         }
+        // A notification shows over the app switcher too; acting on it leaves the switcher.
+        appSwitcherShown = nil
         // What the tap itself dismissed aside, nothing may still cover the screen (a lock, another
         // interruption, Notification Center over an alert); a refusal undoes the dismissal too.
         try checkForegroundAllowed(for: id)

@@ -40,7 +40,7 @@ extension Device {
     }
 
     /// Whether something covers the screen: scenes in front stay inactive until it goes (§11.11).
-    var screenCovered: Bool { locked || interruption != nil || notificationCenterOpen }
+    var screenCovered: Bool { locked || interruption != nil || notificationCenterOpen || appSwitcherOpen }
 
     /// A background or suspended scene app comes back: its queue first, then its scenes (§11.7).
     mutating func resumeScenes(_ id: String, session: String?, url: OpenedURL?) {

@@ -41,6 +41,7 @@ extension Device {
         locked = false
         interruption = nil
         notificationCenterOpen = false
+        appSwitcherShown = nil
         callSince = nil
         foregroundApp = nil
         appBeforeLock = nil

@@ -15,6 +15,9 @@ public struct Device: Equatable, Sendable, Codable {
     public internal(set) var notificationCenterOpen = false
     /// When the call the user answered began; nil while no call is in progress (LIFECYCLE §5).
     public internal(set) var callSince: Double?
+    /// Whether the app switcher is showing (LIFECYCLE §5); saved as nil when not (and by devices saved before it).
+    var appSwitcherShown: Bool?
+    public var appSwitcherOpen: Bool { appSwitcherShown == true }
     /// Current value of every device setting that `change` events move.
     public internal(set) var settings: [String: JSONValue]
     /// `seq` of the newest entry on this device; 0 before any.
@@ -42,7 +45,7 @@ public struct Device: Equatable, Sendable, Codable {
     /// saved before that state existed still load.
     private enum CodingKeys: String, CodingKey {
         case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, callSince, settings
-        case lastSeq
+        case lastSeq, appSwitcherShown
         case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
     }
 

@@ -46,6 +46,8 @@ public enum Event: Equatable, Sendable, Codable {
     case bannerNotification(title: String?)
     case notificationCenterOpened
     case notificationCenterClosed
+    case appSwitcherOpened
+    case appSwitcherClosed
     case memoryPressure(level: MemoryPressureLevel)
     case reboot
     case advanceTime(seconds: Double)

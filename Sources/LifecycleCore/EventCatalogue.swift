@@ -13,7 +13,8 @@ public enum EventType: Int, Sendable, CaseIterable {
     case openScene, closeScene, disconnectScene, moveTo
     // Device events.
     case homeButton, switchApp, lock, unlock, interruptionBegan, interruptionEnded, callEnded, bannerNotification
-    case notificationCenterOpened, notificationCenterClosed, memoryPressure, reboot, advanceTime, change
+    case notificationCenterOpened, notificationCenterClosed, appSwitcherOpened, appSwitcherClosed, memoryPressure, reboot
+    case advanceTime, change
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
     /// position, so this is an array's element: events are decoded, applied and journaled by the million.)
@@ -209,6 +210,10 @@ public enum EventType: Int, Sendable, CaseIterable {
             return .init(type, .device, "Notification Center opens", []) { _ in .notificationCenterOpened }
         case .notificationCenterClosed:
             return .init(type, .device, "Notification Center closes", []) { _ in .notificationCenterClosed }
+        case .appSwitcherOpened:
+            return .init(type, .device, "A double press of Home shows the app switcher", []) { _ in .appSwitcherOpened }
+        case .appSwitcherClosed:
+            return .init(type, .device, "The app switcher closes over the app in front", []) { _ in .appSwitcherClosed }
         case .memoryPressure:
             return .init(
                 type, .device, "The system runs low on memory",
@@ -458,6 +463,8 @@ extension Event {
         case .bannerNotification: .bannerNotification
         case .notificationCenterOpened: .notificationCenterOpened
         case .notificationCenterClosed: .notificationCenterClosed
+        case .appSwitcherOpened: .appSwitcherOpened
+        case .appSwitcherClosed: .appSwitcherClosed
         case .memoryPressure: .memoryPressure
         case .reboot: .reboot
         case .advanceTime: .advanceTime
@@ -498,7 +505,8 @@ extension Event {
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
-            .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded:
+            .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded, .appSwitcherOpened,
+            .appSwitcherClosed:
             .init()
         }
     }

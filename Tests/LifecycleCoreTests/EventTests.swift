@@ -16,7 +16,7 @@ struct EventTests {
             .memoryWarning,
             .homeButton, .switchApp(to: "a"), .lock, .unlock, .interruptionBegan(kind: .call),
             .interruptionEnded(accepted: false), .callEnded, .bannerNotification(title: nil), .notificationCenterOpened,
-            .notificationCenterClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
+            .notificationCenterClosed, .appSwitcherOpened, .appSwitcherClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
             .change(kind: .orientation, value: "faceUp"),
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
             .closeScene(session: "s1"), .disconnectScene(session: "s1"), .moveTo(state: .suspended),
@@ -29,7 +29,8 @@ struct EventTests {
         #expect(
             Set(Event.deviceTypes) == [
                 "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded", "callEnded",
-                "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "memoryPressure",
+                "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "appSwitcherOpened",
+                "appSwitcherClosed", "memoryPressure",
                 "reboot", "advanceTime", "change",
             ])
         for event in Self.everyEvent {

@@ -152,9 +152,11 @@ struct RandomWalk {
     }
 
     mutating func deviceEvent(on device: Device) -> Event {
-        switch Int.random(in: 0..<23, using: &random) {
+        switch Int.random(in: 0..<25, using: &random) {
         case 0, 1, 2: return .homeButton
         case 22: return .callEnded
+        case 23: return .appSwitcherOpened
+        case 24: return .appSwitcherClosed
         case 3: return .switchApp(to: random.pick(device.appOrder + ["ghost"]))
         case 4, 5: return .lock
         case 6, 7: return .unlock

@@ -191,6 +191,10 @@ def main_scenario(driver, base):
     request(base + f"/v1/devices/{device}/events", "POST", {"type": "callEnded"})
     check("... and stops saying it when the call ends",
           wait(driver, lambda d: "on a call" not in d.find_element(By.CSS_SELECTOR, facts).text))
+    request(base + f"/v1/devices/{device}/events", "POST", {"type": "appSwitcherOpened"})
+    check("an open app switcher shows beside the device's name too",
+          wait(driver, lambda d: "app switcher open" in d.find_element(By.CSS_SELECTOR, facts).text))
+    request(base + f"/v1/devices/{device}/events", "POST", {"type": "appSwitcherClosed"})
 
     # Every form control has a label, and badges are readable.
     unlabelled = driver.execute_script("""

@@ -263,6 +263,8 @@ package enum SnapshotEncoder {
         if let interruption = device.interruption { w.string(interruption.rawValue) } else { w.null() }
         w.field("notificationCenterOpen")
         w.bool(device.notificationCenterOpen)
+        w.field("appSwitcherOpen")
+        w.bool(device.appSwitcherOpen)
         w.field("call")
         if let since = device.callSince {
             w.beginObject()

@@ -88,6 +88,7 @@ function deviceFacts(device) {
   if (device.locked) facts.push("locked");
   if (device.interruption) facts.push(`${device.interruption} interruption`);
   if (device.notificationCenterOpen) facts.push("Notification Center open");
+  if (device.appSwitcherOpen) facts.push("app switcher open");
   if (device.call) facts.push(`on a call since t=${device.call.since}`);
   return facts.join(" · ");
 }
