@@ -4,19 +4,9 @@ import Testing
 
 /// §5: the app switcher, shown over the app in front without ending it (seed 003 step 6).
 @Suite struct AppSwitcherTests {
-    /// `a` suspended, `b` in front, on iOS 7.
-    static func sim(ios: String = "7.0", multitasking: Bool = true) throws -> Sim {
-        var sim = Sim(ios: ios, multitasking: multitasking)
-        sim.add("a")
-        sim.add("b")
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("b", .foregroundLaunch)
-        return sim
-    }
-
     @Test("§5 opened: the app in front resigns active and stays in front; closed: it becomes active again")
     func openAndClose() throws {
-        var sim = try Self.sim()
+        var sim = try Sim.aBehindB()
         try sim.onDevice(.appSwitcherOpened)
         #expect(sim.device.appSwitcherOpen)
         #expect(sim.state("b") == .inactive)
@@ -30,19 +20,19 @@ import Testing
 
     @Test("§5 another app picked in the switcher comes in front; the app that was there goes straight to the background")
     func pickAnother() throws {
-        var sim = try Self.sim()
+        var sim = try Sim.aBehindB()
         try sim.onDevice(.appSwitcherOpened)
         try sim.on("a", .activate(session: nil))
         #expect(!sim.device.appSwitcherOpen)
         #expect(sim.state("a") == .active)
         #expect(!sim.last.entries.selectors(of: "b").contains(Selector.willResignActive))
-        #expect(sim.last.entries.selectors(of: "b") == [Selector.didEnterBackground])
+        #expect(sim.last.entries.trace(of: "b") == Sim.inactiveStraightToSuspended)
     }
 
     @Test("§5 the card of the app in front, or Home (chosen), brings that app back active")
     func backToTheFrontApp() throws {
         for back in [Event.activate(session: nil), .homeButton] {
-            var sim = try Self.sim()
+            var sim = try Sim.aBehindB()
             try sim.onDevice(.appSwitcherOpened)
             try sim.on("b", back)
             #expect(!sim.device.appSwitcherOpen, "\(back)")
@@ -53,7 +43,7 @@ import Testing
 
     @Test("§5 force-quitting from the switcher ends the app; the switcher stays until closed")
     func forceQuitFromIt() throws {
-        var sim = try Self.sim()
+        var sim = try Sim.aBehindB()
         try sim.onDevice(.appSwitcherOpened)
         try sim.on("b", .forceQuit)
         #expect(sim.state("b") == .notRunning)
@@ -62,17 +52,17 @@ import Testing
 
     @Test("§5 before iOS 4.0, without multitasking, locked, under an interruption or Notification Center: refused")
     func refused() throws {
-        var old = try Self.sim(ios: "3.0")
+        var old = try Sim.aBehindB(ios: "3.0")
         #expect(old.rejection(nil, .appSwitcherOpened)?.code == .invalidTransition)
-        var single = try Self.sim(multitasking: false)
+        var single = try Sim.aBehindB(multitasking: false)
         #expect(single.rejection(nil, .appSwitcherOpened)?.code == .invalidTransition)
         for cover in [Event.lock, .interruptionBegan(kind: .sms), .notificationCenterOpened] {
-            var sim = try Self.sim()
+            var sim = try Sim.aBehindB()
             try sim.onDevice(cover)
             #expect(sim.rejection(nil, .appSwitcherOpened)?.code == .invalidTransition, "\(cover)")
         }
         // A lock while it shows closes it.
-        var locked = try Self.sim()
+        var locked = try Sim.aBehindB()
         try locked.onDevice(.appSwitcherOpened, .lock)
         #expect(!locked.device.appSwitcherOpen)
     }

@@ -143,11 +143,7 @@ struct DeviceInterruptionsTests {
 
     @Test("§5 another app started from Notification Center: it closes, the app in front goes straight to the background", arguments: Start.allCases)
     func startFromNotificationCenter(_ start: Start) throws {
-        var sim = Sim(ios: "7.0")
-        sim.add("a")
-        sim.add("b")
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("b", .foregroundLaunch)
+        var sim = try Sim.aBehindB()
         var home = sim
         try sim.onDevice(.notificationCenterOpened)
         try start.apply(to: &sim)
@@ -156,12 +152,7 @@ struct DeviceInterruptionsTests {
         #expect(sim.state("a") == .active)
         // b resigned when Notification Center opened; now only the background.
         #expect(
-            sim.last.entries.trace(of: "b") == [
-                "state inactive→background",
-                "call applicationDidEnterBackground: [background]",
-                "post UIApplicationDidEnterBackgroundNotification",
-                "state background→suspended",
-            ])
+            sim.last.entries.trace(of: "b") == Sim.inactiveStraightToSuspended)
         // a comes back exactly as it would from the Home screen.
         try start.apply(to: &home)
         #expect(sim.last.entries.trace(of: "a") == home.last.entries.trace(of: "a"))
@@ -171,11 +162,7 @@ struct DeviceInterruptionsTests {
     func notificationCenterUnderCover(_ start: Start) throws {
         // A lock closes Notification Center itself; an interruption leaves it open.
         for (cover, stillOpen) in [(Event.lock, false), (.interruptionBegan(kind: .alert), true)] {
-            var sim = Sim(ios: "7.0")
-            sim.add("a")
-            sim.add("b")
-            try sim.on("a", .foregroundLaunch, .homeButton)
-            try sim.on("b", .foregroundLaunch)
+            var sim = try Sim.aBehindB()
             try sim.onDevice(.notificationCenterOpened, cover)
             let before = sim.device
             #expect(throws: Rejection.self) { try start.apply(to: &sim) }

@@ -9,16 +9,6 @@ import Testing
 
     static func tap(_ source: NotificationSource) -> Event { .tapNotification(source: source, payload: payload) }
 
-    /// `a` suspended behind `b`, which is in front.
-    static func aBehindB(ios: String) throws -> Sim {
-        var sim = Sim(ios: ios)
-        sim.add("a")
-        sim.add("b")
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("b", .foregroundLaunch)
-        return sim
-    }
-
     @Test("§5 a tap on a banner of a not-running app launches it as a tap on its icon does, the notification in its launch options")
     func coldLaunch() throws {
         var sim = Sim(ios: "7.0")
@@ -34,9 +24,9 @@ import Testing
 
     @Test("§5 a tap on a suspended app's banner: the foreground path, with the notification while inactive")
     func resumeFromSuspended() throws {
-        var sim = try Self.aBehindB(ios: "7.0")
+        var sim = try Sim.aBehindB(ios: "7.0")
         try sim.on("a", Self.tap(.banner))
-        var icon = try Self.aBehindB(ios: "7.0")
+        var icon = try Sim.aBehindB(ios: "7.0")
         try icon.on("a", .activate(session: nil))
         var expected = icon.last.entries.trace(of: "a")
         let inactive = try #require(expected.firstIndex(of: "state background→inactive"))
@@ -48,23 +38,18 @@ import Testing
 
     @Test("§5 before iOS 7 the callback is application:didReceiveRemoteNotification:")
     func olderCallback() throws {
-        var sim = try Self.aBehindB(ios: "6.0")
+        var sim = try Sim.aBehindB(ios: "6.0")
         try sim.on("a", Self.tap(.banner))
         #expect(sim.last.entries.trace(of: "a").contains("call application:didReceiveRemoteNotification: [inactive]"))
     }
 
     @Test("§5 from Notification Center the app in front goes from inactive straight to the background")
     func fromNotificationCenter() throws {
-        var sim = try Self.aBehindB(ios: "7.0")
+        var sim = try Sim.aBehindB(ios: "7.0")
         try sim.onDevice(.notificationCenterOpened)
         try sim.on("a", Self.tap(.notificationCenter))
         #expect(
-            sim.last.entries.trace(of: "b") == [
-                "state inactive→background",
-                "call applicationDidEnterBackground: [background]",
-                "post UIApplicationDidEnterBackgroundNotification",
-                "state background→suspended",
-            ])
+            sim.last.entries.trace(of: "b") == Sim.inactiveStraightToSuspended)
         #expect(!sim.device.notificationCenterOpen)
         #expect(sim.device.foregroundApp == "a")
         #expect(sim.device.apps["a"]?.state == .active)
@@ -86,7 +71,7 @@ import Testing
 
     @Test("§5 before iOS 5 a notification is an alert: tapping it ends the alert and brings its app forward")
     func alertBeforeIOS5() throws {
-        var sim = try Self.aBehindB(ios: "4.2")
+        var sim = try Sim.aBehindB(ios: "4.2")
         try sim.onDevice(.bannerNotification(title: "hi"))
         #expect(sim.device.interruption == .alert)
         try sim.on("a", Self.tap(.alert))

@@ -49,6 +49,25 @@ struct Sim {
         try! device.addApp(id: id, configuration: configuration)
     }
 
+    /// The trace of an app in front, inactive under Notification Center or the app switcher, when another app
+    /// starts: straight to the background (no `applicationWillResignActive:`), then suspended.
+    static let inactiveStraightToSuspended = [
+        "state inactive→background",
+        "call applicationDidEnterBackground: [background]",
+        "post UIApplicationDidEnterBackgroundNotification",
+        "state background→suspended",
+    ]
+
+    /// `a` launched and sent Home, then `b` launched in front: where the rules of switching apps start.
+    static func aBehindB(ios: String = "7.0", multitasking: Bool = true) throws -> Sim {
+        var sim = Sim(ios: ios, multitasking: multitasking)
+        sim.add("a")
+        sim.add("b")
+        try sim.on("a", .foregroundLaunch, .homeButton)
+        try sim.on("b", .foregroundLaunch)
+        return sim
+    }
+
     /// Applies events posted on `app`'s path (app or device events).
     @discardableResult
     mutating func on(_ app: String, _ events: Event..., now: Double = 0) throws(Rejection) -> Outcome {
