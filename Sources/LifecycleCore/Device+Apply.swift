@@ -142,7 +142,7 @@ extension Device {
             guard apps.contains(to) else {
                 throw Rejection(code: .notFound, detail: "no app \(to) on device \(id)", allowed: appOrder, field: "to")
             }
-            startFromNotificationCenter(to)
+            startFromOverlay(to)
             try checkForegroundAllowed(for: to)
             recordDevice(event, ["to": .string(to)])
             try bringToForeground(to, url: nil)

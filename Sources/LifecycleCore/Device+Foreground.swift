@@ -43,7 +43,7 @@ extension Device {
     /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
     mutating func bringToForeground(_ id: String, url: OpenedURL?, session: String? = nil) throws(Rejection) {
         if let url { try checkScheme(url, of: id) }
-        startFromNotificationCenter(id)
+        startFromOverlay(id)
         if usesScenes(id) {
             try bringScenesForward(id, url: url, session: session)
             reactivateFront()  // back from the app switcher
@@ -66,12 +66,13 @@ extension Device {
         }
     }
 
-    /// Seed 000 §3.2: while Notification Center is open the user may start another app from it. It closes,
-    /// and the app in front, inactive under it, goes straight to the background (`leaveForeground` resigns
-    /// only an active app). Only Notification Center is dismissed so: under a lock or an interruption it
-    /// stays, and `checkForegroundAllowed` refuses. The app already in front is not started: for it nothing
-    /// closes (LIFECYCLE §5).
-    mutating func startFromNotificationCenter(_ id: String) {
+    /// Starting an app from Notification Center or the app switcher, which then close (LIFECYCLE §5).
+    /// Seed 000 §3.2: the user may start another app from Notification Center, and the app in front, inactive under
+    /// it, goes straight to the background (`leaveForeground` resigns only an active app); seed 003 step 6:
+    /// the same from the switcher. Under a lock or an interruption nothing closes, and
+    /// `checkForegroundAllowed` refuses. The app already in front: its card in the switcher brings it back
+    /// (the switcher closes); Notification Center stays, the app not being started.
+    mutating func startFromOverlay(_ id: String) {
         guard notificationCenterOpen || appSwitcherOpen, !locked, interruption == nil else { return }
         // The app switcher's card of the app in front brings that app back (LIFECYCLE §5): it closes too.
         if appSwitcherOpen { appSwitcherShown = nil }

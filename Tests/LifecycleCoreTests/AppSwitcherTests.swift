@@ -41,6 +41,16 @@ import Testing
         }
     }
 
+    @Test("§5 (chosen) a tap on a notification over the switcher closes it")
+    func notificationTap() throws {
+        var sim = try Sim.aBehindB()
+        try sim.onDevice(.appSwitcherOpened)
+        try sim.on("a", .tapNotification(source: .banner, payload: nil))
+        #expect(!sim.device.appSwitcherOpen)
+        #expect(sim.state("a") == .active)
+        #expect(sim.last.entries.trace(of: "b") == Sim.inactiveStraightToSuspended)
+    }
+
     @Test("§5 force-quitting from the switcher ends the app; the switcher stays until closed")
     func forceQuitFromIt() throws {
         var sim = try Sim.aBehindB()
