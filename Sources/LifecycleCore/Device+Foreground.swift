@@ -81,8 +81,8 @@ extension Device {
     }
 
     /// An app can come in front only on an unlocked device with nothing over the screen.
-    func checkForegroundAllowed(for id: String) throws(Rejection) {
-        let state = apps[id]?.state
+    func checkForegroundAllowed(for id: String?) throws(Rejection) {
+        let state = id.flatMap { apps[$0]?.state }
         if locked { throw .transition("the device is locked: unlock it first", state: state, allowed: ["unlock"]) }
         if let interruption {
             throw .transition(

@@ -121,14 +121,8 @@ extension Device {
                 "the app switcher exists from iOS 4.0 on a multitasking device; this device runs "
                     + "\(configuration.iosVersion)\(configuration.multitasking ? "" : " without multitasking")")
         }
-        if locked { throw .transition("the device is locked: unlock it first", allowed: ["unlock"]) }
-        if let interruption {
-            throw .transition(
-                "an interruption (\(interruption.rawValue)) is in progress: end it first", allowed: ["interruptionEnded"])
-        }
-        if notificationCenterOpen {
-            throw .transition("Notification Center is open: close it first", allowed: ["notificationCenterClosed"])
-        }
+        // What keeps an app from coming in front keeps the switcher closed too, with the same words.
+        try checkForegroundAllowed(for: foregroundApp)
         recordDevice(.appSwitcherOpened, [:])
         guard !appSwitcherOpen else { return }
         appSwitcherShown = true
