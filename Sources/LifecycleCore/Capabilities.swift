@@ -1,26 +1,33 @@
-/// What an app can do, from its iOS version, its device and its Info.plist (LIFECYCLE §2).
+/// What an app can do, from its device's OS, the SDK it was linked against, its device and its Info.plist
+/// (LIFECYCLE §2).
 struct Capabilities {
+    /// The OS: the device's `iosVersion`.
     let version: Version
     let multitasking: Bool
     /// The scene life cycle (LIFECYCLE §11.1): iOS 13 and a scene manifest.
     let usesScenes: Bool
     /// More than one session: a manifest that supports it, on an iPad.
     let multipleScenes: Bool
+    /// Linked before 4.0 on a multitasking 4.0+ OS: Home gives it `applicationDidEnterBackground:`, then ends it
+    /// (seed 003).
+    let quitsThroughBackground: Bool
     /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, without scenes, fails to launch.
     let sceneLifecycleRequired: Bool
 
-    init(
-        version: Version, deviceMultitasking: Bool, info: InfoPlist, sdkVersion: Version? = nil,
-        idiom: Idiom = .phone
-    ) {
+    init(version: Version, deviceMultitasking: Bool, info: InfoPlist, sdkVersion: Version, idiom: Idiom = .phone) {
         self.version = version
         usesScenes = version >= Version(13, 0) && info.sceneManifest != nil
-        // exitsOnSuspend ends at iOS 13 and every iOS 13 device multitasks (§11.1, chosen).
+        // exitsOnSuspend ends at iOS 13 and every iOS 13 device multitasks (§11.1, chosen); an app linked
+        // before 4.0 does not multitask on any OS (§2).
         multitasking =
-            usesScenes || (version >= Version(4, 0) && deviceMultitasking && !info.exitsOnSuspend)
+            usesScenes
+            || (version >= Version(4, 0) && sdkVersion >= Version(4, 0) && deviceMultitasking
+                && !info.exitsOnSuspend)
+        quitsThroughBackground =
+            !multitasking && version >= Version(4, 0) && sdkVersion < Version(4, 0) && deviceMultitasking
+            && !info.exitsOnSuspend
         multipleScenes = usesScenes && info.sceneManifest?.supportsMultipleScenes == true && idiom == .pad
-        sceneLifecycleRequired =
-            !usesScenes && version >= Version(27, 0) && (sdkVersion ?? version) >= Version(27, 0)
+        sceneLifecycleRequired = !usesScenes && version >= Version(27, 0) && sdkVersion >= Version(27, 0)
     }
 
     /// The launch callbacks, in order.

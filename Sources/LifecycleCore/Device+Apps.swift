@@ -3,6 +3,13 @@ extension Device {
     @discardableResult
     public mutating func addApp(id: String, configuration: AppConfiguration) throws(Rejection) -> AppInstance {
         if let failure = configuration.validationFailure() { throw failure }
+        if let target = configuration.iosVersion, target > self.configuration.iosVersion {
+            throw .invalidField(
+                "iosVersion",
+                "app \(id) needs iOS \(target) (its iosVersion, the deployment target) but device \(self.id) runs "
+                    + "iOS \(self.configuration.iosVersion); give the app an iosVersion of at most "
+                    + "\(self.configuration.iosVersion), or put it on a device that runs iOS \(target) or later")
+        }
         guard !apps.contains(id) else {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }

@@ -227,6 +227,11 @@ extension Device {
                 invoke(id, Selector.willResignActive)
                 setState(id, .inactive)
             }
+            if caps.quitsThroughBackground {
+                // Built before 4.0, it enters applicationDidEnterBackground: and is closed at once (seed 003).
+                setState(id, .background)
+                guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil else { return }
+            }
             terminateRunning(id, .exited)
         }
     }

@@ -1,10 +1,5 @@
 /// Alerts, banners, Notification Center, lock and unlock (LIFECYCLE §5).
 extension Device {
-    /// The version that gates device-wide UI: the front app's, or the device's when none is in front.
-    var frontVersion: Version {
-        foregroundApp.flatMap { apps[$0]?.iosVersion } ?? configuration.iosVersion
-    }
-
     /// The foreground app resigns active, if it is active.
     mutating func resignFront() {
         guard let front = foregroundApp, apps[existing: front].state == .active else { return }
@@ -43,7 +38,7 @@ extension Device {
 
     mutating func banner() {
         // Before iOS 5 every notification is an alert (LIFECYCLE §2); an alert already up stays the only one.
-        if !frontVersion.hasBanners, interruption == nil { beginInterruption(.alert) }
+        if !configuration.iosVersion.hasBanners, interruption == nil { beginInterruption(.alert) }
     }
 
     mutating func openNotificationCenter() throws(Rejection) {

@@ -107,10 +107,12 @@ public struct Device: Equatable, Sendable, Codable {
     /// Megabytes held by apps in memory (running or suspended).
     public var memoryInUseMB: Int { apps.inUseMB }
 
+    /// The OS is the device's; the SDK is the app's (LIFECYCLE §2).
     func capabilities(of app: AppInstance) -> Capabilities {
         Capabilities(
-            version: app.iosVersion, deviceMultitasking: configuration.multitasking, info: app.configuration.info,
-            sdkVersion: app.configuration.sdkVersion, idiom: configuration.idiom)
+            version: configuration.iosVersion, deviceMultitasking: configuration.multitasking,
+            info: app.configuration.info, sdkVersion: app.configuration.sdkVersion ?? app.iosVersion,
+            idiom: configuration.idiom)
     }
 
     func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }

@@ -66,12 +66,66 @@ struct CapabilitiesTests {
         #expect(sim.selectors("a") == Launch.ios6 + [Selector.didBecomeActive])
     }
 
-    @Test("§2 an app's own iosVersion gates its rules, not the device's")
-    func appVersionWins() throws {
+    @Test("§2 the device's OS decides which methods exist, not the app's deployment target")
+    func deviceVersionDecides() throws {
         var sim = Sim(ios: "17.0")
-        sim.add("old", ios: "2.2")
+        sim.add("old target", ios: "2.2", sdk: "17.0")
+        try sim.on("old target", .foregroundLaunch)
+        #expect(sim.selectors("old target") == Launch.ios6 + [Selector.didBecomeActive])
+    }
+
+    @Test("§2 on a 4.3 device an app whose deployment target is 4.0 is only resigned by a lock (issue's example)")
+    func deviceVersionGatesLock() throws {
+        var sim = Sim(ios: "4.3")
+        sim.add("a", ios: "4.0")
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.lock)
+        #expect(sim.last.entries.selectors(of: "a") == [Selector.willResignActive])
+        #expect(sim.state("a") == .inactive)
+        #expect(sim.selectors("a").first == Selector.didFinishLaunchingWithOptions)
+    }
+
+    @Test("§2 an app whose deployment target is above its device's OS is refused, naming both versions")
+    func deploymentTargetAboveOS() {
+        var sim = Sim(ios: "4.3")
+        var configuration = AppConfiguration(bundleId: "com.example.new", iosVersion: Version(7, 0))
+        configuration.memoryMB = 100
+        #expect(throws: Rejection.self) { try sim.device.addApp(id: "new", configuration: configuration) }
+        do {
+            try sim.device.addApp(id: "new", configuration: configuration)
+        } catch {
+            #expect(error.code == .invalidField)
+            #expect(error.field == "iosVersion")
+            #expect(error.detail.contains("7.0") && error.detail.contains("4.3"))
+        }
+        #expect(sim.device.app("new") == nil)
+        sim.add("same", ios: "4.3")
+        #expect(sim.app("same").iosVersion == Version(4, 3))
+    }
+
+    @Test(
+        "§2 linked before 4.0, an app does not multitask on a 4.0+ OS: Home gives it applicationDidEnterBackground:, then ends it (seed 003)",
+        arguments: ["4.0", "7.0", "17.0"])
+    func oldSDKQuits(ios: String) throws {
+        var sim = Sim(ios: ios)
+        sim.add("old", ios: "3.1")
+        sim.add("relinked", ios: "3.1", sdk: "4.0")
         try sim.on("old", .foregroundLaunch)
-        #expect(sim.selectors("old") == [Selector.didFinishLaunching, Selector.didBecomeActive])
+        try sim.on("old", .homeButton)
+        #expect(
+            sim.last.entries.selectors(of: "old") == [
+                Selector.willResignActive, Selector.didEnterBackground, Selector.willTerminate,
+            ])
+        #expect(sim.states("old").suffix(3) == [.inactive, .background, .notRunning])
+        #expect(sim.state("old") == .notRunning)
+        try sim.on("relinked", .foregroundLaunch, .homeButton)
+        #expect(sim.state("relinked") == .suspended)
+        #expect(sim.rejection("old", .moveTo(state: .background))?.code == .invalidTransition)
+        var still = Sim(ios: ios, multitasking: false)
+        still.add("old", ios: "3.1")
+        try still.on("old", .foregroundLaunch)
+        try still.on("old", .homeButton)
+        #expect(still.last.entries.selectors(of: "old") == [Selector.willResignActive, Selector.willTerminate])
     }
 
     @Test(

@@ -32,12 +32,13 @@ struct DeviceBackgroundTests {
 
     @Test("§6 only a running app from 4.0 can begin a background task")
     func taskPreconditions() throws {
+        var old = Sim(ios: "3.1")
+        old.add("old")
+        try old.on("old", .foregroundLaunch)
+        #expect(old.rejection("old", .task())?.code == .invalidTransition)
         var sim = Sim(ios: "7.0")
         sim.add("a")
-        sim.add("old", ios: "3.1")
         #expect(sim.rejection("a", .task())?.state == .notRunning)
-        try sim.on("old", .foregroundLaunch)
-        #expect(sim.rejection("old", .task())?.code == .invalidTransition)
         try sim.on("a", .foregroundLaunch, .homeButton)
         #expect(sim.rejection("a", .task())?.state == .suspended)
         #expect(sim.rejection("a", .task(duration: -1)) != nil)

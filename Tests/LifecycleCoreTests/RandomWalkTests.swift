@@ -58,11 +58,15 @@ struct RandomWalk {
         var states: [String: AppState] = [:]
         for appIndex in 0..<Int.random(in: 2...4, using: &random) {
             var app = AppConfiguration(bundleId: "com.example.app\(appIndex)")
-            if random.chance(scenes && appIndex == 0 ? 0 : 60) {
-                app.iosVersion = Version(random.pick(scenes ? Self.sceneVersions : Self.versions))!
+            // A deployment target the device's OS can run (LIFECYCLE §2).
+            let targets = (scenes ? Self.sceneVersions : Self.versions).filter {
+                Version($0)! <= configuration.iosVersion
             }
+            if random.chance(scenes && appIndex == 0 ? 0 : 60) { app.iosVersion = Version(random.pick(targets))! }
             if random.chance(scenes ? (appIndex == 0 ? 100 : 75) : 15) { app.info.sceneManifest = randomManifest() }
-            if scenes, random.chance(30) { app.sdkVersion = Version(random.pick(Self.sceneVersions))! }
+            if random.chance(scenes ? 30 : 15) {
+                app.sdkVersion = Version(random.pick(scenes ? Self.sceneVersions : Self.versions))!
+            }
             app.info.exitsOnSuspend = random.chance(10)
             app.info.backgroundModes = Self.modes.filter { _ in random.chance(40) }
             if random.chance(30) { app.info.urlSchemes = ["app\(appIndex)"] }
@@ -369,7 +373,7 @@ struct RandomWalkTests {
         #expect(entries > 10_000)
         #expect(first.rejections > 100)
         #expect(first.rejections < 8_000)
-        #expect(first.moves > 50, "the walk moves apps with moveTo")
+        #expect(first.moves > 30, "the walk moves apps with moveTo")
         let sessions = first.devices.flatMap(\.appsInOrder).map(\.sessions.count).reduce(0, +)
         let sceneEntries = first.outcomes.joined().flatMap(\.entries).filter { $0.session != nil }.count
         #expect(sceneEntries > 500, "the walk reaches scene apps")

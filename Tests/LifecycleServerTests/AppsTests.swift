@@ -154,6 +154,23 @@ import Testing
         }
     }
 
+    /// An app's `iosVersion` is its deployment target (LIFECYCLE §2): above its device's OS it is refused,
+    /// naming both versions; an app made without a device gets one that runs its `iosVersion`.
+    @Test func anAppAboveItsDevicesOSIsRefusedNamingBothVersions() throws {
+        try withDaemon { server in
+            try server.createDevice(#"{"id": "d1", "iosVersion": "4.3"}"#)
+            let refused = try server.post("/v1/apps", #"{"id": "a1", "device": "d1", "bundleId": "x", "iosVersion": "7.0"}"#)
+            expectProblem(refused, status: 400, code: "invalid-field")
+            #expect(refused.string("field") == "iosVersion")
+            #expect(refused.string("detail")?.contains("iOS 7.0") == true)
+            #expect(refused.string("detail")?.contains("iOS 4.3") == true)
+            #expect(try server.get("/v1/apps").items.isEmpty)
+            let own = try server.createApp(#"{"id": "a2", "bundleId": "x", "iosVersion": "7.0"}"#)
+            let device = try #require(own.string("device"))
+            #expect(try server.get("/v1/devices/\(device)").string("iosVersion") == "7.0")
+        }
+    }
+
     @Test func anAppReadThenDeletedAndMadeAgainUnderItsIdReadsAsTheNewApp() throws {
         try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)
