@@ -11,6 +11,9 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     /// `UISupportedExternalAccessoryProtocols`: the app talks to accessories (LIFECYCLE §6). Nil, never empty,
     /// when it declares none (configurations saved before the key existed have none).
     public var externalAccessoryProtocols: [String]?
+    /// The launch images the bundle holds, by base name (`Default`, `Default-mail`): the one the system shows
+    /// for a foreground launch (LIFECYCLE §4). Nil, never empty, when it lists none.
+    public var launchImages: [String]?
 
     /// Whether the app's accessory session lasts only while it is in front (LIFECYCLE §6): it declares
     /// accessory protocols and not the `external-accessory` background mode.
@@ -139,6 +142,11 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             return .invalidField(
                 "info.externalAccessoryProtocols",
                 "each accessory protocol is a non-empty string of at most 255 characters, like com.example.protocol")
+        }
+        for name in info.launchImages ?? [] where name.isEmpty || name.unicodeScalars.count > 255 {
+            return .invalidField(
+                "info.launchImages",
+                "each launch image is a file's base name, a non-empty string of at most 255 characters, like Default-mail")
         }
         for mode in info.backgroundModes where !BackgroundMode.declarable.contains(mode) {
             return .invalidField(

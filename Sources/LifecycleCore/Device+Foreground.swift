@@ -117,6 +117,9 @@ extension Device {
         let caps = capabilities(of: id)
         if failsToLaunch(id) { return false }
         apps[existing: id].termination = nil
+        if !background, let image = launchImage(of: id, for: url) {
+            record(id, .launchImage(image: image))
+        }
         setState(id, background ? .background : .inactive)
         if background {
             apps[existing: id].backgroundSince = time
@@ -146,6 +149,17 @@ extension Device {
         setState(id, .active)
         invoke(id, Selector.didBecomeActive)
         return true
+    }
+
+    /// The launch image the system shows as it launches the app in front (LIFECYCLE §4; seed 000 §3.1): for a
+    /// URL, the one named with a hyphen and the URL's scheme (`Default-mail`) when the bundle holds it, else
+    /// `Default`; nil when the app lists neither.
+    func launchImage(of id: String, for url: OpenedURL?) -> String? {
+        guard let images = apps[existing: id].configuration.info.launchImages else { return nil }
+        if let scheme = url?.scheme, let image = images.first(where: { $0.lowercased() == "default-\(scheme)" }) {
+            return image
+        }
+        return images.contains("Default") ? "Default" : nil
     }
 
     /// The launch callbacks the app gets: its version's (LIFECYCLE §2), with `applicationDidFinishLaunching:` in

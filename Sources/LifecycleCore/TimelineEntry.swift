@@ -42,6 +42,8 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         /// The system's snapshot of the app's UI as it went to the background: which of its sensitive views
         /// showed and which it had hidden (LIFECYCLE §6).
         case snapshot(visible: [String], hidden: [String])
+        /// The launch image the system showed as it launched the app in front (LIFECYCLE §4).
+        case launchImage(image: String)
     }
 
     /// The wire name of the entry's kind.
@@ -57,6 +59,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .sceneState: "sceneState"
         case .resource: "resource"
         case .snapshot: "snapshot"
+        case .launchImage: "launchImage"
         }
     }
 

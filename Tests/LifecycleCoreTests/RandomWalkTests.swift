@@ -86,6 +86,7 @@ struct RandomWalk {
                 app.delegate.actions![selector] = [random.pick(actions)]
             }
             if random.chance(20) { app.info.externalAccessoryProtocols = ["com.example.dock"] }
+            if random.chance(20) { app.info.launchImages = ["Default", "Default-app\(appIndex)"] }
             app.sensitiveViews = ["secret", "other"]
             app.delegate.endsTasksOnExpiration = random.chance(75)
             app.memoryMB = random.pick([50, 100, 150, 250])

@@ -31,7 +31,8 @@ struct Sim {
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
-        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil, sensitiveViews: [String]? = nil
+        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil, sensitiveViews: [String]? = nil,
+        launchImages: [String]? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -44,6 +45,7 @@ struct Sim {
         configuration.info.externalAccessoryProtocols = accessoryProtocols
         configuration.delegate.actions = actions
         configuration.sensitiveViews = sensitiveViews
+        configuration.info.launchImages = launchImages
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)
@@ -170,6 +172,7 @@ extension TimelineEntry {
         case .backgroundTask(let event, let task, _): "task \(event) \(task)"
         case .sceneState(let from, let to): "scene \(session!) \(from)→\(to)"
         case .resource(let resource, let event): "resource \(resource) \(event)"
+        case .launchImage(let image): "launch image \(image)"
         case .snapshot(let visible, let hidden):
             "snapshot visible:\(visible.joined(separator: ",")) hidden:\(hidden.joined(separator: ","))"
                 + (session.map { " \($0)" } ?? "")

@@ -171,6 +171,26 @@ import Testing
         }
     }
 
+    /// `info.launchImages` (LIFECYCLE §4): shown as given ([] when absent); a URL launch's first entry names the
+    /// image for its scheme; an empty name answers 400 and creates nothing.
+    @Test func launchImagesAreKeptAndAURLLaunchShowsItsSchemesImage() throws {
+        try withDaemon { server in
+            let plain = try server.createApp(#"{"id": "p", "bundleId": "x"}"#)
+            #expect(plain.nested("info")["launchImages"] as? [String] == [])
+            let created = try server.createApp(
+                #"{"id": "a", "bundleId": "x", "info": {"urlSchemes": ["mail"], "launchImages": ["Default", "Default-mail"]}}"#)
+            #expect(created.nested("info")["launchImages"] as? [String] == ["Default", "Default-mail"])
+            let launched = try server.postEvents("/v1/apps/a/events", #"{"type": "launch", "url": "mail://inbox"}"#)
+            let first = try #require(launched.entries.first)
+            #expect(first["kind"] as? String == "launchImage")
+            #expect(first["image"] as? String == "Default-mail")
+            let refused = try server.post("/v1/apps", #"{"bundleId": "x", "info": {"launchImages": ["Default", ""]}}"#)
+            expectProblem(refused, status: 400, code: "invalid-field")
+            #expect(refused.string("field") == "info.launchImages")
+            #expect(try server.get("/v1/apps").items.count == 2)
+        }
+    }
+
     @Test func anAppReadThenDeletedAndMadeAgainUnderItsIdReadsAsTheNewApp() throws {
         try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)

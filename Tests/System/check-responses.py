@@ -200,6 +200,10 @@ def main():
                                                               {"do": "showViews", "views": ["balance"]}]}}})
     c.call("POST", "/v1/apps/act3/events", [{"type": "launch"}, {"type": "homeButton"}, {"type": "activate"}])
     c.call("GET", "/v1/apps/act3/timeline")
+    c.call("POST", "/v1/apps", {"id": "img", "device": "acts", "bundleId": "com.example.img",
+                                 "info": {"urlSchemes": ["img"], "launchImages": ["Default", "Default-img"]}})
+    c.call("POST", "/v1/apps/img/events", {"type": "launch", "url": "img://x"})
+    c.call("GET", "/v1/apps/img/timeline")
     c.call("POST", "/v1/apps", {"id": "act2", "device": "acts", "bundleId": "com.example.gpu",
                                  "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "useGPU"}],
                                                           "applicationDidBecomeActive:": [

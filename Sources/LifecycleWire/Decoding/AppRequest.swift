@@ -46,6 +46,7 @@ package struct AppRequest {
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: [
                 "exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest", "externalAccessoryProtocols",
+                "launchImages",
             ])
             // null is a value here: no manifest (API.md), as the app snapshot shows it.
             if info.value("sceneManifest") != .null, let manifest = try info.object("sceneManifest") {
@@ -57,6 +58,7 @@ package struct AppRequest {
             if let protocols = try info.strings("externalAccessoryProtocols"), !protocols.isEmpty {
                 configuration.info.externalAccessoryProtocols = protocols
             }
+            if let images = try info.strings("launchImages"), !images.isEmpty { configuration.info.launchImages = images }
         }
         if let delegate = try reader.object("delegate") {
             try delegate.rejectUnknown(allowed: [

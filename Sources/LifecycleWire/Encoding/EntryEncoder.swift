@@ -94,6 +94,9 @@ package enum EntryEncoder {
             w.value(.array(visible.map(JSONValue.string)))
             w.field("hidden")
             w.value(.array(hidden.map(JSONValue.string)))
+        case .launchImage(let image):
+            w.field("image")
+            w.string(image)
         }
         w.endObject()
     }

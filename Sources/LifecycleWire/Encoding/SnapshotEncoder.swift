@@ -86,6 +86,8 @@ package enum SnapshotEncoder {
         if let manifest = info.sceneManifest { sceneManifest(manifest, into: &w) } else { w.null() }
         w.field("externalAccessoryProtocols")
         strings(info.externalAccessoryProtocols ?? [], into: &w)
+        w.field("launchImages")
+        strings(info.launchImages ?? [], into: &w)
         w.endObject()
         let delegate = app.configuration.delegate
         w.field("delegate")

@@ -39,6 +39,7 @@ export function describe(entry) {
     case "backgroundTask": return `background task ${entry.task ?? ""} ${entry.event || ""} — ${at}`.replace(/ +/g, " ");
     case "device": return `device: ${entry.event || entry.type || "event"} — ${at}`;
     case "resource": return `${entry.resource} ${entry.event} — ${at}`;
+    case "launchImage": return `launch image ${entry.image} — ${at}`;
     case "snapshot": return `snapshot: ${entry.visible.length ? `showing ${entry.visible.join(", ")}` : "nothing sensitive showing"} — ${at}`;
     default: return `${entry.kind} — ${at}`;
   }
