@@ -79,6 +79,9 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
     /// Views that show sensitive information, which the app should hide before the system's snapshot
     /// (LIFECYCLE §6); nil when it declares none: then no snapshot entry is recorded.
     public var sensitiveViews: [String]?
+    /// What the app encodes when the system preserves its state (`application:willEncodeRestorableStateWithCoder:`,
+    /// a scene's `stateRestorationActivity`); nil: the app does not opt in to state restoration (LIFECYCLE §4).
+    public var restorableState: JSONValue?
 
     public init(bundleId: String, iosVersion: Version? = nil) {
         self.bundleId = bundleId

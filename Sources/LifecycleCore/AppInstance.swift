@@ -11,7 +11,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         _read { yield storedConfiguration.value }
     }
     @usableFromInline let storedConfiguration: ConfigurationBox
-    /// The version that gates this app's rules: its own, or its device's.
+    /// Its deployment target: its own `iosVersion`, or its device's; the device's OS gates the rules (LIFECYCLE §2).
     public let iosVersion: Version
 
     public internal(set) var state = AppState.notRunning
@@ -33,13 +33,16 @@ public struct AppInstance: Equatable, Sendable, Codable {
     public var resources: [AppResource] { heldResources ?? [] }
     /// Sensitive views it has hidden (`hideViews`), in the order `sensitiveViews` lists them; nil: none.
     public internal(set) var hiddenViews: [String]?
+    /// The state the system preserved as the app last went to the background, offered to its next launch;
+    /// nil: none (LIFECYCLE §4).
+    public internal(set) var preservedState: PreservedState?
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
-        case sceneBook
+        case sceneBook, preservedState
     }
 
     /// When the app last entered the background: the start of the background task budget.
@@ -128,4 +131,14 @@ public struct QueuedNotification: Equatable, Sendable, Codable {
     }
 
     @usableFromInline static func == (lhs: ConfigurationBox, rhs: ConfigurationBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+}
+
+/// What the system keeps of an app's or a scene's restorable state (LIFECYCLE §4, §11.9): what it encoded,
+/// and when.
+public struct PreservedState: Equatable, Sendable, Codable {
+    public var state: JSONValue
+    public var savedAt: Double
+
+    /// The arguments of the callback that hands it back.
+    var args: [String: JSONValue] { ["state": state, "savedAt": .number(savedAt)] }
 }

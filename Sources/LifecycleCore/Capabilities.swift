@@ -59,6 +59,9 @@ struct Capabilities {
     /// `beginBackgroundTaskWithExpirationHandler:` exists from 4.0.
     var hasBackgroundTasks: Bool { version >= Version(4, 0) }
 
+    /// State preservation and restoration exist from 6.0.
+    var hasStateRestoration: Bool { version >= Version(6, 0) }
+
     /// Background fetch and content-available pushes exist from 7.0.
     var hasBackgroundFetch: Bool { version >= Version(7, 0) }
 

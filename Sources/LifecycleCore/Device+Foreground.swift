@@ -135,8 +135,17 @@ extension Device {
         for selector in launchSelectors(caps, of: id) {
             // `applicationDidFinishLaunching:` takes no launch options.
             let args = selector == Selector.didFinishLaunching ? [:] : launchOptions
-            guard let spent = invoke(id, selector, args: args, limit: remaining) else { return false }
+            // A launch the watchdog ends loses the preserved state too (Apple: a crash at launch deletes it).
+            guard let spent = invoke(id, selector, args: args, limit: remaining) else {
+                apps[existing: id].preservedState = nil
+                return false
+            }
             remaining -= spent
+            if selector == Selector.willFinishLaunchingWithOptions {
+                // Restoration comes between willFinish and didFinish [S21].
+                guard let restoring = restoreState(id, limit: remaining) else { return false }
+                remaining -= restoring
+            }
             if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector)
             {
                 proceed = false
@@ -255,7 +264,9 @@ extension Device {
         setState(id, .background)
         apps[existing: id].backgroundSince = time
         apps[existing: id].budgetExhausted = false
-        guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil else { return }
+        guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil,
+            preserveState(id)
+        else { return }
         takeSnapshot(id)
         closeAccessorySession(id)
     }

@@ -80,10 +80,11 @@ extension Device {
                 return false
             }
         }
-        let args: [String: JSONValue] = [
+        var args: [String: JSONValue] = [
             "session": .string(session), "configuration": scene.configuration.map(JSONValue.string) ?? .null,
             "urlContexts": contexts,
         ]
+        if let activity = takeRestorationActivity(id, session) { args["stateRestorationActivity"] = .object(activity.args) }
         guard invokeScene(id, session, Selector.sceneWillConnect, args: args) else { return false }
         setSceneState(id, session, .background)
         return true
@@ -137,7 +138,9 @@ extension Device {
         let before = apps[existing: id].state
         setSceneState(id, session, .background)
         let limit = Watchdog.didEnterBackground
-        guard invokeScene(id, session, Selector.sceneDidEnterBackground, limit: limit) else { return false }
+        guard invokeScene(id, session, Selector.sceneDidEnterBackground, limit: limit),
+            preserveSceneState(id, session)
+        else { return false }
         takeSnapshot(id, session: session)
         if before != .background, apps[existing: id].state == .background {
             post(id, Selector.notification(after: Selector.didEnterBackground)!)

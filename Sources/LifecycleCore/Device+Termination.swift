@@ -17,6 +17,11 @@ extension Device {
             forceQuitScenes(id)
             return
         }
+        // Swiping the app away discards its preserved state, even once it is not running (LIFECYCLE §4).
+        if apps[existing: id].preservedState != nil {
+            apps[existing: id].preservedState = nil
+            quietChange = true
+        }
         switch apps[existing: id].state {
         case .active:
             invoke(id, Selector.willResignActive)

@@ -28,6 +28,9 @@ public struct SceneSession: Equatable, Sendable, Codable {
     var backgroundSince: Double?
     /// Increases each time a scene of the app becomes active: the most recent is the highest.
     var activation = 0
+    /// The activity `stateRestorationActivity(for:)` returned as the scene last entered the background,
+    /// handed to its next connection (§11.9).
+    public internal(set) var restorationActivity: PreservedState?
 }
 
 /// What an app's scenes remember besides their sessions (LIFECYCLE §11.8).

@@ -21,6 +21,11 @@ public enum Selector {
     public static let didReceiveRemoteNotificationFetch =
         "application:didReceiveRemoteNotification:fetchCompletionHandler:"
     public static let performFetch = "application:performFetchWithCompletionHandler:"
+    // State preservation and restoration (LIFECYCLE §4, iOS 6).
+    public static let shouldSaveApplicationState = "application:shouldSaveApplicationState:"
+    public static let willEncodeRestorableState = "application:willEncodeRestorableStateWithCoder:"
+    public static let shouldRestoreApplicationState = "application:shouldRestoreApplicationState:"
+    public static let didDecodeRestorableState = "application:didDecodeRestorableStateWithCoder:"
     public static let configurationForConnecting = "application:configurationForConnectingSceneSession:options:"
     public static let didDiscardSceneSessions = "application:didDiscardSceneSessions:"
     // Scene-delegate methods (LIFECYCLE §11.4).
@@ -31,10 +36,13 @@ public enum Selector {
     public static let sceneWillResignActive = "sceneWillResignActive:"
     public static let sceneDidEnterBackground = "sceneDidEnterBackground:"
     public static let sceneOpenURLContexts = "scene:openURLContexts:"
+    /// `stateRestorationActivity(for:)`: the activity saved with the scene's session (§11.8).
+    public static let sceneStateRestorationActivity = "stateRestorationActivityForScene:"
     /// The selectors a client may name in `notImplemented` and `durations` besides the app delegate's.
     public static let sceneSelectors = [
         sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,
-        sceneDidEnterBackground, sceneOpenURLContexts, configurationForConnecting, didDiscardSceneSessions,
+        sceneDidEnterBackground, sceneOpenURLContexts, sceneStateRestorationActivity, configurationForConnecting,
+        didDiscardSceneSessions,
     ]
 
     /// The app-delegate methods the daemon models.
@@ -44,14 +52,17 @@ public enum Selector {
         willEnterForeground, willTerminate, didReceiveMemoryWarning, significantTimeChange,
         protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable, willChangeStatusBarFrame,
         didChangeStatusBarFrame, didReceiveRemoteNotification, didReceiveRemoteNotificationFetch, performFetch,
+        shouldSaveApplicationState, willEncodeRestorableState, shouldRestoreApplicationState, didDecodeRestorableState,
         configurationForConnecting, didDiscardSceneSessions,
     ]
     /// What a delegate's `notImplemented` and `durations` may name: every method of either delegate.
     public static let configurable = appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) }
-    /// What a delegate's `returns` may name: the `BOOL` methods, and the one that returns a configuration's name.
+    /// What a delegate's `returns` may name: the `BOOL` methods, the one that returns a configuration's name,
+    /// and the scene's restoration activity (false: it returns nil).
     public static let returning = [
         willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, handleOpenURL, openURLSourceApplication,
-        openURLOptions, configurationForConnecting,
+        openURLOptions, shouldSaveApplicationState, shouldRestoreApplicationState, configurationForConnecting,
+        sceneStateRestorationActivity,
     ]
 
     /// The name of `known` closest to `text`: the fewest single-character edits, the first of equals.

@@ -87,6 +87,7 @@ struct RandomWalk {
             }
             if random.chance(20) { app.info.externalAccessoryProtocols = ["com.example.dock"] }
             if random.chance(20) { app.info.launchImages = ["Default", "Default-app\(appIndex)"] }
+            if random.chance(25) { app.restorableState = .object(["screen": .string("s\(appIndex)")]) }
             app.sensitiveViews = ["secret", "other"]
             app.delegate.endsTasksOnExpiration = random.chance(75)
             app.memoryMB = random.pick([50, 100, 150, 250])
@@ -276,6 +277,12 @@ struct RandomWalk {
             issues.append("step \(step): \(app.id) is \(app.state) but its entries say \(tracked[index][app.id]!)")
         }
         for app in device.appsInOrder { checkScenes(of: app, device: index, step: step) }
+        // Only an app that declares restorableState has state preserved, for itself or its sessions (§4, §11.9).
+        for app in device.appsInOrder where app.configuration.restorableState == nil {
+            if app.preservedState != nil || app.sessions.contains(where: { $0.restorationActivity != nil }) {
+                issues.append("step \(step): \(app.id) has preserved state it never declared")
+            }
+        }
     }
 
     /// An accepted `moveTo` reaches its state, and its `applied` path, posted as one batch, does exactly the same.

@@ -32,7 +32,7 @@ struct Sim {
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
         accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil, sensitiveViews: [String]? = nil,
-        launchImages: [String]? = nil
+        launchImages: [String]? = nil, restorableState: JSONValue? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -46,6 +46,7 @@ struct Sim {
         configuration.delegate.actions = actions
         configuration.sensitiveViews = sensitiveViews
         configuration.info.launchImages = launchImages
+        configuration.restorableState = restorableState
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
         try! device.addApp(id: id, configuration: configuration)

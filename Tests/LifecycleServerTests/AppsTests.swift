@@ -191,6 +191,27 @@ import Testing
         }
     }
 
+    /// `restorableState` (LIFECYCLE §4): shown as given (null when absent); the state preserved at the background
+    /// shows as `preservedState`; anything but an object (or null) answers 400 and creates nothing.
+    @Test func restorableStateIsKeptAndItsPreservationShown() throws {
+        try withDaemon { server in
+            let plain = try server.createApp(#"{"id": "p", "bundleId": "x"}"#)
+            #expect(plain.object["restorableState"] is NSNull)
+            #expect(plain.object["preservedState"] is NSNull)
+            try server.createApp(#"{"id": "a", "bundleId": "x", "restorableState": {"screen": "inbox"}}"#)
+            let home = try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            let preserved = home.nested("app")["preservedState"] as? [String: Any]
+            #expect((preserved?["state"] as? [String: Any])?["screen"] as? String == "inbox")
+            #expect(preserved?["savedAt"] as? Double == 0)
+            for bad in [#""inbox""#, "[1]", "3"] {
+                let refused = try server.post("/v1/apps", #"{"bundleId": "x", "restorableState": \#(bad)}"#)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == "restorableState")
+            }
+            #expect(try server.get("/v1/apps").items.count == 2)
+        }
+    }
+
     @Test func anAppReadThenDeletedAndMadeAgainUnderItsIdReadsAsTheNewApp() throws {
         try withDaemon { server in
             try server.createDevice(#"{"id": "d1"}"#)

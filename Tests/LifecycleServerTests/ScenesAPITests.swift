@@ -85,6 +85,7 @@ import Testing
                         [
                             "id": "s1", "configuration": "Main", "role": "UIWindowSceneSessionRoleApplication",
                             "state": "foregroundActive", "stateSince": 0, "pendingDiscard": false,
+                            "stateRestorationActivity": NSNull(),
                         ]
                     ]))
             try server.createApp(#"{"id": "plain", "device": "pad", "bundleId": "com.example.plain"}"#)

@@ -204,6 +204,10 @@ def main():
                                  "info": {"urlSchemes": ["img"], "launchImages": ["Default", "Default-img"]}})
     c.call("POST", "/v1/apps/img/events", {"type": "launch", "url": "img://x"})
     c.call("GET", "/v1/apps/img/timeline")
+    c.call("POST", "/v1/apps", {"id": "keep", "device": "acts", "bundleId": "com.example.keep",
+                                 "restorableState": {"screen": "note-42"}})
+    c.call("POST", "/v1/apps/keep/events", [{"type": "launch"}, {"type": "homeButton"}])
+    c.call("GET", "/v1/apps/keep")
     c.call("POST", "/v1/apps", {"id": "act2", "device": "acts", "bundleId": "com.example.gpu",
                                  "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "useGPU"}],
                                                           "applicationDidBecomeActive:": [

@@ -196,6 +196,15 @@ def main_scenario(driver, base):
           wait(driver, lambda d: "app switcher open" in d.find_element(By.CSS_SELECTOR, facts).text))
     request(base + f"/v1/devices/{device}/events", "POST", {"type": "appSwitcherClosed"})
 
+    # An app's facts: the state the system preserved for it (LIFECYCLE §4).
+    request(base + "/v1/apps", "POST", {"id": "keep", "device": device, "bundleId": "com.example.keep",
+                                        "restorableState": {"screen": "note-42"}})
+    request(base + "/v1/apps/keep/events", "POST", [{"type": "launch"}, {"type": "homeButton"}])
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-app='keep']"))[0].click()
+    preserved = wait(driver, lambda d: "state preserved" in d.find_element(By.ID, "app-summary").text
+                     and d.find_element(By.ID, "app-summary").text)
+    check("an app's preserved state shows among its facts", preserved, preserved)
+
     # Every form control has a label, and badges are readable.
     unlabelled = driver.execute_script("""
         return [...document.querySelectorAll('input, select, button')]

@@ -8,6 +8,7 @@ package struct AppRequest {
 
     package static let fields = [
         "id", "device", "bundleId", "iosVersion", "sdkVersion", "info", "delegate", "memoryMB", "sensitiveViews",
+        "restorableState",
     ]
 
     /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
@@ -43,6 +44,14 @@ package struct AppRequest {
             configuration.memoryMB = memory
         }
         if let views = try reader.strings("sensitiveViews"), !views.isEmpty { configuration.sensitiveViews = views }
+        // An object, what the app encodes (LIFECYCLE §4); null or absent: the app does not opt in.
+        if let state = reader.value("restorableState"), state != .null {
+            guard case .object = state else {
+                throw .invalidField(
+                    "restorableState", "restorableState is a JSON object, what the app encodes for state restoration")
+            }
+            configuration.restorableState = state
+        }
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: [
                 "exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest", "externalAccessoryProtocols",

@@ -54,6 +54,10 @@ package enum SnapshotEncoder {
         strings(app.configuration.sensitiveViews ?? [], into: &w)
         w.field("hiddenViews")
         strings(app.hiddenViews ?? [], into: &w)
+        w.field("restorableState")
+        w.value(app.configuration.restorableState ?? .null)
+        w.field("preservedState")
+        preserved(app.preservedState, into: &w)
         w.field("protectedDataAvailable")
         w.bool(device.protectedDataAvailable)
         w.field("termination")
@@ -159,6 +163,17 @@ package enum SnapshotEncoder {
         w.endObject()
     }
 
+    /// What the system kept of an app's or a scene's state, or null.
+    private static func preserved(_ preserved: PreservedState?, into w: inout JSONWriter) {
+        guard let preserved else { return w.null() }
+        w.beginObject()
+        w.field("state")
+        w.value(preserved.state)
+        w.field("savedAt")
+        w.number(preserved.savedAt)
+        w.endObject()
+    }
+
     private static func sessions(_ sessions: [SceneSession], into w: inout JSONWriter) {
         w.beginArray()
         for session in sessions {
@@ -175,6 +190,8 @@ package enum SnapshotEncoder {
             w.number(session.stateSince)
             w.field("pendingDiscard")
             w.bool(session.pendingDiscard)
+            w.field("stateRestorationActivity")
+            preserved(session.restorationActivity, into: &w)
             w.endObject()
         }
         w.endArray()

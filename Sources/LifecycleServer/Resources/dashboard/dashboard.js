@@ -162,11 +162,13 @@ function renderSelected() {
   }
   $("app-details").hidden = false;
   $("app-heading").replaceChildren(`App ${app.id} `, badge(app.state, { id: "app-state" }));
-  const facts = [`device ${app.device}`, `iOS ${app.iosVersion}`, app.bundleId, `since t=${app.stateSince}`];
+  const facts = [`device ${app.device}`, `target iOS ${app.iosVersion}`, app.bundleId, `since t=${app.stateSince}`];
+  if (app.sdkVersion && app.sdkVersion !== app.iosVersion) facts.push(`SDK ${app.sdkVersion}`);
   if (app.lifecycle === "scene") facts.push(`scenes: ${(app.sessions || []).map((s) => `${s.id} ${s.state}`).join(", ") || "none"}`);
   if (app.backgroundTasks?.length) facts.push(`background tasks: ${app.backgroundTasks.map((t) => (t.name ? `${t.id} (${t.name})` : t.id)).join(", ")}`);
   if (app.pendingNotifications) facts.push(`${app.pendingNotifications} notifications queued`);
   if (app.resources?.length) facts.push(`holds: ${app.resources.join(", ")}`);
+  if (app.preservedState) facts.push(`state preserved at t=${app.preservedState.savedAt}`);
   if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
   $("app-summary").textContent = facts.join(" · ");
   if ($("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
