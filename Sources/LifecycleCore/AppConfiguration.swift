@@ -124,6 +124,9 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
                         allowed: sensitiveViews ?? [])
                 }
             }
+            for case .showAlert(_, let title?) in list where title.unicodeScalars.count > 255 {
+                return .invalidField("delegate.actions", "an alert's title in \(selector) is at most 255 characters")
+            }
             for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
                 return .invalidField(
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
@@ -181,13 +184,17 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// Hides sensitive views (nil: all of them) until `showViews`; the snapshot shows what is hidden.
     case hideViews(views: [String]?)
     case showViews(views: [String]?)
+    /// Shows a `UIAlertView` or a `UIActionSheet` (LIFECYCLE §6): it stays up across the background from iOS 4.
+    case showAlert(style: AlertStyle, title: String?)
+    /// The app dismisses every alert and action sheet it shows, as Apple suggests before the background.
+    case dismissAlerts
 
     /// The most actions one callback may list.
     public static let limit = 16
 
     /// The action's name on the wire (its `do`), one per case.
     public enum Name: String, CaseIterable, Sendable {
-        case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews
+        case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
     }
 
     public var name: Name {
@@ -198,8 +205,20 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .release: .release
         case .hideViews: .hideViews
         case .showViews: .showViews
+        case .showAlert: .showAlert
+        case .dismissAlerts: .dismissAlerts
         }
     }
+}
+
+/// An alert view or an action sheet (seed 000 §3.3 (9)).
+public enum AlertStyle: String, Sendable, Codable, CaseIterable {
+    case alert, actionSheet
+
+    /// The delegate method the system calls when it cancels one (`alertViewCancel:`, `actionSheetCancel:`).
+    var cancelSelector: String { self == .alert ? Selector.alertViewCancel : Selector.actionSheetCancel }
+    /// What UIKit does instead when the delegate does not implement it: a tap on the cancel button.
+    var clickedSelector: String { self == .alert ? Selector.alertViewClickedButton : Selector.actionSheetClickedButton }
 }
 
 /// What an app may hold across the background (seed 000 §3.3 (2), (3), (6)).

@@ -36,13 +36,18 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// The state the system preserved as the app last went to the background, offered to its next launch;
     /// nil: none (LIFECYCLE §4).
     public internal(set) var preservedState: PreservedState?
+    /// The alerts and action sheets it shows, oldest first; nil: none (LIFECYCLE §6).
+    var shownAlerts: [ShownAlert]?
+
+    /// The alerts and action sheets it shows, oldest first.
+    public var alerts: [ShownAlert] { shownAlerts ?? [] }
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
-        case sceneBook, preservedState
+        case sceneBook, preservedState, shownAlerts
     }
 
     /// When the app last entered the background: the start of the background task budget.
@@ -141,4 +146,14 @@ public struct PreservedState: Equatable, Sendable, Codable {
 
     /// The arguments of the callback that hands it back.
     var args: [String: JSONValue] { ["state": state, "savedAt": .number(savedAt)] }
+}
+
+/// An alert view or action sheet an app shows (LIFECYCLE §6).
+public struct ShownAlert: Equatable, Sendable, Codable {
+    public var style: AlertStyle
+    public var title: String?
+    public var shownAt: Double
+
+    /// The most an app shows at once; a `showAlert` beyond it is ignored.
+    public static let limit = 16
 }

@@ -11,6 +11,8 @@ struct Capabilities {
     /// Linked before 4.0 on a multitasking 4.0+ OS: Home gives it `applicationDidEnterBackground:`, then ends it
     /// (seed 003).
     let quitsThroughBackground: Bool
+    /// Linked before 4.0: its alerts and action sheets are cancelled when it quits (seed 000 §3.3 (9)).
+    let cancelsAlertsAtQuit: Bool
     /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, without scenes, fails to launch.
     let sceneLifecycleRequired: Bool
 
@@ -26,6 +28,7 @@ struct Capabilities {
         quitsThroughBackground =
             !multitasking && version >= Version(4, 0) && sdkVersion < Version(4, 0) && deviceMultitasking
             && !info.exitsOnSuspend
+        cancelsAlertsAtQuit = sdkVersion < Version(4, 0)
         multipleScenes = usesScenes && info.sceneManifest?.supportsMultipleScenes == true && idiom == .pad
         sceneLifecycleRequired = !usesScenes && version >= Version(27, 0) && sdkVersion >= Version(27, 0)
     }

@@ -42,6 +42,13 @@ extension Device {
                 setHidden(id, views, hidden: true)
             case .showViews(let views):
                 setHidden(id, views, hidden: false)
+            case .showAlert(let style, let title):
+                var shown = apps[existing: id].alerts
+                guard shown.count < ShownAlert.limit else { continue }
+                shown.append(ShownAlert(style: style, title: title, shownAt: time))
+                apps[existing: id].shownAlerts = shown
+            case .dismissAlerts:
+                apps[existing: id].shownAlerts = nil
             }
         }
         return true
@@ -77,5 +84,23 @@ extension Device {
         let shared = held.filter(\.isShared)
         apps[existing: id].heldResources = shared.isEmpty ? nil : shared
         if !shared.isEmpty { end(id, .sharedResourceInUse, notified: false) }
+    }
+
+    /// An app linked before 4.0 quits: the system cancels its alerts and action sheets, the newest first, so
+    /// their cancel handlers run (seed 000 §3.3 (9)): `alertViewCancel:` or `actionSheetCancel:`, or, when the
+    /// delegate lacks it, a tap on the cancel button. Returns false when an action ended the app.
+    mutating func cancelAlertsAtQuit(_ id: String) -> Bool {
+        guard capabilities(of: id).cancelsAlertsAtQuit, let shown = apps[existing: id].shownAlerts else { return true }
+        apps[existing: id].shownAlerts = nil
+        for alert in shown.reversed() {
+            var args: [String: JSONValue] = alert.title.map { ["title": .string($0)] } ?? [:]
+            var selector = alert.style.cancelSelector
+            if !apps[existing: id].delegate.implements(selector) {
+                selector = alert.style.clickedSelector
+                args["cancelButton"] = .bool(true)
+            }
+            guard invoke(id, selector, args: args) != nil else { return false }
+        }
+        return true
     }
 }

@@ -255,6 +255,7 @@ extension Device {
                 setState(id, .background)
                 guard invoke(id, Selector.didEnterBackground, limit: Watchdog.didEnterBackground) != nil else { return }
             }
+            guard cancelAlertsAtQuit(id) else { return }
             terminateRunning(id, .exited)
         }
     }

@@ -77,6 +77,7 @@ extension Device {
         apps[existing: id].windowWatchdog = nil
         apps[existing: id].heldResources = nil
         apps[existing: id].hiddenViews = nil
+        apps[existing: id].shownAlerts = nil
         apps[existing: id].termination = Termination(reason: reason, time: time, notified: notified, code: code)
         record(id, .termination(reason: reason, notified: notified, code: code))
         if foregroundApp == id { foregroundApp = nil }

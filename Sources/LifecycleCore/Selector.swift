@@ -38,6 +38,13 @@ public enum Selector {
     public static let sceneOpenURLContexts = "scene:openURLContexts:"
     /// `stateRestorationActivity(for:)`: the activity saved with the scene's session (§11.8).
     public static let sceneStateRestorationActivity = "stateRestorationActivityForScene:"
+    // The alert's and the action sheet's delegates (LIFECYCLE §6): the system cancels them when an app linked
+    // before iOS 4 quits.
+    public static let alertViewCancel = "alertViewCancel:"
+    public static let actionSheetCancel = "actionSheetCancel:"
+    public static let alertViewClickedButton = "alertView:clickedButtonAtIndex:"
+    public static let actionSheetClickedButton = "actionSheet:clickedButtonAtIndex:"
+    public static let alertSelectors = [alertViewCancel, alertViewClickedButton, actionSheetCancel, actionSheetClickedButton]
     /// The selectors a client may name in `notImplemented` and `durations` besides the app delegate's.
     public static let sceneSelectors = [
         sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,
@@ -55,8 +62,10 @@ public enum Selector {
         shouldSaveApplicationState, willEncodeRestorableState, shouldRestoreApplicationState, didDecodeRestorableState,
         configurationForConnecting, didDiscardSceneSessions,
     ]
-    /// What a delegate's `notImplemented` and `durations` may name: every method of either delegate.
-    public static let configurable = appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) }
+    /// What a delegate's `notImplemented` and `durations` may name: every method of either delegate, and of
+    /// the alerts'.
+    public static let configurable =
+        appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) } + alertSelectors
     /// What a delegate's `returns` may name: the `BOOL` methods, the one that returns a configuration's name,
     /// and the scene's restoration activity (false: it returns nil).
     public static let returning = [

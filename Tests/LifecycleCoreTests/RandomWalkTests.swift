@@ -80,6 +80,7 @@ struct RandomWalk {
                 .beginBackgroundTask(name: "t", duration: random.pick([nil, 2, 40])), .useGPU,
                 .acquire(resource: random.pick(AppResource.allCases)), .release(resource: random.pick(AppResource.allCases)),
                 .hideViews(views: random.pick([nil, ["secret"]])), .showViews(views: random.pick([nil, ["secret"]])),
+                .showAlert(style: random.pick(AlertStyle.allCases), title: random.pick([nil, "t"])), .dismissAlerts,
             ]
             for selector in selectors where random.chance(6) {
                 app.delegate.actions = app.delegate.actions ?? [:]

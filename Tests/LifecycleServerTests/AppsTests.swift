@@ -51,6 +51,8 @@ import Testing
                 (#"{"applicationDidEnterBackground:": [{"do": "useGPU", "name": "x"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].name", "name"),
                 (#"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "duration": -1}]}"#, "delegate.actions.applicationDidEnterBackground:[0].duration", "duration"),
                 (#"{"applicationDidEnterBackground:": {"do": "useGPU"}}"#, "delegate.actions.applicationDidEnterBackground:", "array"),
+                (#"{"applicationDidEnterBackground:": [{"do": "showAlert", "style": "popover"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].style", "popover"),
+                (#"{"applicationDidEnterBackground:": [{"do": "dismissAlerts", "title": "x"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].title", "title"),
                 (#"{"applicationDidEnterBackground:": [\#(Array(repeating: #"{"do": "useGPU"}"#, count: 17).joined(separator: ","))]}"#, "delegate.actions", "at most 16"),
             ]
             for (body, field, words) in cases {

@@ -208,6 +208,13 @@ def main():
                                  "restorableState": {"screen": "note-42"}})
     c.call("POST", "/v1/apps/keep/events", [{"type": "launch"}, {"type": "homeButton"}])
     c.call("GET", "/v1/apps/keep")
+    c.call("POST", "/v1/apps", {"id": "alerts", "device": "acts", "bundleId": "com.example.alerts",
+                                 "delegate": {"actions": {"applicationDidBecomeActive:": [
+                                     {"do": "showAlert", "style": "actionSheet", "title": "Share"},
+                                     {"do": "showAlert"}],
+                                     "applicationWillEnterForeground:": [{"do": "dismissAlerts"}]}}})
+    c.call("POST", "/v1/apps/alerts/events", [{"type": "launch"}, {"type": "homeButton"}])
+    c.call("GET", "/v1/apps/alerts")
     c.call("POST", "/v1/apps", {"id": "act2", "device": "acts", "bundleId": "com.example.gpu",
                                  "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "useGPU"}],
                                                           "applicationDidBecomeActive:": [

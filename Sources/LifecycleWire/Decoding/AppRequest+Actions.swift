@@ -42,6 +42,13 @@ extension AppRequest {
             try reader.rejectUnknown(allowed: ["do", "views"])
             let views = try reader.strings("views")
             return name == .hideViews ? .hideViews(views: views) : .showViews(views: views)
+        case .showAlert:
+            try reader.rejectUnknown(allowed: ["do", "style", "title"])
+            return .showAlert(
+                style: try reader.enumeration("style", AlertStyle.self) ?? .alert, title: try reader.string("title"))
+        case .dismissAlerts:
+            try reader.rejectUnknown(allowed: ["do"])
+            return .dismissAlerts
         }
     }
 }

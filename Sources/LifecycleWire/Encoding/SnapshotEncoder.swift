@@ -54,6 +54,19 @@ package enum SnapshotEncoder {
         strings(app.configuration.sensitiveViews ?? [], into: &w)
         w.field("hiddenViews")
         strings(app.hiddenViews ?? [], into: &w)
+        w.field("alerts")
+        w.beginArray()
+        for alert in app.alerts {
+            w.beginObject()
+            w.field("style")
+            w.string(alert.style.rawValue)
+            w.field("title")
+            if let title = alert.title { w.string(title) } else { w.null() }
+            w.field("shownAt")
+            w.number(alert.shownAt)
+            w.endObject()
+        }
+        w.endArray()
         w.field("restorableState")
         w.value(app.configuration.restorableState ?? .null)
         w.field("preservedState")
@@ -159,6 +172,15 @@ package enum SnapshotEncoder {
                 w.field("views")
                 strings(views, into: &w)
             }
+        case .showAlert(let style, let title):
+            w.field("style")
+            w.string(style.rawValue)
+            if let title {
+                w.field("title")
+                w.string(title)
+            }
+        case .dismissAlerts:
+            break
         }
         w.endObject()
     }
