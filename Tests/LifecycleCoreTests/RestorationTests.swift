@@ -13,6 +13,16 @@ import Testing
         return sim
     }
 
+    /// The app launched, sent to the background (its state preserved), then ended by the system.
+    static func endedInBackground(
+        returns: [String: Bool] = [:], durations: [String: Double] = [:]
+    ) throws -> Sim {
+        var sim = sim(returns: returns, durations: durations)
+        try sim.on("a", .foregroundLaunch, .homeButton)
+        try sim.on("a", .terminate)
+        return sim
+    }
+
     static let relaunchWithRestoration = [
         "call application:willFinishLaunchingWithOptions: [inactive]",
         "call application:shouldRestoreApplicationState: [inactive]",
@@ -52,9 +62,7 @@ import Testing
 
     @Test("§4 a system termination keeps the state: the next launch restores it between willFinish and didFinish")
     func restoredAfterSystemTermination() throws {
-        var sim = Self.sim()
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("a", .terminate)
+        var sim = try Self.endedInBackground()
         try sim.on("a", .foregroundLaunch)
         let launch = sim.lastTrace().filter { $0.hasPrefix("call") }
         #expect(Array(launch.prefix(4)) == Self.relaunchWithRestoration)
@@ -80,9 +88,7 @@ import Testing
 
     @Test("§4 shouldRestoreApplicationState: NO skips the decode, and the state is gone all the same")
     func restoreDeclined() throws {
-        var sim = Self.sim(returns: [Selector.shouldRestoreApplicationState: false])
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("a", .terminate)
+        var sim = try Self.endedInBackground(returns: [Selector.shouldRestoreApplicationState: false])
         try sim.on("a", .foregroundLaunch)
         #expect(sim.last.entries.selectors(of: "a").contains(Selector.shouldRestoreApplicationState))
         #expect(!sim.last.entries.selectors(of: "a").contains(Selector.didDecodeRestorableState))
@@ -92,11 +98,9 @@ import Testing
     @Test("§4 a launch the watchdog ends during restoration loses the state (a crash at launch)")
     func launchKilledDiscards() throws {
         // 15 s of willFinish leaves 5 s of the launch watchdog; restoring takes 10.
-        var sim = Self.sim(durations: [
+        var sim = try Self.endedInBackground(durations: [
             Selector.willFinishLaunchingWithOptions: 15, Selector.shouldRestoreApplicationState: 10,
         ])
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("a", .terminate)
         #expect(sim.app("a").preservedState != nil)
         try sim.on("a", .foregroundLaunch)
         #expect(sim.app("a").termination?.reason == .watchdog)
@@ -113,9 +117,7 @@ import Testing
 
     @Test("§4 a background launch restores too; before iOS 6 there is no preservation")
     func backgroundAndOld() throws {
-        var sim = Self.sim()
-        try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.on("a", .terminate)
+        var sim = try Self.endedInBackground()
         try sim.on("a", .backgroundLaunch)
         #expect(sim.last.entries.selectors(of: "a").contains(Selector.didDecodeRestorableState))
         var old = Self.sim(ios: "5.1")
