@@ -253,7 +253,9 @@ if os.path.isdir(scen_dir):
             if content is None:
                 fail(f"{name} step {i}: {method} {path} takes no JSON body")
                 continue
-            sptr = f"/paths/{esc(path)}/{method.lower()}/requestBody/content/application~1json/schema"
+            rb_ref = op.get("requestBody", {}).get("$ref", "")
+            rb_ptr = rb_ref[1:] if rb_ref.startswith("#/") else f"/paths/{esc(path)}/{method.lower()}/requestBody"
+            sptr = f"{rb_ptr}/content/application~1json/schema"
             errs = errors(sptr, body)
             status = step.get("status", 200)
             if not isinstance(status, int):  # a saved ${variable}: not known before the run
