@@ -3,7 +3,9 @@
 #   1. it parses as YAML;
 #   2. it is a valid OpenAPI 3.1 document (openapi-spec-validator);
 #   3. every example in it validates against its schema (JSON Schema 2020-12);
-#   4. the house rules hold: every operation lists 414 (any path answers it to a target over 4096 bytes),
+#   4. the house rules hold: every operation lists 414 (any path answers it to a target over 4096 bytes)
+#      and every other status any request may get (400, 421, 431 and 501 from the HTTP edge; 401 and 403
+#      unless it needs no token; 503 on /v1 and on every change),
 #      every GET answers ETag and 304, every 201 carries Location,
 #      every problem answer is application/problem+json, and every problem example (operations' and
 #      components' alike) has a code of Problem.code, the type of its code, the status of the answer
@@ -185,6 +187,19 @@ for path, item in doc["paths"].items():
         rules += 1
         if "414" not in responses:
             fail(f"{where}: no 414 answer (a request target over 4096 bytes answers it on every path)")
+        # What else any request may be answered, so that generated clients type every answer they can get:
+        # the HTTP edge's refusals on any path, the tokens' unless the operation needs none, not-ready on
+        # /v1 while the daemon recovers and on every change while it drains or after its store failed.
+        can = {"400": "a refused request", "421": "a Host that does not name the daemon",
+               "431": "header fields over their limit", "501": "a transfer coding other than chunked"}
+        if op.get("security") != [{}]:
+            can.update({"401": "no known token", "403": "a token that does not allow it"})
+        if path.startswith("/v1/") or method in ("post", "put", "delete", "patch"):
+            can["503"] = "the daemon not ready"
+        for status, why in can.items():
+            rules += 1
+            if status not in responses:
+                fail(f"{where}: no {status} answer ({why} answers it)")
         if method == "get":
             rules += 1
             ok = responses.get("200", {}).get("headers", {}).get("ETag")
@@ -213,7 +228,8 @@ for name, resp in doc["components"].get("responses", {}).items():
     for ex in problem_examples(resp):
         rules += 1
         check_problem_example(f"components/responses/{name}", ex)
-stage(f"{rules} house rules checked (414 everywhere, ETag/304 on GET, Location on 201, problem answers)", start)
+stage(f"{rules} house rules checked (414 and the edge's refusals everywhere, ETag/304 on GET, Location on 201, "
+      f"problem answers)", start)
 
 # 5. Conformance scenarios' paths and request bodies (scenarios/, and scenes/ when present).
 scen_dir = os.path.join(conformance_dir, "scenarios")
