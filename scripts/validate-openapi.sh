@@ -154,7 +154,7 @@ stage(f"{len(checks)} examples checked against their schemas", start)
 
 # 4. House rules.
 start = len(failures)
-codes = set(doc["components"]["schemas"]["Problem"]["properties"]["code"]["enum"])
+codes = set(doc["components"]["schemas"]["Problem"]["properties"]["code"]["anyOf"][0]["enum"])
 code_status = {}  # code -> (status, where first seen)
 
 def problem_examples(response):
