@@ -76,6 +76,7 @@ enum AccessHandler {
             ?? server.policy.refusal(
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
+        request.crossOrigin = server.policy.allowedCrossOrigin(headers: request.headers)
         if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
             return ResponseSender.send(
                 server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
@@ -111,7 +112,13 @@ enum AccessHandler {
             request.refusal = nil
             request.responderCalled = true
             request.completeWithoutResponder()
-            return ResponseSender.send(request.core.response(to: refusal), on: request.connection)
+            return send(request.core.response(to: refusal), for: request)
+        }
+        if let origin = request.crossOrigin, CrossOrigin.isPreflight(method: request.method, headers: request.headers) {
+            // A preflight from an allowed origin is the edge's to answer; others reach the API (405).
+            request.responderCalled = true
+            request.completeWithoutResponder()
+            return ResponseSender.send(CrossOrigin.preflightResponse(origin: origin), on: request.connection)
         }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }
@@ -127,7 +134,14 @@ enum AccessHandler {
     }
 
     private static func queue(_ response: HTTPResponse, for request: RequestContext) -> MHD_Result {
-        guard let stream = response.stream else { return ResponseSender.send(response, on: request.connection) }
-        return StreamResponse.queue(response, stream: stream, for: request)
+        guard let stream = response.stream else { return send(response, for: request) }
+        let readable = request.crossOrigin.map { CrossOrigin.allowing($0, response) } ?? response
+        return StreamResponse.queue(readable, stream: stream, for: request)
+    }
+
+    /// Sends a whole answer, readable by an allowed origin's page when the request came from one.
+    private static func send(_ response: HTTPResponse, for request: RequestContext) -> MHD_Result {
+        let readable = request.crossOrigin.map { CrossOrigin.allowing($0, response) } ?? response
+        return ResponseSender.send(readable, on: request.connection)
     }
 }

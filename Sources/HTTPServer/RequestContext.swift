@@ -44,6 +44,8 @@ final class RequestContext: @unchecked Sendable {
     var responderCalled = false
     /// The answer given instead of calling the responder (a foreign `Host` or `Origin`, a bad target).
     var refusal: HTTPRefusal?
+    /// An allowed `Origin` (`--allowed-origin`) the answer is made readable to (`CrossOrigin`).
+    var crossOrigin: String?
 
     private struct Progress {
         var state = State.receiving

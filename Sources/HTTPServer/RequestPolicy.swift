@@ -73,6 +73,16 @@ struct RequestPolicy: Sendable {
         return nil
     }
 
+    /// The request's `Origin` when it is one of the allowed origins (`--allowed-origin`), as sent: answers to it
+    /// carry CORS headers (`CrossOrigin`). The server's own origin needs none.
+    func allowedCrossOrigin(headers: [(name: String, value: String)]) -> String? {
+        guard !origins.isEmpty,
+            let origin = headers.first(where: { asciiCaseInsensitiveEquals($0.name, "Origin") })?.value,
+            origins.contains(Self.normalizedOrigin(origin))
+        else { return nil }
+        return origin
+    }
+
     /// The name part of a `Host` value: `example.com:8080` → `example.com`, `[::1]:80` → `[::1]`.
     static func hostName(_ host: String) -> String {
         let lowered = host.lowercased()

@@ -88,7 +88,7 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
-            "A web origin (http://example.com:3000) whose pages may send state-changing requests (repeatable); other origins answer 403."
+            "A web origin (http://example.com:3000) whose pages may call the API and read its answers and streams (CORS; repeatable); other origins' changes answer 403."
     )
     var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
 

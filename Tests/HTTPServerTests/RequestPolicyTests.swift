@@ -130,3 +130,51 @@ import Testing
         }
     }
 }
+
+/// CORS for the origins the operator allows: the preflight is the edge's to answer, and every answer to such
+/// an origin carries the headers that let its page read it; another origin gets none.
+@Suite struct CrossOriginTests {
+    private func served(_ body: (TestHTTPClient, Box<Int>) throws -> Void) throws {
+        let calls = Box(0)
+        try withServer(
+            configure: { $0.allowedOrigins = ["http://localhost:18427"] },
+            { _, completion in
+                calls.update { $0 += 1 }
+                completion(textResponse("ok"))
+            }
+        ) { server in try body(TestHTTPClient(port: server.port), calls) }
+    }
+
+    @Test func aPreflightFromAnAllowedOriginIsAnsweredByTheEdge() throws {
+        try served { client, calls throws in
+            let response = try client.request(
+                method: "OPTIONS", path: "/v1/apps",
+                headers: [("Origin", "http://localhost:18427"), ("Access-Control-Request-Method", "POST")])
+            #expect(response.status == 204)
+            #expect(response.header("Access-Control-Allow-Origin") == "http://localhost:18427")
+            #expect(response.header("Access-Control-Allow-Headers")?.contains("Idempotency-Key") == true)
+            #expect(response.header("Access-Control-Allow-Headers")?.contains("Authorization") == true)
+            #expect(calls.get() == 0)
+        }
+    }
+
+    @Test func anAnswerToAnAllowedOriginIsReadableAndToAnotherIsNot() throws {
+        try served { client, calls throws in
+            let allowed = try client.request(
+                method: "POST", path: "/v1/apps", headers: [("Origin", "HTTP://localhost:18427/")])
+            #expect(allowed.status == 200)
+            #expect(allowed.header("Access-Control-Allow-Origin") == "HTTP://localhost:18427/")
+            #expect(allowed.header("Access-Control-Expose-Headers")?.contains("ETag") == true)
+            #expect(allowed.header("Vary") == "Origin")
+            let other = try client.request(path: "/v1/apps", headers: [("Origin", "http://evil.example")])
+            #expect(other.status == 200)
+            #expect(other.header("Access-Control-Allow-Origin") == nil)
+            let preflight = try client.request(
+                method: "OPTIONS", path: "/v1/apps",
+                headers: [("Origin", "http://evil.example"), ("Access-Control-Request-Method", "POST")])
+            #expect(preflight.header("Access-Control-Allow-Origin") == nil)
+            // The allowed POST, the other origin's GET, and its preflight, which the responder answers as any OPTIONS.
+            #expect(calls.get() == 3)
+        }
+    }
+}

@@ -96,10 +96,11 @@ public final class TestHTTPClient {
         return try readResponse()
     }
 
-    /// Reads one response; `hasBody` false for the answer to HEAD, which has Content-Length but no body.
+    /// Reads one response; `hasBody` false for the answer to HEAD, which has Content-Length but no body. A 204
+    /// or 304 never has one (RFC 9110), nor a Content-Length to say so.
     public func readResponse(hasBody: Bool = true) throws -> TestHTTPResponse {
         let head = try readHead()
-        if !hasBody { return head }
+        if !hasBody || head.status == 204 || head.status == 304 { return head }
         guard
             let length = head.headers.first(where: { $0.name.lowercased() == "content-length" })
                 .flatMap({ Int($0.value) })
