@@ -204,6 +204,24 @@ def main_scenario(driver, base):
     outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
     check("the keyboard focus is visible", outline not in ("none", ""), outline)
 
+    # A link whose fragment names no namespace but a path ("../reset?") opens default and says so; pressing
+    # Create then makes an app there, and POST /v1/reset is never sent (every app would be gone).
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(base + "/#ns=..%2Freset%3F")
+    shown = wait(driver, lambda d: "not a namespace name" in error_text(d) and error_text(d))
+    check("a link naming a path instead of a namespace opens default and says why", shown, error_text(driver))
+    driver.find_element(By.ID, "new-app-bundle").clear()
+    driver.find_element(By.ID, "new-app-bundle").send_keys("com.example.link")
+    driver.find_element(By.ID, "new-app-id").send_keys("from-link")
+    driver.find_element(By.ID, "create-app").click()
+    wait(driver, lambda d: request(base + "/v1/apps/from-link", "GET")[0] == 200)
+    check("... and Create makes the app in default, resetting nothing",
+          request(base + "/v1/apps/from-link", "GET")[0] == 200 and request(base + "/v1/apps/mail", "GET")[0] == 200)
+    request(base + "/v1/apps/from-link", "DELETE")
+    driver.close()
+    driver.switch_to.window(first)
+
     # A second window on the same namespace follows changes made elsewhere, without a reload.
     first = driver.current_window_handle
     driver.switch_to.new_window("window")

@@ -19,9 +19,19 @@ async function send(path, init) {
   }
 }
 
+/** A namespace's name: a DNS label (the daemon's rule; the page's namespace field takes its pattern from here). */
+export const NAMESPACE_PATTERN = "[a-z0-9]([a-z0-9\\-]{0,61}[a-z0-9])?";
+
+/** Whether `name` is a namespace name, so that it can be put in a path as it is. */
+export function isNamespaceName(name) {
+  return new RegExp(`^(?:${NAMESPACE_PATTERN})$`).test(name);
+}
+
 export class Client {
   constructor(namespace, token) {
     this.namespace = namespace || "default";
+    // Never a path built from anything else: "../reset?" would make the next POST reset every namespace.
+    if (!isNamespaceName(this.namespace)) throw new Error(`not a namespace name: ${JSON.stringify(this.namespace)}`);
     this.token = token || "";
     this.etags = new Map();
   }

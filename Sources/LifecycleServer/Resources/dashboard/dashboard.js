@@ -1,6 +1,6 @@
 // The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
 // and buttons for the events the app and its device accept. It uses only the public HTTP API.
-import { Client, Problem } from "./api.js";
+import { Client, NAMESPACE_PATTERN, Problem, isNamespaceName } from "./api.js";
 import { appEventsFor, definitionsFrom, label, eventFrom } from "./events.js";
 import { NamespaceWatcher, TimelineFollower } from "./live.js";
 import { drawTimeline, describe } from "./timeline.js";
@@ -388,6 +388,7 @@ async function start() {
     showError(error);
   }
   const params = new URLSearchParams(location.hash.slice(1));
+  $("namespace").pattern = NAMESPACE_PATTERN;
   $("namespace-form").addEventListener("submit", (submit) => {
     submit.preventDefault();
     const namespace = $("namespace").value.trim() || "default";
@@ -409,7 +410,15 @@ async function start() {
   $("state-filter").addEventListener("change", renderLists);
   $("new-app").addEventListener("submit", createApp);
   $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
-  open(params.get("ns") || "default", params.get("app"));
+  const wanted = params.get("ns") || "default";
+  if (isNamespaceName(wanted)) {
+    open(wanted, params.get("app"));
+  } else {
+    // A link's fragment is anyone's to write: a name that is not one opens nothing of its choosing.
+    history.replaceState(null, "", "#ns=default");
+    open("default");
+    showError(new Error(`The link named the namespace ${JSON.stringify(wanted)}, which is not a namespace name (a DNS label: 1 to 63 lowercase letters, digits and hyphens); showing default instead.`));
+  }
 }
 
 start();
