@@ -69,6 +69,12 @@ def main():
         check("a write token may not reset everything: 403", status == 403)
         check("the refusal logs the token's name, never its secret",
               wait_for_log(log, r"token=ci") and writer not in open(log).read())
+        # A path is the client's to write: a decoded %0A must not start a log line of its choosing.
+        forged = "/v1/apps/x%0A2026-11-24T06:45:00+0000%20critical%20lifecycled:%20FORGED"
+        check("a path with a line break is refused like any: 401", request(base + forged, "GET")[0] == 401)
+        check("... and logged escaped, on its own line, never as a forged line",
+              wait_for_log(log, r"path=/v1/apps/x%0A2026") and not re.search(r"^\S* critical lifecycled: FORGED",
+                                                                             open(log).read(), re.M))
 
         # A file that does not parse: the old tokens stay, and the log says why.
         with open(tokens_file, "w") as f:

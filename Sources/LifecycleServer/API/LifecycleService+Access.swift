@@ -23,13 +23,13 @@ extension LifecycleService {
                 .unauthorized, detail, headers: [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")])
             logger.notice(
                 "request refused",
-                metadata: ["status": "401", "method": "\(request.method)", "path": "\(request.path)"])
+                metadata: ["status": "401", "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)"])
             return error
         case .forbidden(let token, let detail):
             logger.notice(
                 "request refused",
                 metadata: [
-                    "status": "403", "token": "\(token.name)", "method": "\(request.method)", "path": "\(request.path)",
+                    "status": "403", "token": "\(token.name)", "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)",
                 ])
             return APIError(.forbidden, detail)
         }

@@ -137,7 +137,7 @@ public final class LifecycleService: HTTPResponder {
                 logger.debug(
                     "request",
                     metadata: [
-                        "method": "\(request.method)", "path": "\(request.path)", "status": "\(response.status)",
+                        "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)", "status": "\(response.status)",
                         "micros": "\(elapsed / 1000)",
                     ])
             }
