@@ -33,6 +33,12 @@ public enum HTTPRefusal: Sendable, Equatable {
     /// A transfer coding other than `chunked` (the fields' values, joined). The connection is closed after
     /// the answer.
     case unsupportedTransferEncoding(String)
+    /// A header field whose name, as libmicrohttpd read it, is not an HTTP token, or is a framing field's name
+    /// with more after it: whitespace before the colon, or a folded line, which libmicrohttpd 0.9.75 joins
+    /// into the name (`Transfer-Encoding:` then ` chunked` reads as `Transfer-Encodingchunked`). RFC 9112
+    /// asks for a 400; a proxy in front could read the framing otherwise. The connection is closed after the
+    /// answer.
+    case malformedFieldName(String)
     /// The server is stopping: the answer to a request parked when `HTTPServer.stop()` came, or to a stream
     /// that could not start. The connection is closed after the answer.
     case shuttingDown
@@ -51,7 +57,8 @@ public enum HTTPRefusal: Sendable, Equatable {
     /// server is stopping).
     var closesConnection: Bool {
         switch self {
-        case .severalContentLengths, .contentLengthWithTransferEncoding, .unsupportedTransferEncoding, .shuttingDown:
+        case .severalContentLengths, .contentLengthWithTransferEncoding, .unsupportedTransferEncoding,
+            .malformedFieldName, .shuttingDown:
             return true
         default:
             return false

@@ -1,11 +1,15 @@
 /// Refuses requests whose body boundary is ambiguous, the way a proxy in front could read them
-/// differently (request smuggling): several `Content-Length` fields, `Content-Length` together with
-/// `Transfer-Encoding`, and any transfer coding but `chunked`. Answered before the body, with the connection
-/// closed after the answer.
+/// differently (request smuggling): a field name that is not a token or that extends a framing field's
+/// (whitespace before the colon, a folded line), several `Content-Length` fields, `Content-Length` together
+/// with `Transfer-Encoding`, and any transfer coding but `chunked`. Answered before the body, with the
+/// connection closed after the answer.
 enum RequestFraming {
     static func refusal(headers: [(name: String, value: String)]) -> HTTPRefusal? {
         var contentLengths: [String] = []
         var transferEncodings: [String] = []
+        for header in headers where !isWellFormedName(header.name) {
+            return .malformedFieldName(header.name)
+        }
         for header in headers {
             if asciiCaseInsensitiveEquals(header.name, "Content-Length") { contentLengths.append(header.value) }
             if asciiCaseInsensitiveEquals(header.name, "Transfer-Encoding") { transferEncodings.append(header.value) }
@@ -24,6 +28,25 @@ enum RequestFraming {
             return .unsupportedTransferEncoding(transferEncodings.joined(separator: ", "))
         }
         return nil
+    }
+
+    /// A token (RFC 9110 tchar), and not a framing field's name with more after it.
+    static func isWellFormedName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return false }
+        let lowered = name.lowercased()
+        for framing in ["content-length", "transfer-encoding"] where lowered.hasPrefix(framing) && lowered != framing {
+            return false
+        }
+        return true
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 }
 

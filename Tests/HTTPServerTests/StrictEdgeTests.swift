@@ -17,6 +17,18 @@ import Testing
         ),
         ("Transfer-Encoding: gzip\r\n\r\n{}", .unsupportedTransferEncoding("gzip")),
         ("Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", .unsupportedTransferEncoding("gzip, chunked")),
+        // Whitespace before the colon, and folded lines, which libmicrohttpd 0.9.75 joins into the name.
+        (
+            "Transfer-Encoding : chunked\r\nContent-Length: 2\r\n\r\n{}GET /smuggled HTTP/1.1\r\nHost: localhost\r\n\r\n",
+            .malformedFieldName("Transfer-Encoding ")
+        ),
+        (
+            "Transfer-Encoding:\r\n chunked\r\nContent-Length: 2\r\n\r\n{}", .malformedFieldName("Transfer-Encodingchunked")
+        ),
+        (
+            "X-Pad: a\r\n Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}",
+            .malformedFieldName("X-PadTransfer-Encoding: chunked")
+        ),
     ]
 
     @Test(arguments: ambiguousBodies)

@@ -62,6 +62,11 @@ extension APIError {
             self.init(
                 .ambiguousContentLength,
                 "the request has both Content-Length and Transfer-Encoding; it may have one of them")
+        case .malformedFieldName(let name):
+            self.init(
+                .ambiguousContentLength,
+                "the header field name \(HTTPRequest.logged(name)) is not a token: whitespace before the colon or "
+                    + "a folded line, which a proxy could read otherwise; send each field on one line as name: value")
         case .unsupportedTransferEncoding(let codings):
             self.init(
                 .unsupportedTransferEncoding,
