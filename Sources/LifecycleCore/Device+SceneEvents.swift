@@ -51,6 +51,16 @@ extension Device {
                 code: .alreadyExists, detail: "app \(id) has or had a session \(name); name the new one otherwise",
                 field: "session")
         }
+        let live = app.sessions.filter { !$0.pendingDiscard }.count
+        if live >= SceneBook.maxSessions {
+            throw sceneRejection(
+                "app \(id) has \(live) scene sessions, the most an app may have; close one (closeScene) first", id)
+        }
+        if name != nil, app.scenes.retired.count >= SceneBook.maxRetiredNames {
+            throw sceneRejection(
+                "app \(id) has retired \(SceneBook.maxRetiredNames) session names, each kept for good; let the "
+                    + "daemon name new sessions (omit session), or delete and create the app again", id)
+        }
         let caps = capabilities(of: app)
         if !caps.multipleScenes, app.sessions.contains(where: { !$0.pendingDiscard }) {
             throw sceneRejection(

@@ -7,10 +7,12 @@ extension Device {
         var book = apps[existing: id].scenes
         var sessionID = name ?? ""
         if name == nil {
+            var taken: Bool
             repeat {
                 sessionID = "s\(book.nextNumber)"
+                taken = book.isTaken(sessionID)
                 book.nextNumber += 1
-            } while book.isTaken(sessionID)
+            } while taken
         }
         let app = apps[existing: id]
         let manifest = app.configuration.info.sceneManifest ?? SceneManifest()

@@ -167,7 +167,8 @@ extension Device {
     /// Removes sessions for good.
     mutating func discard(_ id: String, _ sessions: [String]) {
         apps[existing: id].scenes.sessions.removeAll { sessions.contains($0.id) }
-        apps[existing: id].scenes.retired += sessions
+        let book = apps[existing: id].scenes
+        apps[existing: id].scenes.retired += sessions.filter { !book.isServerMade($0) }
         apps[existing: id].scenes.lastForegroundSet.removeAll { sessions.contains($0) }
     }
 }

@@ -42,10 +42,25 @@ struct SceneBook: Equatable, Sendable, Codable {
     var lastForegroundSet: [String] = []
     /// The last activation number handed out.
     var activations = 0
-    /// Ids of discarded sessions: never used again, so a session id always names one session in a timeline.
+    /// Ids of discarded sessions the client named: never used again, so a session id always names one session
+    /// in a timeline. Server-made ids are taken by their number (`isServerMade`) and not kept here (apps saved
+    /// before kept them too).
     var retired: [String] = []
 
-    func isTaken(_ id: String) -> Bool { sessions.contains { $0.id == id } || retired.contains(id) }
+    /// The most sessions an app has at once (LIFECYCLE §11.9, chosen): each costs every event of the app.
+    static let maxSessions = 32
+    /// The most session names a client may retire over an app's life: they are kept for good.
+    static let maxRetiredNames = 4096
+
+    func isTaken(_ id: String) -> Bool {
+        sessions.contains { $0.id == id } || isServerMade(id) || retired.contains(id)
+    }
+
+    /// `s1`, `s2`, ... below `nextNumber`: made by the server, or skipped because a client had the name.
+    func isServerMade(_ id: String) -> Bool {
+        guard id.hasPrefix("s"), let number = Int(id.dropFirst()), number >= 1, number < nextNumber else { return false }
+        return id == "s\(number)"
+    }
 }
 
 /// One `UISceneConfiguration` of the Info.plist scene manifest.

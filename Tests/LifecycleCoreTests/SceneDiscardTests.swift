@@ -206,3 +206,36 @@ struct SceneDiscardTests {
         #expect(sim.lastTrace() == Steps.cold + Steps.connect("s1", new: false) + Steps.comeForward("s1"))
     }
 }
+
+/// 11.9 (chosen): what one app's sessions may cost is bounded, and ids stay never reused with little kept.
+@Suite struct SceneSessionBoundsTests {
+    @Test("11.9 an app has at most 32 sessions at once; closing one makes room")
+    func liveSessionsAreBounded() throws {
+        var sim = Sim.scenes(pad: true, manifest: .multiple)
+        try sim.on("a", .foregroundLaunch)
+        for _ in 1..<SceneBook.maxSessions { try sim.on("a", .openScene(placement: .split)) }
+        #expect(sim.sessions().count == SceneBook.maxSessions)
+        let refused = sim.rejection("a", .openScene(placement: .split))
+        #expect(refused?.code == .invalidTransition)
+        #expect(refused?.detail.contains("32 scene sessions") == true)
+        try sim.on("a", .closeScene(session: "s2"))
+        try sim.on("a", .openScene(placement: .split))
+        #expect(sim.sessions().last == "s33", "a new id, never s2 again")
+    }
+
+    @Test("11.9 server-made ids are taken by number; only names the client chose are kept once discarded")
+    func retiredKeepsOnlyNames() throws {
+        var sim = Sim.scenes(pad: true, manifest: .multiple)
+        try sim.on("a", .foregroundLaunch)
+        try sim.on("a", .openScene("s3", placement: .split), .openScene("notes", placement: .split))
+        try sim.on("a", .openScene(placement: .split))
+        #expect(sim.sessions() == ["s1", "s3", "notes", "s2"])
+        try sim.on("a", .openScene(placement: .split))
+        #expect(sim.sessions().last == "s4", "s3 was the client's, so the server skips it")
+        try sim.on("a", .closeScene(session: "s2"), .closeScene(session: "notes"), .closeScene(session: "s3"))
+        #expect(sim.app("a").scenes.retired == ["notes"])
+        #expect(sim.rejection("a", .openScene("s2", placement: .split))?.code == .alreadyExists)
+        #expect(sim.rejection("a", .openScene("s3", placement: .split))?.code == .alreadyExists)
+        #expect(sim.rejection("a", .openScene("notes", placement: .split))?.code == .alreadyExists)
+    }
+}
