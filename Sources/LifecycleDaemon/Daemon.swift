@@ -140,6 +140,16 @@ public final class Daemon: Sendable {
     }
 
     static func loadTokens(_ path: String) throws -> TokenTable {
+        // Anyone who can write the file can give themselves any token: refuse it, at start and at reload.
+        // The file itself, through any symbolic link (a Kubernetes secret's file is one, itself 0777).
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+            mode & 0o002 != 0
+        {
+            throw TokenFile.Error(
+                description: "\(path) is writable by every user (mode \(String(mode & 0o777, radix: 8))); "
+                    + "make it writable by its owner only, e.g. chmod 600 \(path)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TokenFile.Error(description: "cannot read \(path)")
         }

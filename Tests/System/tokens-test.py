@@ -116,6 +116,16 @@ def main():
     check("a tokens file with a mistake stops the start, naming the mistake",
           bad.returncode == 2 and "tokens[0].sha256" in bad.stderr, bad.stderr)
 
+    # A file every user may write lets any of them give themselves a token.
+    with open(tokens_file, "w") as f:
+        json.dump({"tokens": [writer_line]}, f)
+    os.chmod(tokens_file, 0o666)
+    open_file = subprocess.run([binary, "--port", "0", "--in-memory", "--tokens", tokens_file],
+                               capture_output=True, text=True, timeout=10)
+    check("a tokens file writable by every user stops the start, saying how to fix it",
+          open_file.returncode == 2 and "writable by every user" in open_file.stderr and "chmod 600" in open_file.stderr,
+          open_file.stderr)
+
     checks.finish()
 
 
