@@ -6,8 +6,11 @@ import Synchronization
 
 extension LifecycleService {
     /// Replaces the tokens in force (nil turns them off): at start and on `SIGHUP`.
+    /// Replaces the tokens; the event streams the new ones no longer allow end at once (`revoked`).
     public func setTokens(_ table: TokenTable?) {
-        access.withLock { $0 = AccessPolicy(table: table) }
+        let policy = AccessPolicy(table: table)
+        access.withLock { $0 = policy }
+        streams.endRevoked(by: policy)
     }
 
     /// The 401 or 403 for `request` on `route`, or nil when it may go on.

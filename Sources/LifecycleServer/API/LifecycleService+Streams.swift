@@ -15,13 +15,14 @@ extension LifecycleService {
         try refuseStreamsWhileDraining()
         let after = try request.lastEventID() ?? query.after
         let stream = TimelineStream(hub: streams, host: host, app: app, after: after, filter: filter)
+        stream.access = request.streamAccess
         // Registered under the lock that publishing takes, so no entry published from here on goes unnoticed.
         try host.shared.withLock { shared throws(APIError) in
             guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
             if let app, shared.device.app(app) == nil { throw .notFound("no app \(app)") }
             shared.watchers[ObjectIdentifier(stream)] = (app, stream)
         }
-        streams.add(stream)
+        register(stream)
         done(HTTPResponse(status: 200, headers: EventStreamText.headers, stream: stream.http))
     }
 
@@ -33,10 +34,18 @@ extension LifecycleService {
         guard request.acceptsEventStream else { return done(.read(feed.snapshot().0, request: request)) }
         try refuseStreamsWhileDraining()
         let stream = ChangeStream(hub: streams, feed: feed)
+        stream.access = request.streamAccess
         // Subscribed before the snapshot is taken (on the first pull), so no change falls between them.
         feed.subscribe(stream)
-        streams.add(stream)
+        register(stream)
         done(HTTPResponse(status: 200, headers: EventStreamText.headers, stream: stream.http))
+    }
+
+    /// Adds a stream to the hub, then checks its access against the tokens in force now: tokens replaced
+    /// while it opened either see it in the hub or are seen here (`setTokens` swaps, then sweeps).
+    private func register(_ stream: LiveStream) {
+        streams.add(stream)
+        if let access = stream.access, !access.allowed(by: self.access.withLock { $0 }) { stream.end(.revoked) }
     }
 
     private func refuseStreamsWhileDraining() throws(APIError) {
@@ -47,6 +56,11 @@ extension LifecycleService {
 }
 
 extension HTTPRequest {
+    /// What access tokens judge of this request, kept by the stream it opens.
+    var streamAccess: StreamAccess {
+        StreamAccess(method: method, scope: Route.match(path).accessScope, authorization: header("Authorization"))
+    }
+
     /// Whether the client asked for `text/event-stream` (an `EventSource` always does).
     var acceptsEventStream: Bool {
         guard let accept = header("Accept") else { return false }

@@ -31,6 +31,8 @@ enum StreamEnd: String, Sendable {
     case reset
     /// The daemon is draining before it stops (`SIGTERM`); reconnect once it is back.
     case shutdown
+    /// The tokens were replaced (`SIGHUP`) and the one that opened the stream no longer allows it.
+    case revoked
 
     var event: [UInt8] {
         EventStreamText.event("end", data: Array(#"{"reason":"\#(rawValue)"}"#.utf8))

@@ -24,6 +24,9 @@ class LiveStream: HTTPStreamSource, @unchecked Sendable {
 
     private let control = Protected(Control())
     let hub: StreamHub
+    /// What the request that opened the stream asked to see, and with which `Authorization`: checked again
+    /// whenever the tokens change (`StreamHub.endRevoked`).
+    var access: StreamAccess?
     /// The HTTP side; set once in `init`.
     private(set) var http: HTTPStream!
 
@@ -74,5 +77,17 @@ class LiveStream: HTTPStreamSource, @unchecked Sendable {
     func keepAlive() {
         control.withLock { $0.keepAliveDue = true }
         http.wake()
+    }
+}
+
+/// The request an open stream answers, as access tokens judge it.
+struct StreamAccess: Sendable {
+    var method: String
+    var scope: AccessScope
+    var authorization: String?
+
+    func allowed(by policy: AccessPolicy) -> Bool {
+        if case .allowed = policy.decide(method: method, scope: scope, authorization: authorization) { return true }
+        return false
     }
 }

@@ -35,6 +35,13 @@ final class StreamHub: @unchecked Sendable {
         for stream in streams.withLock({ Array($0.values) }) { stream.end(reason) }
     }
 
+    /// Ends, with `revoked`, every open stream the new tokens no longer allow.
+    func endRevoked(by policy: AccessPolicy) {
+        for stream in streams.withLock({ Array($0.values) }) where stream.access?.allowed(by: policy) == false {
+            stream.end(.revoked)
+        }
+    }
+
     private func keepAliveAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.keepAlive() }
     }

@@ -104,3 +104,39 @@ struct TokensLiveTests {
         }
     }
 }
+
+/// A token taken out of the file (`SIGHUP`) ends the streams it opened: they were allowed by it alone.
+@Suite("Revoked tokens end their streams")
+struct RevokedStreamTests {
+    @Test func aStreamOpenedWithARevokedTokenEndsAndOneStillAllowedGoesOn() throws {
+        let kept = TokenMinter.newSecret()
+        let revoked = TokenMinter.newSecret()
+        let admin = TokensLiveTests.admin
+        let both = TokensLiveTests.table([
+            ("kept", kept, .read, ["*"]), ("gone", revoked, .read, ["*"]), ("ops", admin, .admin, []),
+        ])
+        try withDaemon(transport: .live, tokens: both) { server in
+            let created = try server.post(
+                "/v1/apps", #"{"id": "a", "bundleId": "com.example.a"}"#, headers: [("Authorization", "Bearer \(admin)")])
+            #expect(created.status == 201)
+            let ending = try EventStreamClient(
+                port: server.port, path: "/v1/apps/a/timeline", headers: [("Authorization", "Bearer \(revoked)")])
+            let going = try EventStreamClient(
+                port: server.port, path: "/v1/changes", headers: [("Authorization", "Bearer \(kept)")])
+            #expect(ending.head.status == 200 && going.head.status == 200)
+            #expect(try going.nextEvent()?.event == "snapshot")
+            server.service.setTokens(TokensLiveTests.table([("kept", kept, .read, ["*"]), ("ops", admin, .admin, [])]))
+            let end = try #require(try ending.nextEvent())
+            #expect(end.event == "end")
+            #expect(end.data == #"{"reason":"revoked"}"#)
+            #expect(try ending.nextEvent() == nil)
+            let launched = try server.post(
+                "/v1/apps/a/events", #"{"type": "launch"}"#, headers: [("Authorization", "Bearer \(admin)")])
+            #expect(launched.status == 200)
+            // The stream of a token still allowed goes on: the launch's changes reach it, and no end.
+            let events = try going.events { $0.event == "app" }
+            #expect(events.last?.event == "app")
+            #expect(!events.contains { $0.event == "end" })
+        }
+    }
+}
