@@ -17,17 +17,23 @@ extension DeviceHost {
         appendsIssued += 1
         // Replaying a record costs about what it produced. Once a device has produced `snapshotEvery` entries
         // since its last snapshot, and at least as many as a snapshot would hold, the state after this
-        // record is saved: start-up work stays proportional to the state, not to the journal's length.
+        // record is saved: start-up work stays proportional to the state, not to the journal's length. So it is
+        // too once its records since then pass `snapshotBytes`, whatever they produced: a request that produces
+        // nothing (a payload queued for a suspended app) still costs its bytes on disk and at replay.
         entriesSinceSnapshot += stored.count + 1
-        var answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]?
-        if entriesSinceSnapshot >= hooks.snapshotEvery, journal.keepsRecords,
-            entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained })
-        {
-            entriesSinceSnapshot = 0
-            answers = idempotency.ordered
-        }
         // A journal that keeps nothing is not worth encoding a record for.
         let record = journal.keepsRecords ? entry.bytes : []
+        journalBytesSinceSnapshot += record.count
+        var answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]?
+        if journal.keepsRecords,
+            journalBytesSinceSnapshot >= hooks.snapshotBytes
+                || (entriesSinceSnapshot >= hooks.snapshotEvery
+                    && entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained }))
+        {
+            entriesSinceSnapshot = 0
+            journalBytesSinceSnapshot = 0
+            answers = idempotency.ordered
+        }
         journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):

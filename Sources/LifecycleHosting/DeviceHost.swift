@@ -42,6 +42,7 @@ package final class DeviceHost: @unchecked Sendable {
     package var idempotency = IdempotencyCache()
     var appendsIssued: UInt64 = 0
     var entriesSinceSnapshot = 0
+    var journalBytesSinceSnapshot = 0
     package var timer: (any DispatchSourceTimer)?
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
@@ -131,6 +132,8 @@ package struct HostHooks: Sendable {
     package var deleted: @Sendable (DeviceHost, _ apps: [String]) -> Void = { _, _ in }
     /// Timeline entries a device produces between two snapshots (at least).
     package var snapshotEvery = 10_000
+    /// Journal bytes a device writes between two snapshots (at most, give or take one record).
+    package var snapshotBytes = 16 << 20
     /// How long a replayed answer waits for its first request's record to be durable.
     package var durableDeadline = 30.0
 

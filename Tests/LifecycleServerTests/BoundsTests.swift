@@ -1,5 +1,7 @@
 import Foundation
 import LifecycleServer
+import LifecycleStore
+import Logging
 import LifecycleTesting
 import Testing
 
@@ -156,6 +158,39 @@ extension BoundsTests {
             for path in paths {
                 #expect(try server.get(path + "?limit=1000").text == before[path], "\(path)")
             }
+        }
+    }
+}
+
+/// The journal is bounded per device by bytes too: requests that produce no entry (payloads queued for a
+/// suspended app) still bring a snapshot once their records pass `snapshotBytes`, and the records it covers go.
+@Suite struct JournalBytesTests {
+    @Test func recordsThatProduceNoEntryStillBringASnapshotOnceTheirBytesPassTheBound() throws {
+        let payload = String(repeating: "x", count: 8000)
+        try withTemporaryDirectory { directory in
+            do {
+                let server = try TestDaemon(
+                    store: .sqlite(directory: directory), configure: { $0.snapshotBytes = 64 << 10 })
+                defer { server.stop() }
+                try server.createApp(#"{"id": "a", "bundleId": "com.example.a", "iosVersion": "7.0"}"#)
+                try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+                for _ in 0..<40 {
+                    try server.postEvents(
+                        "/v1/apps/a/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload)"}}"#)
+                }
+            }
+            do {
+                let journal = try SQLiteJournal(directory: directory, logger: Logger(label: "JournalBytesTests"))
+                defer { journal.close() }
+                let streams = try journal.recover()
+                let device = try #require(streams.first { $0.snapshot != nil })
+                let bytes = device.records.map(\.bytes.count).reduce(0, +)
+                // 40 records of 8 KB (320 KB) were written; a snapshot came once they passed 64 KiB.
+                #expect(bytes < (64 << 10) + 9000, "\(bytes) bytes of records after the last snapshot")
+            }
+            let server = try TestDaemon(store: .sqlite(directory: directory))
+            defer { server.stop() }
+            #expect(try server.get("/v1/apps/a").string("state") == "suspended")
         }
     }
 }

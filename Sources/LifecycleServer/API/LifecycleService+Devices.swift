@@ -26,6 +26,7 @@ extension LifecycleService {
             feed.deleted(host, apps: apps)
         }
         hooks.snapshotEvery = options.snapshotEvery
+        hooks.snapshotBytes = options.snapshotBytes
         return hooks
     }
 

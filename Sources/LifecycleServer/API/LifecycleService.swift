@@ -16,6 +16,10 @@ public struct ServiceOptions: Sendable {
     /// Timeline entries a device produces between two snapshots of it (at least, and at least as many
     /// as the snapshot holds): bounds replay at start-up.
     public var snapshotEvery = 10_000
+    /// Journal bytes a device writes between two snapshots (at most, give or take one record), whatever
+    /// entries they produced: bounds the journal on disk and the replay at start-up when requests produce
+    /// little or nothing (payloads queued for a suspended app).
+    public var snapshotBytes = 16 << 20
     /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
     /// below the request limit, so one request cannot make one huge timeline entry.
     public var maxEventBytes = 64 << 10
