@@ -11,17 +11,7 @@ import Testing
         allowedHosts: [String] = [], allowedOrigins: [String] = [],
         _ body: (TestHTTPClient, Box<Int>) throws -> Void
     ) throws {
-        let calls = Box(0)
-        try withServer(
-            configure: {
-                $0.allowedHosts = allowedHosts
-                $0.allowedOrigins = allowedOrigins
-            },
-            { _, completion in
-                calls.update { $0 += 1 }
-                completion(textResponse("ok"))
-            }
-        ) { server in try body(TestHTTPClient(port: server.port), calls) }
+        try servedCounting(allowedHosts: allowedHosts, allowedOrigins: allowedOrigins, body)
     }
 
     @Test func aForeignHostIsMisdirected() throws {
@@ -135,14 +125,7 @@ import Testing
 /// an origin carries the headers that let its page read it; another origin gets none.
 @Suite struct CrossOriginTests {
     private func served(_ body: (TestHTTPClient, Box<Int>) throws -> Void) throws {
-        let calls = Box(0)
-        try withServer(
-            configure: { $0.allowedOrigins = ["http://localhost:18427"] },
-            { _, completion in
-                calls.update { $0 += 1 }
-                completion(textResponse("ok"))
-            }
-        ) { server in try body(TestHTTPClient(port: server.port), calls) }
+        try servedCounting(allowedOrigins: ["http://localhost:18427"], body)
     }
 
     @Test func aPreflightFromAnAllowedOriginIsAnsweredByTheEdge() throws {
@@ -177,4 +160,21 @@ import Testing
             #expect(calls.get() == 3)
         }
     }
+}
+
+/// A server with these allowed hosts and origins whose responder counts its calls and answers `ok`.
+private func servedCounting(
+    allowedHosts: [String] = [], allowedOrigins: [String] = [], _ body: (TestHTTPClient, Box<Int>) throws -> Void
+) throws {
+    let calls = Box(0)
+    try withServer(
+        configure: {
+            $0.allowedHosts = allowedHosts
+            $0.allowedOrigins = allowedOrigins
+        },
+        { _, completion in
+            calls.update { $0 += 1 }
+            completion(textResponse("ok"))
+        }
+    ) { server in try body(TestHTTPClient(port: server.port), calls) }
 }
