@@ -52,6 +52,6 @@ func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
 }
 
 @inline(__always)
-private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
     (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
 }

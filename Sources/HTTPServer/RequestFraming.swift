@@ -31,13 +31,17 @@ enum RequestFraming {
     }
 
     /// A token (RFC 9110 tchar), and not a framing field's name with more after it.
+    /// Runs for every field of every request: no allocation.
     static func isWellFormedName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return false }
-        let lowered = name.lowercased()
-        for framing in ["content-length", "transfer-encoding"] where lowered.hasPrefix(framing) && lowered != framing {
-            return false
-        }
-        return true
+        return !extendsName("content-length", name) && !extendsName("transfer-encoding", name)
+    }
+
+    /// Whether `name` starts with `framing` (ASCII case folded) and goes on past it.
+    private static func extendsName(_ framing: StaticString, _ name: String) -> Bool {
+        let prefix = UnsafeBufferPointer(start: framing.utf8Start, count: framing.utf8CodeUnitCount)
+        guard name.utf8.count > prefix.count else { return false }
+        return zip(name.utf8, prefix).allSatisfy { asciiLowercased($0) == $1 }
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -14,12 +14,15 @@ extension HTTPRequest {
             if byte >= 0x21 && byte < 0x7F && byte != UInt8(ascii: "%") {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
                 out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 0xF)])
+                out.unicodeScalars.append(hexDigit(byte >> 4))
+                out.unicodeScalars.append(hexDigit(byte & 0xF))
             }
         }
         return out
+    }
+
+    private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
     }
 }
