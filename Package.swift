@@ -54,6 +54,7 @@ let package = Package(
                 "CMicroHTTPD",
                 "Locking",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -69,6 +70,7 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -89,6 +91,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The revision a build was made from (-Xcc -DLIFECYCLED_REVISION=...), seen only by BuildInfo.
+        .systemLibrary(name: "CBuildInfo"),
         // The REST API over HTTPServer.
         .target(
             name: "LifecycleServer",
@@ -100,6 +104,7 @@ let package = Package(
                 "LifecycleHosting",
                 "HTTPServer",
                 "Locking",
+                "CBuildInfo",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

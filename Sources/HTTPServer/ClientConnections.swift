@@ -1,3 +1,4 @@
+import CoreMetrics
 import Locking
 
 #if canImport(Glibc)
@@ -27,29 +28,57 @@ struct ClientAddress: Hashable, Sendable {
     }
 }
 
-/// Open connections per client address, over all daemons. A connection is admitted while its client holds
-/// fewer than `limit`; counted from `MHD_CONNECTION_NOTIFY_STARTED` to `..._CLOSED`. Two loops accepting
-/// at the same instant may admit one connection each past the limit; never more.
+/// Open connections, in all and per client address, over all daemons. A connection is admitted while
+/// fewer than `limit` are open and its client holds fewer than `perClientLimit`; counted from
+/// `MHD_CONNECTION_NOTIFY_STARTED` to `..._CLOSED`. Two loops accepting at the same instant may admit one
+/// connection each past a limit; never more. The counts are the metrics `lifecycled_http_connections_open`
+/// and `lifecycled_http_connections_refused_total{reason}`.
 final class ClientConnections: Sendable {
     let limit: Int
-    private let counts = Protected<[ClientAddress: Int]>([:])
+    let perClientLimit: Int
+    private let counts = Protected<(total: Int, byClient: [ClientAddress: Int])>((0, [:]))
+    private let openGauge = Gauge(label: "lifecycled_http_connections_open")
+    private let refusedAtLimit = Counter(
+        label: "lifecycled_http_connections_refused_total", dimensions: [("reason", "max-connections")])
+    private let refusedPerClient = Counter(
+        label: "lifecycled_http_connections_refused_total", dimensions: [("reason", "max-connections-per-client")])
 
-    init(limit: Int) {
+    init(limit: Int, perClientLimit: Int) {
         self.limit = limit
+        self.perClientLimit = perClientLimit
     }
 
-    func admits(_ client: ClientAddress) -> Bool {
-        counts.withLock { $0[client, default: 0] < limit }
-    }
-
-    func opened(_ client: ClientAddress) {
-        counts.withLock { $0[client, default: 0] += 1 }
-    }
-
-    func closed(_ client: ClientAddress) {
-        counts.withLock { counts in
-            let remaining = counts[client, default: 1] - 1
-            counts[client] = remaining > 0 ? remaining : nil
+    /// Whether a new connection from `client` (nil: not IP) may open; a refusal is counted.
+    func admits(_ client: ClientAddress?) -> Bool {
+        let (underLimit, clientUnderLimit) = counts.withLock { counts in
+            (counts.total < limit, client.map { counts.byClient[$0, default: 0] < perClientLimit } ?? true)
         }
+        if !underLimit {
+            refusedAtLimit.increment()
+        } else if !clientUnderLimit {
+            refusedPerClient.increment()
+        }
+        return underLimit && clientUnderLimit
+    }
+
+    func opened(_ client: ClientAddress?) {
+        let total = counts.withLock { counts in
+            counts.total += 1
+            if let client { counts.byClient[client, default: 0] += 1 }
+            return counts.total
+        }
+        openGauge.record(total)
+    }
+
+    func closed(_ client: ClientAddress?) {
+        let total = counts.withLock { counts in
+            counts.total -= 1
+            if let client {
+                let remaining = counts.byClient[client, default: 1] - 1
+                counts.byClient[client] = remaining > 0 ? remaining : nil
+            }
+            return counts.total
+        }
+        openGauge.record(total)
     }
 }

@@ -9,12 +9,12 @@ import CMicroHTTPD
 /// The per-connection libmicrohttpd callbacks: the accept policy (per-client limit) and the connection
 /// notifications (the connection table). Their context is the daemon's `LoopContext`.
 enum ConnectionCallbacks {
-    /// `MHD_AcceptPolicyCallback`: refuses a client already holding its share of connections.
+    /// `MHD_AcceptPolicyCallback`: refuses a connection past `--max-connections`, or from a client already
+    /// holding its share of them.
     static let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
         guard let context, let address else { return .NO }
         let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
-        guard let client = ClientAddress(address) else { return .YES }
-        return worker.core.clients.admits(client) ? .YES : .NO
+        return worker.core.clients.admits(ClientAddress(address)) ? .YES : .NO
     }
 
     /// `MHD_OPTION_URI_LOG_CALLBACK`: the request target as sent, before libmicrohttpd decodes it; kept for
@@ -44,14 +44,14 @@ enum ConnectionCallbacks {
         switch event {
         case .CONNECTION_NOTIFY_STARTED:
             let client = lifecycled_mhd_client_address(connection).flatMap(ClientAddress.init)
-            if let client { worker.core.clients.opened(client) }
+            worker.core.clients.opened(client)
             worker.connections.opened(
                 connection, socket: lifecycled_mhd_connection_fd(connection), client: client,
                 socketContext: socketContext)
         case .CONNECTION_NOTIFY_CLOSED:
             // The state goes with the table's entry: nothing may reach it through the socket context after this.
             socketContext?.pointee = nil
-            if let client = worker.connections.closed(connection) { worker.core.clients.closed(client) }
+            if let state = worker.connections.closed(connection) { worker.core.clients.closed(state.client) }
         default:
             break
         }

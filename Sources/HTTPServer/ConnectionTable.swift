@@ -37,9 +37,9 @@ final class ConnectionTable: Sendable {
         entries.withLock { $0[Int(bitPattern: connection)] = state }
     }
 
-    /// Forgets the connection and hands back its client, so its per-client count can drop.
-    func closed(_ connection: OpaquePointer) -> ClientAddress? {
-        entries.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }?.client
+    /// Forgets the connection and hands back its state (nil when it was not known), so its counts can drop.
+    func closed(_ connection: OpaquePointer) -> OpenConnection? {
+        entries.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
     }
 
     func receivedTarget(_ target: String, on connection: OpaquePointer) {

@@ -75,13 +75,15 @@ public final class HTTPServer: Sendable {
         }
         flags |= MHD_USE_EPOLL.rawValue
         let loopCount = max(1, configuration.threads)
-        let share = (max(1, configuration.connectionLimit) + loopCount - 1) / loopCount
+        // The accept policy holds --max-connections over all loops (ClientConnections); each loop may take
+        // them all, so libmicrohttpd refuses none itself, uncounted, while another loop has room.
+        let perLoopLimit = max(1, configuration.connectionLimit)
         var daemons = Daemons(handles: [], workers: [], loops: [], port: configuration.port)
         do {
             for _ in 0..<loopCount {
                 let worker = LoopContext(
                     core: core, idleTimeout: idleTimeout, wakeUp: try EventSignal(), departures: try DepartureWatch())
-                let handle = try startDaemon(flags: flags, worker: worker, address: address, connectionLimit: share)
+                let handle = try startDaemon(flags: flags, worker: worker, address: address, connectionLimit: perLoopLimit)
                 daemons.handles.append(handle)
                 daemons.workers.append(worker)
                 if daemons.handles.count == 1 {

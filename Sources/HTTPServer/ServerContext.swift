@@ -1,7 +1,7 @@
 import Logging
 
 /// What every daemon's callbacks share: the responder, the limits, the parked requests, the
-/// per-client connection counts and the request policy. It lives as long as the daemons: `HTTPServer` holds it until
+/// connection counts and the request policy. It lives as long as the daemons: `HTTPServer` holds it until
 /// `MHD_stop_daemon` returned for each.
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
@@ -15,7 +15,9 @@ final class ServerContext: Sendable {
     init(responder: any HTTPResponder, configuration: HTTPServerConfiguration, logger: Logger) {
         self.responder = responder
         self.maxBodyBytes = configuration.maxBodyBytes
-        self.clients = ClientConnections(limit: max(1, configuration.perClientConnectionLimit))
+        self.clients = ClientConnections(
+            limit: max(1, configuration.connectionLimit),
+            perClientLimit: max(1, configuration.perClientConnectionLimit))
         self.policy = RequestPolicy(
             listenHost: configuration.host, allowedHosts: configuration.allowedHosts,
             allowedOrigins: configuration.allowedOrigins)

@@ -1,3 +1,4 @@
+import CoreMetrics
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -29,6 +30,7 @@ final class JournalWriter {
 
     /// Bytes of records and snapshots written since the last `takeBytesWritten()`.
     private var bytesWritten = 0
+    private let metrics = StoreMetrics()
 
     init(connection: SQLiteConnection) throws(StoreError) {
         self.connection = connection
@@ -69,6 +71,7 @@ final class JournalWriter {
 
     /// Writes the batch in one transaction and commits it; on any error rolls it all back.
     func write(_ batch: [PendingOperation]) -> StoreError? {
+        let start = ContinuousClock.now
         do {
             try begin.run()
             var lastAppended: UInt64?
@@ -80,6 +83,9 @@ final class JournalWriter {
                 try setLastSeq.run()
             }
             try commit.run()
+            let elapsed = (ContinuousClock.now - start).components
+            metrics.commitDuration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+            metrics.commitOperations.record(batch.count)
             return nil
         } catch {
             try? rollback.run()
@@ -93,7 +99,9 @@ final class JournalWriter {
     /// Returns true when it did.
     func restartLogIfLargerThan(_ limit: Int64) throws(StoreError) -> Bool {
         var status = stat()
-        guard stat(connection.path + "-wal", &status) == 0, Int64(status.st_size) > limit else { return false }
+        guard stat(connection.path + "-wal", &status) == 0 else { return false }
+        metrics.logBytes.record(Int64(status.st_size))
+        guard Int64(status.st_size) > limit else { return false }
         return try connection.checkpoint(.restart)
     }
 
@@ -119,6 +127,7 @@ final class JournalWriter {
             try insertRecord.bind(3, record)
             try insertRecord.run()
             bytesWritten += record.count
+            metrics.recordBytes.increment(by: record.count)
             return seq
         case .saveSnapshot(let stream, let upTo, let state, _):
             // A snapshot never creates a stream: one that is gone stays gone.
@@ -132,6 +141,8 @@ final class JournalWriter {
             try pruneRecords.bind(2, upTo)
             try pruneRecords.run()
             bytesWritten += state.count
+            metrics.snapshots.increment()
+            metrics.snapshotBytes.increment(by: state.count)
             return nil
         case .deleteStream(let stream, _):
             guard let id = streamIDs[stream] else { return nil }

@@ -27,6 +27,7 @@ struct Lifecycled: ParsableCommand {
             LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES, LIFECYCLED_MAX_DEVICES_PER_NAMESPACE, \
             LIFECYCLED_MAX_APPS_PER_NAMESPACE. A flag on the command line wins.
             """,
+        version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
         subcommands: [TokenCommand.self])
 
     /// Every default below is the library's (`DaemonConfiguration()`), written once there.
@@ -161,6 +162,7 @@ struct Lifecycled: ParsableCommand {
 
     func run() throws {
         let logger = Self.bootstrap(level: Logger.Level(rawValue: logLevel)!)
+        logger.info("starting", metadata: ["version": "\(BuildInfo.version)", "revision": "\(BuildInfo.revision)"])
         let prometheus = Self.bootstrapMetrics()
         var configuration = self.configuration
         configuration.service.metricsText = {
@@ -171,6 +173,7 @@ struct Lifecycled: ParsableCommand {
         // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
         // then this thread waits for one with sigwait.
         let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
+        let supervisor = ServiceManager()
         let daemon: Daemon
         do {
             // A store that failed takes no more changes; the daemon drains and exits for its supervisor to
@@ -192,6 +195,7 @@ struct Lifecycled: ParsableCommand {
                     "replayedRecords": "\(replayed)",
                     "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
                 ])
+            supervisor.ready(status: "listening on port \(daemon.port)")
         } catch {
             logger.critical("\(error)")
             throw ExitCode(2)
@@ -199,9 +203,12 @@ struct Lifecycled: ParsableCommand {
 
         var signal = signals.wait()
         while signal == SIGHUP {
+            supervisor.reloading()
             reloadTokens(of: daemon, logger: logger)
+            supervisor.ready(status: "listening on port \(daemon.port)")
             signal = signals.wait()
         }
+        supervisor.stopping()
         logger.info("draining", metadata: ["signal": "\(signal)"])
         daemon.stop()
         if daemon.storeFailed {

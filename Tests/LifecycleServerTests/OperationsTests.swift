@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test func livezAndReadyzAnswerOKOnceTheServiceIsOpen() throws {
+    @Test func livezAndReadyzAnswerOKOnceTheServiceIsOpenWithTheBuildThatAnswers() throws {
         try withDaemon { server in
             let livez = try server.get("/livez")
             #expect(livez.status == 200)
@@ -27,6 +27,17 @@ import Testing
             let readyz = try server.get("/readyz")
             #expect(readyz.status == 200)
             #expect(readyz.string("status") == "ready")
+            for probe in [livez, readyz] {
+                #expect(probe.string("version") == BuildInfo.version)
+                #expect(probe.string("revision") == BuildInfo.revision)
+            }
+        }
+    }
+
+    @Test func theReleaseIsTheOneTheOpenAPIDocumentNames() throws {
+        try withDaemon { server in
+            let document = try server.get("/v1/openapi.yaml").text
+            #expect(document.contains("\n  version: \(BuildInfo.version)\n"))
         }
     }
 

@@ -10,6 +10,7 @@ A script finds it from its own folder:
 """
 import http.client
 import json
+import os
 import socket
 import sys
 import time
@@ -64,6 +65,15 @@ def call(host, port, method, path, body=None, headers=None, timeout=5.0, conn=No
     finally:
         if own:
             conn.close()
+
+
+def write_private(path, text):
+    """Writes `text` to `path` readable and writable by its owner only (mode 600), as the daemon requires of
+    a tokens file."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.chmod(path, 0o600)
+    with os.fdopen(descriptor, "w") as f:
+        f.write(text)
 
 
 def free_port():

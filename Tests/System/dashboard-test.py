@@ -30,7 +30,7 @@ from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from browser_support import browser, wait  # noqa: E402
-from lifecycled_support import Checks, request  # noqa: E402
+from lifecycled_support import Checks, request, write_private  # noqa: E402
 
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "screenshots")
 checks = Checks()
@@ -421,8 +421,7 @@ def tokens_scenario(driver, binary):
     out = subprocess.run([binary, "token", "new", "--name", "dash", "--role", "write", "--namespace", "default"],
                          check=True, capture_output=True, text=True).stdout
     secret, line = out.strip().split("\n")
-    with open(os.path.join(work, "tokens.json"), "w") as f:
-        json.dump({"tokens": [json.loads(line)]}, f)
+    write_private(os.path.join(work, "tokens.json"), json.dumps({"tokens": [json.loads(line)]}))
     log = open(os.path.join(work, "log"), "w+")
     # A --max-wait below the page's long polls (20 s): the page must fall back to shorter ones.
     process = subprocess.Popen([binary, "--port", "0", "--in-memory", "--max-wait", "5",

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from lifecycled_support import Checks, eventually, request  # noqa: E402
+from lifecycled_support import Checks, eventually, request, write_private  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -58,8 +58,7 @@ def main():
     admin, admin_line = mint(binary, "--name", "ops", "--role", "admin")
     check("token new prints a secret and a line with its SHA-256, never the secret",
           writer.startswith("lcd_") and len(writer_line["sha256"]) == 64 and writer not in json.dumps(writer_line))
-    with open(tokens_file, "w") as f:
-        json.dump({"tokens": [writer_line, admin_line]}, f)
+    write_private(tokens_file, json.dumps({"tokens": [writer_line, admin_line]}))
 
     process, base, log = start(binary, work, "--tokens", tokens_file)
     try:
@@ -116,15 +115,29 @@ def main():
     check("a tokens file with a mistake stops the start, naming the mistake",
           bad.returncode == 2 and "tokens[0].sha256" in bad.stderr, bad.stderr)
 
-    # A file every user may write lets any of them give themselves a token.
-    with open(tokens_file, "w") as f:
-        json.dump({"tokens": [writer_line]}, f)
-    os.chmod(tokens_file, 0o666)
-    open_file = subprocess.run([binary, "--port", "0", "--in-memory", "--tokens", tokens_file],
-                               capture_output=True, text=True, timeout=10)
-    check("a tokens file writable by every user stops the start, saying how to fix it",
-          open_file.returncode == 2 and "writable by every user" in open_file.stderr and "chmod 600" in open_file.stderr,
-          open_file.stderr)
+    # A file every user may write lets any of them give themselves a token; one they may read shows every
+    # token's name, role and hash. Both stop the start, saying how to fix it.
+    write_private(tokens_file, json.dumps({"tokens": [writer_line]}))
+    for mode in (0o666, 0o644):
+        os.chmod(tokens_file, mode)
+        open_file = subprocess.run([binary, "--port", "0", "--in-memory", "--tokens", tokens_file],
+                                   capture_output=True, text=True, timeout=10)
+        check(f"a tokens file of mode {mode:o} stops the start (2), saying how to fix it",
+              open_file.returncode == 2 and "read or written by every user" in open_file.stderr
+              and "chmod 600" in open_file.stderr, open_file.stderr)
+
+    # ... and at reload: the tokens in force stay, and the log says why.
+    os.chmod(tokens_file, 0o600)
+    process, base, log = start(binary, work, "--tokens", tokens_file)
+    try:
+        os.chmod(tokens_file, 0o644)
+        process.send_signal(signal.SIGHUP)
+        check("a reload of a tokens file others may read is refused, and the log says why",
+              wait_for_log(log, r"tokens file not reloaded.*read or written by every user"), open(log).read()[-600:])
+        check("... and the tokens in force stay", request(base + "/v1/apps", "GET", token=writer)[0] == 200)
+    finally:
+        process.terminate()
+        process.wait(10)
 
     checks.finish()
 

@@ -44,7 +44,8 @@ extension Route.Match {
     /// `default`.
     var accessScope: AccessScope {
         switch route {
-        case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset: .open
+        case .livez, .readyz, .openapi, .eventTypes, .dashboard, .dashboardAsset: .open
+        case .metrics: .metrics
         case .reset: .everything
         case .namespaces: .namespaceList
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,

@@ -15,7 +15,7 @@ extension LifecycleService {
             return done(APIError.notReady("the store failed and the daemon takes no more changes: \(reason)").response)
         }
         switch currentPhase {
-        case .ready: done(.json(200, ["status": "ready"]))
+        case .ready: done(.json(200, BuildInfo.probe(status: "ready")))
         case .recovering: done(APIError.notReady("recovering the data directory").response)
         case .draining: done(APIError.notReady("draining before shutdown").response)
         }
@@ -27,7 +27,7 @@ extension LifecycleService {
         metrics.openStreams.record(streams.count)
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: Array(options.metricsText().utf8))
+            body: Array(MetricsCatalogue.withHelp(options.metricsText() + ProcessMetrics.text()).utf8))
     }
 
     /// Records the device and app gauges: totals over every namespace.

@@ -16,6 +16,7 @@ extension LifecycleService {
     /// Returns how many records were replayed.
     @discardableResult
     public func recover() throws -> Int {
+        let started = ContinuousClock.now
         let streams: [RecoveredStream]
         do {
             streams = try journal.recover()
@@ -64,6 +65,7 @@ extension LifecycleService {
         // Realtime clocks catch up with the time the daemon was down, and that is durable, before readiness.
         for host in hosts { host.resumeClock() }
         journal.flush()
+        metrics.recovered(records: replayed, seconds: (ContinuousClock.now - started) / .seconds(1))
         setPhase(.ready)
         startExpirySweeps()
         return replayed

@@ -17,8 +17,15 @@ final class ServiceMetrics: Sendable {
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
     let namespaces = NamespaceMetrics()
     let openStreams = Gauge(label: "lifecycled_event_streams_open")
+    private let recoverySeconds = Gauge(label: "lifecycled_recovery_seconds")
+    private let recoveredRecords = Gauge(label: "lifecycled_recovery_records")
+
+    /// 1, with the build's version and revision as labels.
+    private let buildInfo = Gauge(
+        label: "lifecycled_build_info", dimensions: [("version", BuildInfo.version), ("revision", BuildInfo.revision)])
 
     init() {
+        buildInfo.record(1)
         requests = Route.allCases.map { route in
             Self.statuses.map { status in
                 Counter(
@@ -48,6 +55,12 @@ final class ServiceMetrics: Sendable {
             otherStatus[routeIndex].increment()
         }
         latency[routeIndex].recordNanoseconds(Int64(nanoseconds))
+    }
+
+    /// What the start-up recovery took: its duration and the journal records it replayed.
+    func recovered(records: Int, seconds: Double) {
+        recoveredRecords.record(records)
+        recoverySeconds.record(seconds)
     }
 
     func applied(_ batch: [Event]) {

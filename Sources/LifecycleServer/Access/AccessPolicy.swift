@@ -10,9 +10,11 @@ public enum AccessDecision: Equatable, Sendable {
 
 /// What a request touches, as far as access goes.
 public enum AccessScope: Equatable, Sendable {
-    /// Probes and the contract: `/livez`, `/readyz`, `/metrics`, `/v1/openapi.yaml`, `/v1/event-types`, the
-    /// dashboard's files.
+    /// Probes and the contract: `/livez`, `/readyz`, `/v1/openapi.yaml`, `/v1/event-types`, the dashboard's
+    /// files.
     case open
+    /// `/metrics`, which names every namespace and counts its requests: admin only.
+    case metrics
     /// One namespace's resources (the unprefixed paths are the namespace `default`).
     case namespace(String)
     /// The list of namespaces: any known token may ask; the answer holds only what it may read.
@@ -44,6 +46,12 @@ public struct AccessPolicy: Sendable {
         case .open:
             return .allowed(token: token)
         case .namespaceList:
+            return .allowed(token: token)
+        case .metrics:
+            guard token.role == .admin else {
+                return .forbidden(
+                    token: token, detail: "only an admin token may read /metrics: it shows every namespace")
+            }
             return .allowed(token: token)
         case .everything:
             guard token.role == .admin else {

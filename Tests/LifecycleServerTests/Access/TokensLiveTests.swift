@@ -44,13 +44,24 @@ struct TokensLiveTests {
         }
     }
 
-    @Test("Probes, metrics, the contract and the catalogue of events need no token")
+    @Test("Probes, the contract and the catalogue of events need no token")
     func openPaths() throws {
         try withDaemon(tokens: Self.tokens) { server in
-            for path in ["/livez", "/readyz", "/metrics", "/v1/openapi.yaml", "/v1/event-types"] {
+            for path in ["/livez", "/readyz", "/v1/openapi.yaml", "/v1/event-types"] {
                 let reply = try server.get(path)
                 #expect(reply.status == 200, "\(path)")
             }
+        }
+    }
+
+    @Test("Metrics name every namespace: only an admin token reads them")
+    func metricsTakeAnAdminToken() throws {
+        try withDaemon(tokens: Self.tokens) { server in
+            expectProblem(try server.get("/metrics"), status: 401, code: "unauthorized")
+            for secret in [Self.writer, Self.reader] {
+                expectProblem(try server.get("/metrics", headers: bearer(secret)), status: 403, code: "forbidden")
+            }
+            #expect(try server.get("/metrics", headers: bearer(Self.admin)).status == 200)
         }
     }
 
