@@ -79,7 +79,9 @@ extension DeviceHost {
     private func saveSnapshot(
         _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
     ) {
+        snapshotSaves.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
+            defer { snapshotSaves.leave() }
             let snapshot = DeviceSnapshot(
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers)

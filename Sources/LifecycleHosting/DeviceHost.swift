@@ -25,6 +25,8 @@ package final class DeviceHost: @unchecked Sendable {
     /// The journal stream of the device (`Namespace.stream(ofDevice:)`).
     package let stream: String
     package let queue: DispatchQueue
+    /// Snapshots being encoded and handed to the journal (`saveSnapshot`); a drain waits for them.
+    package let snapshotSaves = DispatchGroup()
     /// What every device queue runs on: Dispatch's global queue, whose threads are about as many as the
     /// cores. A queue of its own (the default target is the overcommitting global queue) gets a thread
     /// whenever it has work, so a busy daemon ran a thread per active device and switched between them

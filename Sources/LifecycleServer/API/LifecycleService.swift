@@ -118,9 +118,13 @@ public final class LifecycleService: HTTPResponder {
         }
     }
 
-    /// Waits until every change accepted so far on every device is durable.
+    /// Waits until every change accepted so far on every device is durable, and the snapshots those changes
+    /// brought are handed to the journal too, so the next start replays no more than it must.
     public func finishDraining() {
-        for host in namespaces.all().flatMap({ $0.registry.allDevices() }) { host.queue.sync {} }
+        let hosts = namespaces.all().flatMap { $0.registry.allDevices() }
+        for host in hosts { host.queue.sync {} }
+        journal.flush()
+        for host in hosts { host.snapshotSaves.wait() }
         journal.flush()
     }
 
