@@ -64,6 +64,7 @@ enum AccessHandler {
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/"
         )
+        request.client = state?.client
         RequestFields.collect(from: connection, into: request)
         if let refusal = RequestFraming.refusal(headers: request.headers) {
             return ResponseSender.send(server.response(to: refusal), on: connection)

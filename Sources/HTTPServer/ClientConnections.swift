@@ -7,9 +7,17 @@ import Locking
     import Musl
 #endif
 
-/// A client's IP address, the key of the per-client connection limit.
-struct ClientAddress: Hashable, Sendable {
+/// A client's IP address, the key of the per-client connection limit, and what the access log shows.
+public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     let bytes: [UInt8]
+
+    /// `127.0.0.1`, `::1`.
+    public var description: String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        guard inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil else { return "?" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Nil for anything but IPv4 and IPv6.
     init?(_ address: UnsafePointer<sockaddr>) {

@@ -5,9 +5,10 @@ enum CrossOrigin {
     /// Methods a preflight allows: those of the API (a route's own `405` says which it takes).
     static let allowedMethods = "GET, HEAD, POST, PUT, DELETE"
     /// Request headers a page may send besides the simple ones.
-    static let allowedHeaders = "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID"
+    static let allowedHeaders =
+        "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id"
     /// Response headers a page may read besides the simple ones.
-    static let exposedHeaders = "ETag, Location, Idempotent-Replayed, WWW-Authenticate, Allow"
+    static let exposedHeaders = "ETag, Location, Idempotent-Replayed, WWW-Authenticate, Allow, X-Request-Id"
     /// Seconds a browser may keep a preflight's answer.
     static let maxAge = "600"
 

@@ -11,19 +11,23 @@ public struct HTTPRequest: Sendable {
     public let headers: [(name: String, value: String)]
     /// The request body; empty when there is none.
     public let body: [UInt8]
+    /// The client's IP address; nil in process (no socket) or for a non-IP socket.
+    public let client: ClientAddress?
 
     public init(
         method: String,
         path: String,
         query: [String: String] = [:],
         headers: [(name: String, value: String)] = [],
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        client: ClientAddress? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.client = client
     }
 
     /// The value of the first header called `name`, compared without regard to ASCII case; `nil` when absent.

@@ -8,6 +8,17 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// A body sent as it is produced instead of `body` (chunked, no `Content-Length`); see `HTTPStream`.
     public var stream: HTTPStream?
+    /// Sent as `X-Request-Id` after `headers` (kept apart so that adding it copies no header list).
+    public var requestID: String?
+
+    /// The request id's header field.
+    public static let requestIDField = "X-Request-Id"
+
+    /// Every header field as sent: `headers`, then the request id.
+    public var sentHeaders: [(name: String, value: String)] {
+        guard let requestID else { return headers }
+        return headers + [(Self.requestIDField, requestID)]
+    }
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

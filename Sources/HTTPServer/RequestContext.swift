@@ -46,6 +46,8 @@ final class RequestContext: @unchecked Sendable {
     var refusal: HTTPRefusal?
     /// An allowed `Origin` (`--allowed-origin`) the answer is made readable to (`CrossOrigin`).
     var crossOrigin: String?
+    /// The connection's client address (for the access log).
+    var client: ClientAddress?
 
     private struct Progress {
         var state = State.receiving
@@ -69,7 +71,8 @@ final class RequestContext: @unchecked Sendable {
         progress.withLock { $0.state = .responding }
         // libmicrohttpd sends no body for HEAD (Content-Length stays), so HEAD is answered as GET.
         return HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, body: body)
+            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, body: body,
+            client: client)
     }
 
     /// Marks a request the server answers itself (a refusal) as queued, so stray completions are ignored.

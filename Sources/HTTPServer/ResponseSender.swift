@@ -15,6 +15,9 @@ enum ResponseSender {
             // libmicrohttpd refuses a few headers it owns (Content-Length); the response still goes out.
             _ = MHD_add_response_header(mhdResponse, header.name, header.value)
         }
+        if let requestID = response.requestID {
+            _ = MHD_add_response_header(mhdResponse, HTTPResponse.requestIDField, requestID)
+        }
         let status = (100...599).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), mhdResponse)
     }

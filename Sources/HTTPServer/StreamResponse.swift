@@ -51,6 +51,9 @@ enum StreamResponse {
         for header in response.headers {
             _ = MHD_add_response_header(created, header.name, header.value)
         }
+        if let requestID = response.requestID {
+            _ = MHD_add_response_header(created, HTTPResponse.requestIDField, requestID)
+        }
         let status = (100...599).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), created)
     }

@@ -26,36 +26,49 @@ public struct DaemonConfiguration: Sendable {
 
     public init() {}
 
+    /// What is wrong with a configuration: the setting (its key: `port`, flag `--port`, variable
+    /// `LIFECYCLED_PORT`) and what it allows.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var setting: String
+        public var allowed: String
+        /// In the words of the command line: `--port must be from 0 to 65535`.
+        public var description: String { "--\(setting) \(allowed)" }
+    }
+
     /// The first thing wrong with the configuration, in the words of the command line's flags; nil when
     /// nothing is.
-    public var problem: String? {
+    public var problem: String? { firstProblem?.description }
+
+    /// The first thing wrong with the configuration; nil when nothing is. The one place a value's range is
+    /// written: the command line names the source (flag, variable or file) and the value around it.
+    public var firstProblem: Problem? {
         let http = self.http
         let service = self.service
-        let checks: [(holds: Bool, problem: String)] = [
-            ((0...65535).contains(http.port), "--port must be from 0 to 65535"),
-            ((1...64).contains(http.threads), "--threads must be from 1 to 64"),
-            (service.historyLimit >= 1, "--history-limit must be 1 or more"),
-            (service.snapshotEvery >= 1, "--snapshot-every must be 1 or more"),
-            (http.maxBodyBytes >= 1024, "--max-body-bytes must be 1024 or more"),
+        let checks: [(holds: Bool, setting: String, allowed: String)] = [
+            ((0...65535).contains(http.port), "port", "must be from 0 to 65535"),
+            ((1...64).contains(http.threads), "threads", "must be from 1 to 64"),
+            (service.historyLimit >= 1, "history-limit", "must be 1 or more"),
+            (service.snapshotEvery >= 1, "snapshot-every", "must be 1 or more"),
+            (http.maxBodyBytes >= 1024, "max-body-bytes", "must be 1024 or more"),
             (
-                tokensFile != nil || allowUnauthenticated || Self.isLoopback(http.host),
-                "--host \(http.host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
+                tokensFile != nil || allowUnauthenticated || Self.isLoopback(http.host), "host",
+                "\(http.host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
                     + "--allow-unauthenticated to let anyone who reaches the port do anything"
             ),
-            (http.connectionLimit >= 1, "--max-connections must be 1 or more"),
-            (http.perClientConnectionLimit >= 1, "--max-connections-per-client must be 1 or more"),
-            ((1...3600).contains(http.idleTimeoutSeconds), "--idle-timeout must be from 1 to 3600"),
-            (service.maxEventBytes >= 1024, "--max-event-bytes must be 1024 or more"),
-            (service.maxAnswerBytes >= 65536, "--max-answer-bytes must be 65536 or more"),
-            (service.historyBytes >= 1 << 20, "--history-bytes must be 1048576 or more"),
+            (http.connectionLimit >= 1, "max-connections", "must be 1 or more"),
+            (http.perClientConnectionLimit >= 1, "max-connections-per-client", "must be 1 or more"),
+            ((1...3600).contains(http.idleTimeoutSeconds), "idle-timeout", "must be from 1 to 3600"),
+            (service.maxEventBytes >= 1024, "max-event-bytes", "must be 1024 or more"),
+            (service.maxAnswerBytes >= 65536, "max-answer-bytes", "must be 65536 or more"),
+            (service.historyBytes >= 1 << 20, "history-bytes", "must be 1048576 or more"),
             (
-                service.maxWait.isFinite && (0...3600).contains(service.maxWait),
-                "--max-wait must be from 0 to 3600 seconds"
+                service.maxWait.isFinite && (0...3600).contains(service.maxWait), "max-wait",
+                "must be from 0 to 3600 seconds"
             ),
-            (service.maxDevicesPerNamespace >= 1, "--max-devices-per-namespace must be 1 or more"),
-            (service.maxAppsPerNamespace >= 1, "--max-apps-per-namespace must be 1 or more"),
+            (service.maxDevicesPerNamespace >= 1, "max-devices-per-namespace", "must be 1 or more"),
+            (service.maxAppsPerNamespace >= 1, "max-apps-per-namespace", "must be 1 or more"),
         ]
-        return checks.first { !$0.holds }?.problem
+        return checks.first { !$0.holds }.map { Problem(setting: $0.setting, allowed: $0.allowed) }
     }
 
     /// Whether `host` only accepts connections from this machine.

@@ -18,47 +18,59 @@ struct Lifecycled: ParsableCommand {
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
             """,
         discussion: """
-            Every option can also be set from the environment: LIFECYCLED_HOST, LIFECYCLED_PORT, \
-            LIFECYCLED_DATA_DIR, LIFECYCLED_IN_MEMORY (1 or true), LIFECYCLED_THREADS, LIFECYCLED_LOG_LEVEL, \
-            LIFECYCLED_HISTORY_LIMIT, LIFECYCLED_SNAPSHOT_EVERY, LIFECYCLED_MAX_BODY_BYTES, \
-            LIFECYCLED_MAX_CONNECTIONS, LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT, LIFECYCLED_IDLE_TIMEOUT, \
-            LIFECYCLED_ALLOWED_HOSTS and LIFECYCLED_ALLOWED_ORIGINS (comma-separated), LIFECYCLED_TOKENS_FILE, \
-            LIFECYCLED_ALLOW_UNAUTHENTICATED, LIFECYCLED_MAX_WAIT, LIFECYCLED_MAX_EVENT_BYTES, \
-            LIFECYCLED_MAX_ANSWER_BYTES, LIFECYCLED_HISTORY_BYTES, LIFECYCLED_MAX_DEVICES_PER_NAMESPACE, \
-            LIFECYCLED_MAX_APPS_PER_NAMESPACE. A flag on the command line wins.
+            Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
+            a JSON file of keys and values (--config FILE, or LIFECYCLED_CONFIG); the command line wins over \
+            the environment, which wins over the file. A value that does not fit its setting stops the start \
+            (exit 64), naming the setting, its source and value, and what is allowed. Keys (and variables): \
+            \(Setting.listing).
             """,
         version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
         subcommands: [TokenCommand.self])
 
-    /// Every default below is the library's (`DaemonConfiguration()`), written once there.
+    /// Every default below is the library's (`DaemonConfiguration()`), written once there; an option not
+    /// given is nil, so the environment and the file can say it.
     private static let defaults = DaemonConfiguration()
 
-    @Option(help: "Address to listen on.")
-    var host = Environment.string("LIFECYCLED_HOST") ?? defaults.http.host
+    @Option(help: "A JSON file of settings (keys as listed above); the environment and the flags win over it.")
+    var config: String?
 
-    @Option(help: "Port to listen on; 0 picks a free one (the log line says which).")
-    var port = Environment.int("LIFECYCLED_PORT") ?? defaults.http.port
+    @Option(help: "Address to listen on. (default: \(defaults.http.host))")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one (the log line says which). (default: \(defaults.http.port))")
+    var port: Int?
 
     @Option(help: "Directory of the durable store (SQLite, WAL). (default: \(defaultDirectory))")
     var dataDir: String?
 
     @Flag(help: "Keep everything in memory: nothing survives a restart.")
-    var inMemory = Environment.bool("LIFECYCLED_IN_MEMORY") ?? (defaults.store == .memory)
+    var inMemory = false
 
-    @Option(help: "HTTP threads, each an event loop with its own connections (1 to 64).")
-    var threads = Environment.int("LIFECYCLED_THREADS") ?? defaults.http.threads
+    @Option(
+        help: "HTTP threads, each an event loop with its own connections (1 to 64). (default: \(defaults.http.threads))")
+    var threads: Int?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = Environment.string("LIFECYCLED_LOG_LEVEL") ?? "info"
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (default: info)")
+    var logLevel: String?
 
-    @Option(help: "Entries kept per app timeline; older cursors answer 410.")
-    var historyLimit = Environment.int("LIFECYCLED_HISTORY_LIMIT") ?? defaults.service.historyLimit
+    @Option(help: "Log lines as text, or as JSON (one object per line): text, json. (default: text)")
+    var logFormat: String?
 
-    @Option(help: "Timeline entries a device produces between two snapshots of it (bounds start-up replay).")
-    var snapshotEvery = Environment.int("LIFECYCLED_SNAPSHOT_EVERY") ?? defaults.service.snapshotEvery
+    @Option(help: "One info line per answered request (client, method, route, status, duration, bytes, token name, request id): on, off. (default: on)")
+    var accessLog: String?
 
-    @Option(help: "Largest request body in bytes; larger ones answer 413.")
-    var maxBodyBytes = Environment.int("LIFECYCLED_MAX_BODY_BYTES") ?? defaults.http.maxBodyBytes
+    @Option(
+        help: "Entries kept per app timeline; older cursors answer 410. (default: \(defaults.service.historyLimit))")
+    var historyLimit: Int?
+
+    @Option(
+        help:
+            "Timeline entries a device produces between two snapshots of it (bounds start-up replay). (default: \(defaults.service.snapshotEvery))"
+    )
+    var snapshotEvery: Int?
+
+    @Option(help: "Largest request body in bytes; larger ones answer 413. (default: \(defaults.http.maxBodyBytes))")
+    var maxBodyBytes: Int?
 
     @Option(
         name: .customLong("tokens"),
@@ -66,55 +78,73 @@ struct Lifecycled: ParsableCommand {
     var tokensOption: String?
 
     @Flag(help: "Listen on a non-loopback --host without --tokens: anyone who reaches the port may do anything.")
-    var allowUnauthenticated = Environment.bool("LIFECYCLED_ALLOW_UNAUTHENTICATED") ?? defaults.allowUnauthenticated
-
-    @Option(help: "Most connections open at once, parked long polls included; more are refused.")
-    var maxConnections = Environment.int("LIFECYCLED_MAX_CONNECTIONS") ?? defaults.http.connectionLimit
-
-    @Option(help: "Most connections open at once from one client address; more are closed at once.")
-    var maxConnectionsPerClient =
-        Environment.int("LIFECYCLED_MAX_CONNECTIONS_PER_CLIENT") ?? defaults.http.perClientConnectionLimit
+    var allowUnauthenticated = false
 
     @Option(
         help:
-            "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request."
+            "Most connections open at once, parked long polls included; more are refused. (default: \(defaults.http.connectionLimit))"
     )
-    var idleTimeout = Environment.int("LIFECYCLED_IDLE_TIMEOUT") ?? defaults.http.idleTimeoutSeconds
+    var maxConnections: Int?
+
+    @Option(
+        help:
+            "Most connections open at once from one client address; more are closed at once. (default: \(defaults.http.perClientConnectionLimit))"
+    )
+    var maxConnectionsPerClient: Int?
+
+    @Option(
+        help:
+            "Seconds a connection may take to send a whole request head after opening or after its previous answer (slow senders are cut off), and may stay silent mid-request. (default: \(defaults.http.idleTimeoutSeconds))"
+    )
+    var idleTimeout: Int?
 
     @Option(
         help:
             "A host name the Host header may carry besides localhost and --host (repeatable; IP addresses always may); others answer 421."
     )
-    var allowedHost: [String] = Environment.list("LIFECYCLED_ALLOWED_HOSTS")
+    var allowedHost: [String] = []
 
     @Option(
         help:
             "A web origin (http://example.com:3000) whose pages may call the API and read its answers and streams (CORS; repeatable); other origins' changes answer 403."
     )
-    var allowedOrigin: [String] = Environment.list("LIFECYCLED_ALLOWED_ORIGINS")
-
-    @Option(help: "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400.")
-    var maxWait = Environment.double("LIFECYCLED_MAX_WAIT") ?? defaults.service.maxWait
+    var allowedOrigin: [String] = []
 
     @Option(
         help:
-            "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413."
+            "Longest long poll a read's wait may ask for, in seconds; a longer wait answers 400. (default: \(defaults.service.maxWait))"
     )
-    var maxEventBytes = Environment.int("LIFECYCLED_MAX_EVENT_BYTES") ?? defaults.service.maxEventBytes
+    var maxWait: Double?
 
-    @Option(help: "Bytes of items after which a page or list stops early, with next set to go on.")
-    var maxAnswerBytes = Environment.int("LIFECYCLED_MAX_ANSWER_BYTES") ?? defaults.service.maxAnswerBytes
+    @Option(
+        help:
+            "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413. (default: \(defaults.service.maxEventBytes))"
+    )
+    var maxEventBytes: Int?
 
-    @Option(help: "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410).")
-    var historyBytes = Environment.int("LIFECYCLED_HISTORY_BYTES") ?? defaults.service.historyBytes
+    @Option(
+        help:
+            "Bytes of items after which a page or list stops early, with next set to go on. (default: \(defaults.service.maxAnswerBytes))"
+    )
+    var maxAnswerBytes: Int?
 
-    @Option(help: "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded.")
-    var maxDevicesPerNamespace =
-        Environment.int("LIFECYCLED_MAX_DEVICES_PER_NAMESPACE") ?? defaults.service.maxDevicesPerNamespace
+    @Option(
+        help:
+            "Bytes of timeline entries one device keeps, its apps' included; the oldest go first (410). (default: \(defaults.service.historyBytes))"
+    )
+    var historyBytes: Int?
 
-    @Option(help: "Most apps one namespace may hold; a creation beyond answers 403 quota-exceeded.")
-    var maxAppsPerNamespace =
-        Environment.int("LIFECYCLED_MAX_APPS_PER_NAMESPACE") ?? defaults.service.maxAppsPerNamespace
+    @Option(
+        help:
+            "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevicesPerNamespace))"
+    )
+    var maxDevicesPerNamespace: Int?
+
+    @Option(
+        help:
+            "Most apps one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxAppsPerNamespace))"
+    )
+    var maxAppsPerNamespace: Int?
 
     /// The default store directory, as the help shows it.
     private static var defaultDirectory: String {
@@ -122,49 +152,25 @@ struct Lifecycled: ParsableCommand {
         return "none"
     }
 
-    /// What the flags and the environment say, over the library's defaults: the one place a flag becomes
-    /// part of the configuration.
-    var configuration: DaemonConfiguration {
-        var configuration = DaemonConfiguration()
-        let directory = dataDir ?? Environment.string("LIFECYCLED_DATA_DIR")
-        configuration.store = inMemory ? .memory : directory.map { .directory($0) } ?? Self.defaults.store
-        configuration.http.host = host
-        configuration.http.port = port
-        configuration.http.threads = threads
-        configuration.http.maxBodyBytes = maxBodyBytes
-        configuration.http.connectionLimit = maxConnections
-        configuration.http.perClientConnectionLimit = maxConnectionsPerClient
-        configuration.http.idleTimeoutSeconds = idleTimeout
-        configuration.http.allowedHosts = allowedHost
-        configuration.http.allowedOrigins = allowedOrigin
-        configuration.service.historyLimit = historyLimit
-        configuration.service.snapshotEvery = snapshotEvery
-        configuration.service.maxWait = maxWait
-        configuration.service.maxEventBytes = maxEventBytes
-        configuration.service.maxAnswerBytes = maxAnswerBytes
-        configuration.service.historyBytes = historyBytes
-        configuration.service.maxDevicesPerNamespace = maxDevicesPerNamespace
-        configuration.service.maxAppsPerNamespace = maxAppsPerNamespace
-        configuration.tokensFile = tokensOption ?? Environment.string("LIFECYCLED_TOKENS_FILE")
-        configuration.allowUnauthenticated = allowUnauthenticated
-        return configuration
+    /// What the flags, the environment and the file say, over the library's defaults (`SettingSources`).
+    func settings() throws(SettingError) -> Settings {
+        try SettingSources(commandLine: self, environment: ProcessInfo.processInfo.environment).resolve()
     }
 
     func validate() throws {
-        if inMemory && dataDir != nil {
-            throw ValidationError("--data-dir and --in-memory exclude each other: choose one")
+        do {
+            _ = try settings()
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
-        if let problem = configuration.problem { throw ValidationError(problem) }
     }
 
     func run() throws {
-        let logger = Self.bootstrap(level: Logger.Level(rawValue: logLevel)!)
+        let settings = try settings()
+        let logger = Self.bootstrap(level: settings.logLevel, format: settings.logFormat)
         logger.info("starting", metadata: ["version": "\(BuildInfo.version)", "revision": "\(BuildInfo.revision)"])
         let prometheus = Self.bootstrapMetrics()
-        var configuration = self.configuration
+        var configuration = settings.daemon
         configuration.service.metricsText = {
             var buffer: [UInt8] = []
             prometheus.emit(into: &buffer)
@@ -230,11 +236,16 @@ struct Lifecycled: ParsableCommand {
         }
     }
 
-    private static func bootstrap(level: Logger.Level) -> Logger {
+    private static func bootstrap(level: Logger.Level, format: LogFormat) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            case .json:
+                return JSONLogHandler(label: label, logLevel: level)
+            }
         }
         return Logger(label: "lifecycled")
     }

@@ -34,6 +34,19 @@ import Testing
         }
     }
 
+    @Test func everyAnswerCarriesTheRequestIDTheClientGaveOrOneMade() throws {
+        try withDaemon { server in
+            #expect(try server.get("/v1/apps", headers: [("X-Request-Id", "trace-1")]).header("X-Request-Id") == "trace-1")
+            // Refusals too, and an id that is not 1 to 128 visible characters is replaced.
+            let refused = try server.get("/v1/nothing", headers: [("X-Request-Id", "has space")])
+            #expect(refused.status == 404)
+            let made = try #require(refused.header("X-Request-Id"))
+            #expect(made != "has space" && !made.isEmpty && made.utf8.count <= 15)
+            let next = try #require(try server.get("/v1/apps").header("X-Request-Id"))
+            #expect(next != made)
+        }
+    }
+
     @Test func theReleaseIsTheOneTheOpenAPIDocumentNames() throws {
         try withDaemon { server in
             let document = try server.get("/v1/openapi.yaml").text

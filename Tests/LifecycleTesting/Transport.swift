@@ -48,7 +48,7 @@ package struct InProcessClient: Sendable {
         guard response.stream == nil else {
             throw TestClientError(description: "\(method) \(target) answered with a stream: use Transport.live")
         }
-        return Reply(status: response.status, headers: response.headers, body: method == "HEAD" ? [] : response.body)
+        return Reply(status: response.status, headers: response.sentHeaders, body: method == "HEAD" ? [] : response.body)
     }
 
     /// The path, percent-decoded, and the query's arguments (the last of a repeated name wins; a name

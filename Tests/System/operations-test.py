@@ -3,7 +3,8 @@
 probes, the build-info metric, the first log line); the systemd unit (systemd-analyze verify; Type=notify
 readiness sent once /readyz is ready, RELOADING on SIGHUP, STOPPING on SIGTERM; the start-up refusals exit
 with a status the unit does not restart); /metrics (a # HELP line for every metric, the process, store and
-connection metrics, the README's table listing exactly what it shows, an admin token with --tokens).
+connection metrics, the README's table listing exactly what it shows, an admin token with --tokens); settings
+from the command line, the environment and a file, each checked; JSON logs and the access log.
 
 Usage: operations-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
@@ -34,7 +35,7 @@ def start(binary, work, *args, env=None, name="log"):
     process = subprocess.Popen([binary, "--port", "0", *args], stderr=log, stdout=log,
                                env={**os.environ, **(env or {})})
     for _ in range(300):
-        match = re.search(r"url=http://[^ ]*:(\d+)", open(log_path).read())
+        match = re.search(r"url\W+http://[^ \"]*:(\d+)", open(log_path).read())
         if match:
             return process, f"http://127.0.0.1:{match.group(1)}", log_path
         if process.poll() is not None:
@@ -88,13 +89,18 @@ def metrics(binary, work):
         request(base + "/v1/apps/a1/events", "POST", {"type": "launch"})
         # Past --max-connections: the ninth connection is refused at accept and counted.
         port = int(base.rsplit(":", 1)[1])
-        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(9)]
-        time.sleep(0.3)
+        # The eight stay open while the count is read (over a ninth connection, once one of them is gone).
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(9)]
+        refused = r'^lifecycled_http_connections_refused_total\{reason="max-connections"\} [1-9]'
+        try:
+            seen = held[-1].recv(1) == b""
+        except OSError:
+            seen = False
         for s in held:
             s.close()
-        refused = r'^lifecycled_http_connections_refused_total\{reason="max-connections"\} [1-9]'
         eventually(lambda: re.search(refused, metrics_text(base), re.M), 5)
         text = metrics_text(base)
+        check("the ninth connection was closed at once", seen)
     finally:
         stop(process)
     names = metric_names(text)
@@ -185,6 +191,124 @@ def health_check(binary, work):
         stop(process)
 
 
+def refused(binary, work, args=(), env=None):
+    """Starts the daemon (in `work`, so a start that is not refused writes nothing elsewhere) and stops it
+    if it was not refused."""
+    process = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, cwd=work, env={"PATH": os.environ["PATH"], **(env or {})})
+    try:
+        _, stderr = process.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        _, stderr = process.communicate(timeout=20)
+        return None, stderr
+    return process.returncode, stderr
+
+
+def configuration(binary, work):
+    """Settings from the command line, the environment and a JSON file: each value checked, a bad one refused
+    with exit 64 naming the setting, its source and value and what is allowed; the command line wins over
+    the environment, which wins over the file."""
+    for env, said in ((({"LIFECYCLED_PORT": "18424abc"}), "LIFECYCLED_PORT=18424abc: port must be an integer"),
+                      ({"LIFECYCLED_IN_MEMORY": "maybe"}, "LIFECYCLED_IN_MEMORY=maybe: in-memory must be true or false"),
+                      ({"LIFECYCLED_THREADS": "0"}, "LIFECYCLED_THREADS=0: threads must be from 1 to 64"),
+                      ({"LIFECYCLED_LOG_FORMAT": "xml"}, "LIFECYCLED_LOG_FORMAT=xml: log-format must be one of text, json")):
+        status, stderr = refused(binary, work, env=env)
+        check(f"{said.split(':')[0]} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+    path = os.path.join(work, "settings.json")
+    for content, said in (('{"port": "8080"}', f'"port": "8080" in {path}: port must be an integer'),
+                          ('{"prot": 8080}', f'"prot" in {path} is not a setting; the keys are host, port'),
+                          ('{"max-wait": 7200}', f'"max-wait": 7200 in {path}: max-wait must be from 0 to 3600'),
+                          ('[1]', f"--config {path}: not a JSON object of settings")):
+        with open(path, "w") as f:
+            f.write(content)
+        status, stderr = refused(binary, work, ["--in-memory", "--config", path])
+        check(f"a file with {content} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+    status, stderr = refused(binary, work, ["--in-memory", "--config", os.path.join(work, "missing.json")])
+    check("a --config file that is not there is refused (64)", status == 64 and "cannot read the file" in stderr, stderr)
+
+    # Precedence, seen in what the daemon does: the file says a max-wait of 5, the environment 7, the flag 9;
+    # a wait of 8 is refused unless the flag is there.
+    with open(path, "w") as f:
+        json.dump({"max-wait": 5, "allowed-hosts": ["lifecycled.example"]}, f)
+
+    def max_wait_allows(wait, *args, env=None):
+        process, base, _ = start(binary, work, "--in-memory", "--config", path, *args, env=env, name="log-config")
+        try:
+            request(base + "/v1/apps", "POST", {"id": "a", "bundleId": "com.example.a"})
+            return request(f"{base}/v1/apps/a/timeline?after=0&wait={wait}", timeout=30)[0] == 200
+        finally:
+            stop(process)
+    check("the file's value applies (max-wait 5: a wait of 4 is taken, 6 refused)",
+          max_wait_allows(0.1) and not max_wait_allows(6))
+    check("the environment wins over the file (7: a wait of 6.5 is taken)",
+          max_wait_allows(0.2, env={"LIFECYCLED_MAX_WAIT": "7"}) and not max_wait_allows(8, env={"LIFECYCLED_MAX_WAIT": "7"}))
+    check("the command line wins over both (9: a wait of 8 is taken)",
+          not max_wait_allows(9.5, "--max-wait", "9", env={"LIFECYCLED_MAX_WAIT": "7"}))
+    process, base, _ = start(binary, work, "--in-memory", "--config", path, name="log-config")
+    try:
+        port = base.rsplit(":", 1)[1]
+        answers = [request(base + "/livez", headers={"Host": f"{host}:{port}"})[0]
+                   for host in ("lifecycled.example", "other.example")]
+    finally:
+        stop(process)
+    check("a list from the file applies (allowed-hosts: one host answered, another 421)", answers == [200, 421], answers)
+
+
+def settings_listed(binary):
+    """The README's table of settings lists exactly the keys --help lists (both from one table in the code)."""
+    help_text = " ".join(subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=10,
+                                        env={"PATH": os.environ["PATH"]}).stdout.split())
+    listed = set(re.findall(r"([a-z][a-z-]*) \(LIFECYCLED_[A-Z_]+\)", help_text))
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    table = set(re.findall(r"^\| `([a-z-]+)` \| [^|]* \| `LIFECYCLED_[A-Z_]+` \|", readme, re.M))
+    check("the README's settings table lists exactly the keys of --help", listed and table == listed,
+          {"only in --help": sorted(listed - table), "only in the README": sorted(table - listed)})
+
+
+def logs(binary, work):
+    """--log-format json: every line one object with the fixed fields; the access log at info with the
+    client, route, status, bytes, token name and the request id, which the answer echoes; --access-log off."""
+    admin_out = subprocess.run([binary, "token", "new", "--name", "ops", "--role", "admin"],
+                               check=True, capture_output=True, text=True).stdout.split("\n")
+    tokens = os.path.join(work, "tokens-logs.json")
+    write_private(tokens, json.dumps({"tokens": [json.loads(admin_out[1])]}))
+    process, base, log = start(binary, work, "--in-memory", "--log-format", "json", "--tokens", tokens, name="log-json")
+    try:
+        status, headers, _ = request(base + "/v1/apps", token=admin_out[0], headers={"X-Request-Id": "trace-42"})
+        check("a given X-Request-Id is echoed", headers.get("x-request-id") == "trace-42", headers)
+        _, made, _ = request(base + "/v1/apps", token=admin_out[0])
+        check("... and one is made when none is given", re.fullmatch(r"[0-9a-f]+-[0-9a-f]+", made.get("x-request-id", "")),
+              made)
+        _, bad, _ = request(base + "/v1/apps", token=admin_out[0], headers={"X-Request-Id": "x" * 200})
+        check("... or when the given one is too long (made instead)", bad.get("x-request-id", "x" * 200) != "x" * 200)
+        request(base + "/v1/apps%0Aforged")
+    finally:
+        stop(process)
+    lines = open(log).read().splitlines()
+    try:
+        objects = [json.loads(line) for line in lines]
+    except ValueError:
+        objects = []
+    check("every log line is one JSON object", objects and len(objects) == len(lines), lines[:3])
+    check("... with time, level, label, source and message",
+          objects and all({"time", "level", "label", "source", "message"} <= set(o) for o in objects))
+    access = [o for o in objects if o.get("message") == "request" and o.get("requestId") == "trace-42"]
+    check("the access log has the request: client, method, route, status, micros, bytes, token name, id",
+          len(access) == 1 and access[0].get("client") == "127.0.0.1" and access[0].get("route") == "apps"
+          and access[0].get("status") == "200" and access[0].get("token") == "ops" and access[0].get("method") == "GET"
+          and access[0].get("micros", "").isdigit() and access[0].get("bytes", "").isdigit(), access)
+    check("... never the token itself", admin_out[0] not in open(log).read())
+    check("... and a path's line break stays inside its line, escaped",
+          any(o.get("path") == "/v1/apps%0Aforged" for o in objects))
+    process, base, log = start(binary, work, "--in-memory", "--access-log", "off", name="log-quiet")
+    try:
+        request(base + "/v1/apps")
+    finally:
+        stop(process)
+    check("--access-log off: no request lines", not re.search(r"\] request$", open(log).read(), re.M))
+
+
 def notify(binary, work):
     address = os.path.join(work, "notify.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -230,6 +354,9 @@ def main():
             check("systemd-analyze is installed (scripts/setup --tests)", False)
         notify(binary, work)
         health_check(binary, work)
+        configuration(binary, work)
+        settings_listed(binary)
+        logs(binary, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     checks.finish()

@@ -13,28 +13,29 @@ extension LifecycleService {
         streams.endRevoked(by: policy)
     }
 
-    /// The 401 or 403 for `request` on `route`, or nil when it may go on.
-    func accessRefusal(_ request: HTTPRequest, match: Route.Match) -> APIError? {
+    /// The 401 or 403 for `request` on `route` (nil when it may go on), and the name of the token it
+    /// came with, when known.
+    func accessDecision(_ request: HTTPRequest, match: Route.Match) -> (refusal: APIError?, token: String?) {
         let policy = access.withLock { $0 }
         switch policy.decide(
             method: request.method, scope: match.accessScope, authorization: request.header("Authorization"))
         {
-        case .allowed:
-            return nil
+        case .allowed(let token):
+            return (nil, token?.name)
         case .unauthorized(let detail):
             let error = APIError(
                 .unauthorized, detail, headers: [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")])
             logger.notice(
                 "request refused",
                 metadata: ["status": "401", "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)"])
-            return error
+            return (error, nil)
         case .forbidden(let token, let detail):
             logger.notice(
                 "request refused",
                 metadata: [
                     "status": "403", "token": "\(token.name)", "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)",
                 ])
-            return APIError(.forbidden, detail)
+            return (APIError(.forbidden, detail), token.name)
         }
     }
 }

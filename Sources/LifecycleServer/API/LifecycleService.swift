@@ -20,6 +20,8 @@ public struct ServiceOptions: Sendable {
     /// entries they produced: bounds the journal on disk and the replay at start-up when requests produce
     /// little or nothing (payloads queued for a suspended app).
     public var snapshotBytes = 16 << 20
+    /// Whether every answered request is logged at info (`--access-log`).
+    public var accessLog = true
     /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
     /// below the request limit, so one request cannot make one huge timeline entry.
     public var maxEventBytes = 64 << 10
@@ -131,7 +133,8 @@ public final class LifecycleService: HTTPResponder {
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let match = Route.match(request.path)
-        let logs = logger.logLevel <= .debug
+        let requestID = RequestID.of(request)
+        let (refusal, token) = accessDecision(request, match: match)
         inFlight.add(1, ordering: .relaxed)
         let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
             inFlight.subtract(1, ordering: .relaxed)
@@ -141,17 +144,15 @@ public final class LifecycleService: HTTPResponder {
                 let name = match.namespace ?? NamespaceName.defaultName
                 if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
             }
-            if logs {
-                logger.debug(
-                    "request",
-                    metadata: [
-                        "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)", "status": "\(response.status)",
-                        "micros": "\(elapsed / 1000)",
-                    ])
+            if options.accessLog {
+                logAccess(request, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)
             }
+            var response = response
+            response.requestID = requestID
             completion(response)
         }
-        do {
+        do throws(APIError) {
+            if let refusal { throw refusal }
             try dispatch(match, request, finish)
         } catch {
             finish(error.response)
@@ -167,7 +168,6 @@ public final class LifecycleService: HTTPResponder {
         _ match: Route.Match, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let route = match.route
-        if let refusal = accessRefusal(request, match: match) { throw refusal }
         let operations = route.operations
         guard !operations.isEmpty else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
         guard let operation = operations.first(where: { $0.method == request.method }) else {

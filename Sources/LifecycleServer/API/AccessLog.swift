@@ -1,0 +1,41 @@
+import HTTPServer
+import Logging
+import Synchronization
+
+/// A request's id: the client's `X-Request-Id` when it is 1 to 128 visible ASCII characters, else one made
+/// here: this process's random prefix (6 hex digits) and a counter, at most 15 bytes until the counter passes
+/// 2^32, so a Swift small string that needs no allocation. The answer carries it back
+/// (`HTTPResponse.requestID`), and the access log shows it.
+enum RequestID {
+    private static let prefix = String(UInt32.random(in: 0x10_0000...0xFF_FFFF), radix: 16)
+    private static let counter = Atomic<UInt64>(0)
+
+    static func of(_ request: HTTPRequest) -> String {
+        if let given = request.header(HTTPResponse.requestIDField), (1...128).contains(given.utf8.count),
+            given.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        {
+            return given
+        }
+        let next = counter.add(1, ordering: .relaxed).newValue
+        return prefix + "-" + String(next, radix: 16)
+    }
+}
+
+extension LifecycleService {
+    /// One line per answered request, at info: who (client address, token name, never the token), what
+    /// (method, route, path escaped), how it went (status, microseconds, body bytes) and the request id.
+    func logAccess(
+        _ request: HTTPRequest, match: Route.Match, response: HTTPResponse, nanoseconds: UInt64, token: String?,
+        id: String
+    ) {
+        guard logger.logLevel <= .info else { return }
+        logger.info(
+            "request",
+            metadata: [
+                "client": "\(request.client?.description ?? "-")", "method": "\(request.loggedMethod)",
+                "route": "\(match.route.rawValue)", "path": "\(request.loggedPath)", "status": "\(response.status)",
+                "micros": "\(nanoseconds / 1000)", "bytes": "\(response.stream == nil ? response.body.count : -1)",
+                "token": "\(token ?? "-")", "requestId": "\(id)",
+            ])
+    }
+}
