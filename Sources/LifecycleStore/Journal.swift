@@ -36,8 +36,10 @@ public protocol Journal: Sendable {
     /// Blocks until everything accepted so far is durable or has failed (used at shutdown).
     func flush()
 
-    /// For each stream, its newest snapshot (if any) and the records after it, in journal order.
-    func recover() throws(StoreError) -> [RecoveredStream]
+    /// Calls `each` with every stream `including` accepts, one at a time, sorted by name: its newest
+    /// snapshot (if any) and the records after it, in journal order. An error `each` throws stops it and
+    /// comes out as it is; the store's own are `StoreError`s.
+    func recover(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws
 
     /// Finishes pending writes and releases the store. Later operations fail with `StoreError.closed`.
     func close()
@@ -47,6 +49,13 @@ public protocol Journal: Sendable {
 }
 
 extension Journal {
+    /// Every stream at once (for tests and tools; start-up takes them one at a time).
+    public func recover() throws -> [RecoveredStream] {
+        var streams: [RecoveredStream] = []
+        try recover(including: { _ in true }) { streams.append($0) }
+        return streams
+    }
+
     /// Appends a record that does not start its stream.
     public func append(
         stream: String, record: [UInt8], durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void

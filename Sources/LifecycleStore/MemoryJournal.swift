@@ -45,7 +45,7 @@ public final class MemoryJournal: Journal, @unchecked Sendable {
 
     public func flush() {}
 
-    public func recover() throws(StoreError) -> [RecoveredStream] { [] }
+    public func recover(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws {}
 
     public func close() {}
 }

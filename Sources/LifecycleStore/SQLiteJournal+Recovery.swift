@@ -1,10 +1,14 @@
 extension SQLiteJournal {
-    /// For each stream, its newest snapshot (if any) and the records after it, in journal order.
+    /// Calls `each` with every stream `including` accepts, one at a time, sorted by name: its newest snapshot
+    /// (if any) and the records after it, in journal order. Only one stream's records are held at a time, so
+    /// start-up memory follows the largest stream, not the journal.
     ///
     /// Waits for operations already accepted, then reads on a connection of its own, in one read
-    /// transaction, so it sees one committed state. Streams come sorted by name. Called from a completion,
-    /// it sees what is committed at that moment.
-    public func recover() throws(StoreError) -> [RecoveredStream] {
+    /// transaction, so it sees one committed state. Called from a completion, it sees what is committed at
+    /// that moment.
+    public func recover(
+        including: (String) -> Bool, each: (RecoveredStream) throws -> Void
+    ) throws {
         flush()
         guard isOpen else { throw StoreError.closed }
         let connection = try SQLiteConnection(path: databasePath, readOnly: true)
@@ -12,34 +16,36 @@ extension SQLiteJournal {
         try connection.execute("BEGIN", operation: "begin recovery")
         defer { try? connection.execute("COMMIT", operation: "end recovery") }
 
-        var names: [Int64: String] = [:]
+        var names: [(id: Int64, name: String)] = []
         let streams = try connection.prepare("SELECT id, name FROM stream")
         defer { streams.finalize() }
-        while try streams.step() { names[streams.int64(0)] = streams.text(1) }
-
-        var snapshots: [Int64: StreamSnapshot] = [:]
-        let snapshotRows = try connection.prepare("SELECT stream_id, seq, state FROM snapshot")
-        defer { snapshotRows.finalize() }
-        while try snapshotRows.step() {
-            snapshots[snapshotRows.int64(0)] = StreamSnapshot(seq: snapshotRows.uint64(1), state: snapshotRows.bytes(2))
+        while try streams.step() {
+            let name = streams.text(1)
+            if including(name) { names.append((streams.int64(0), name)) }
         }
+        names.sort { $0.name < $1.name }
 
-        var records: [Int64: [JournalRecord]] = [:]
-        let recordRows = try connection.prepare("SELECT seq, stream_id, record FROM journal ORDER BY seq")
+        let snapshotRow = try connection.prepare("SELECT seq, state FROM snapshot WHERE stream_id = ?1")
+        defer { snapshotRow.finalize() }
+        // Records a snapshot covers are normally deleted with it; any left behind are skipped.
+        let recordRows = try connection.prepare(
+            "SELECT seq, record FROM journal WHERE stream_id = ?1 AND seq > ?2 ORDER BY seq")
         defer { recordRows.finalize() }
-        while try recordRows.step() {
-            let streamID = recordRows.int64(1)
-            let seq = recordRows.uint64(0)
-            // Records a snapshot covers are normally deleted with it; skip any left behind.
-            if let snapshot = snapshots[streamID], seq <= snapshot.seq { continue }
-            records[streamID, default: []].append(JournalRecord(seq: seq, bytes: recordRows.bytes(2)))
+        for (id, name) in names {
+            try snapshotRow.bind(1, id)
+            let snapshot = try snapshotRow.step()
+                ? StreamSnapshot(seq: snapshotRow.uint64(0), state: snapshotRow.bytes(1)) : nil
+            snapshotRow.reset()
+            try recordRows.bind(1, id)
+            try recordRows.bind(2, snapshot?.seq ?? 0)
+            var records: [JournalRecord] = []
+            while try recordRows.step() {
+                records.append(JournalRecord(seq: recordRows.uint64(0), bytes: recordRows.bytes(1)))
+            }
+            recordRows.reset()
+            if snapshot == nil && records.isEmpty { continue }
+            try each(RecoveredStream(stream: name, snapshot: snapshot, records: records))
         }
-
-        var recovered: [RecoveredStream] = []
-        for (id, name) in names where snapshots[id] != nil || records[id] != nil {
-            recovered.append(RecoveredStream(stream: name, snapshot: snapshots[id], records: records[id] ?? []))
-        }
-        return recovered.sorted { $0.stream < $1.stream }
     }
 }
 

@@ -36,7 +36,7 @@ final class HeldJournal: Journal, @unchecked Sendable {
     func deleteStream(_ stream: String, durable: DurableCompletion?) { durable?(.success(())) }
     func deleteAll(durable: DurableCompletion?) { durable?(.success(())) }
     func flush() {}
-    func recover() throws(StoreError) -> [RecoveredStream] { [] }
+    func recover(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws {}
     func close() {}
     var keepsRecords: Bool { false }
 }

@@ -43,7 +43,7 @@ enum JournalBenchmark {
         recordsToRecover: Int = 1_000_000,
         recordSize: Int = 32,
         logger: Logger = Logger(label: "lifecycled.store.benchmark")
-    ) throws(StoreError) -> JournalBenchmarkResult {
+    ) throws -> JournalBenchmarkResult {
         let appendDirectory = URL(fileURLWithPath: directory).appendingPathComponent("appends").path
         let (appendSeconds, commits) = try measureAppends(
             directory: appendDirectory,
@@ -103,7 +103,7 @@ enum JournalBenchmark {
         records: Int,
         recordSize: Int,
         logger: Logger
-    ) throws(StoreError) -> (records: Int, openSeconds: Double, recoverSeconds: Double) {
+    ) throws -> (records: Int, openSeconds: Double, recoverSeconds: Double) {
         let writing = try SQLiteJournal(directory: directory, logger: logger)
         let record = [UInt8](repeating: 0x2A, count: recordSize)
         for index in 0..<records {

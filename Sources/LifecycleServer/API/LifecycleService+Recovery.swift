@@ -17,14 +17,12 @@ extension LifecycleService {
     @discardableResult
     public func recover() throws -> Int {
         let started = ContinuousClock.now
-        let streams: [RecoveredStream]
-        do {
-            streams = try journal.recover()
-        } catch {
-            throw RecoveryError(description: "cannot read the journal: \(error)")
-        }
-        let layout = JournalLayout(streams)
-        for (name, record) in layout.settings {
+        // Namespaces' settings first, then the devices one stream at a time: start-up holds one device's
+        // records at once, whatever the journal's size.
+        try readJournal(including: JournalLayout.isSettings) { stream in
+            guard case .settings(let name) = JournalLayout.kind(of: stream.stream),
+                let record = stream.records.last?.bytes
+            else { return }
             let settings: NamespaceSettings
             do {
                 settings = try NamespaceSettings(record: record)
@@ -39,19 +37,22 @@ extension LifecycleService {
         }
         var replayed = 0
         var hosts: [DeviceHost] = []
-        for (namespace, device, stream) in layout.devices {
+        var gone: [String] = []
+        try readJournal(including: { !JournalLayout.isSettings($0) }) { stream in
+            guard case .device(let namespace, let device) = JournalLayout.kind(of: stream.stream) else { return }
             guard let space = namespaces.existing(namespace) else {
                 // Left by a namespace whose deletion was cut short: its settings went first, so it is gone.
-                journal.deleteStream(stream.stream)
-                continue
+                gone.append(stream.stream)
+                return
             }
-            guard let host = try restoreHost(device, in: space, from: stream, replayed: &replayed) else { continue }
+            guard let host = try restoreHost(device, in: space, from: stream, replayed: &replayed) else { return }
             guard space.registry.insertDevice(host) else {
                 throw RecoveryError(description: "device \(stream.stream) appears twice in the journal")
             }
             for app in host.shared.withLock({ $0.device.appOrder }) { _ = space.registry.reserveApp(app, on: host) }
             hosts.append(host)
         }
+        for stream in gone { journal.deleteStream(stream) }
         recordCounts()
         // Namespaces whose TTL passed while the daemon was down go before anyone sees them again.
         let now = options.wallClock()
@@ -107,22 +108,41 @@ extension LifecycleService {
 
 /// The journal's streams by what they hold: `@namespace/NAME` a namespace's settings, `NAME/ID` a device of
 /// the namespace NAME, a bare `ID` a device of `default` (as every release before namespaces wrote them).
-struct JournalLayout {
-    var settings: [(name: String, record: [UInt8])] = []
-    var devices: [(namespace: String, id: String, stream: RecoveredStream)] = []
+enum JournalLayout: Equatable {
+    case settings(namespace: String)
+    case device(namespace: String, id: String)
 
-    init(_ streams: [RecoveredStream]) {
-        for stream in streams {
-            if stream.stream.hasPrefix(Namespace.settingsPrefix) {
-                // One record, appended as the stream's start each time the settings change.
-                guard let record = stream.records.last?.bytes else { continue }
-                settings.append((String(stream.stream.dropFirst(Namespace.settingsPrefix.count)), record))
-            } else if let slash = stream.stream.firstIndex(of: "/") {
-                let id = String(stream.stream[stream.stream.index(after: slash)...])
-                devices.append((String(stream.stream[..<slash]), id, stream))
-            } else {
-                devices.append((NamespaceName.defaultName, stream.stream, stream))
+    static func isSettings(_ stream: String) -> Bool { stream.hasPrefix(Namespace.settingsPrefix) }
+
+    static func kind(of stream: String) -> JournalLayout {
+        if isSettings(stream) { return .settings(namespace: String(stream.dropFirst(Namespace.settingsPrefix.count))) }
+        if let slash = stream.firstIndex(of: "/") {
+            return .device(namespace: String(stream[..<slash]), id: String(stream[stream.index(after: slash)...]))
+        }
+        return .device(namespace: NamespaceName.defaultName, id: stream)
+    }
+}
+
+extension LifecycleService {
+    /// The journal's streams one at a time; the store's own failures become a `RecoveryError`.
+    fileprivate func readJournal(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws {
+        do {
+            try journal.recover(including: including) { stream in
+                do {
+                    try each(stream)
+                } catch {
+                    throw Forwarded(error: error)
+                }
             }
+        } catch let forwarded as Forwarded {
+            throw forwarded.error
+        } catch {
+            throw RecoveryError(description: "cannot read the journal: \(error)")
         }
     }
+}
+
+/// An error of the caller's, carried through the journal's reading unchanged.
+private struct Forwarded: Error {
+    let error: any Error
 }
