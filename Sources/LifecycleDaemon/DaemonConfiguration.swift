@@ -67,6 +67,9 @@ public struct DaemonConfiguration: Sendable {
             ),
             (service.maxDevicesPerNamespace >= 1, "max-devices-per-namespace", "must be 1 or more"),
             (service.maxAppsPerNamespace >= 1, "max-apps-per-namespace", "must be 1 or more"),
+            (service.maxNamespaces >= 1, "max-namespaces", "must be 1 or more"),
+            (service.maxNamespacesPerToken >= 1, "max-namespaces-per-token", "must be 1 or more"),
+            (service.maxDevices >= 1, "max-devices", "must be 1 or more"),
         ]
         return checks.first { !$0.holds }.map { Problem(setting: $0.setting, allowed: $0.allowed) }
     }

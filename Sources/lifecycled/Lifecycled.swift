@@ -146,6 +146,24 @@ struct Lifecycled: ParsableCommand {
     )
     var maxAppsPerNamespace: Int?
 
+    @Option(
+        help:
+            "Most namespaces the daemon holds besides default; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxNamespaces))"
+    )
+    var maxNamespaces: Int?
+
+    @Option(
+        help:
+            "Most namespaces one token (not an admin's) may have created and still hold; more answer 403 quota-exceeded. (default: \(defaults.service.maxNamespacesPerToken))"
+    )
+    var maxNamespacesPerToken: Int?
+
+    @Option(
+        help:
+            "Most devices the daemon holds over every namespace; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevices))"
+    )
+    var maxDevices: Int?
+
     /// The default store directory, as the help shows it.
     private static var defaultDirectory: String {
         if case .directory(let directory) = defaults.store { return directory }

@@ -41,6 +41,11 @@ extension Setting {
                 $0.daemon.service.maxDevicesPerNamespace = $1
             },
             .integer("max-apps-per-namespace", \.maxAppsPerNamespace) { $0.daemon.service.maxAppsPerNamespace = $1 },
+            .integer("max-namespaces", \.maxNamespaces) { $0.daemon.service.maxNamespaces = $1 },
+            .integer("max-namespaces-per-token", \.maxNamespacesPerToken) {
+                $0.daemon.service.maxNamespacesPerToken = $1
+            },
+            .integer("max-devices", \.maxDevices) { $0.daemon.service.maxDevices = $1 },
         ]
     }
 

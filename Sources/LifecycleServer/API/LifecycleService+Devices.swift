@@ -55,6 +55,15 @@ extension LifecycleService {
             guard alive else {
                 return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))
             }
+            // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
+            let devices = namespaces.all().reduce(0) { $0 + $1.registry.devices }
+            if devices >= options.maxDevices {
+                return completion(
+                    .failure(
+                        .daemonQuotaExceeded(
+                            "the daemon holds \(options.maxDevices) devices over every namespace, the most it may "
+                                + "(--max-devices); nothing was created", limit: options.maxDevices)))
+            }
             let host = makeHost(device, in: space, anchorWall: Date().timeIntervalSince1970)
             do throws(Registry.Refusal) {
                 try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)

@@ -45,6 +45,12 @@ public struct ServiceOptions: Sendable {
     public var maxDevicesPerNamespace = 10_000
     /// The most apps one namespace may hold.
     public var maxAppsPerNamespace = 100_000
+    /// The most namespaces the daemon holds (`default` aside); a creation beyond answers `403 quota-exceeded`.
+    public var maxNamespaces = 10_000
+    /// The most namespaces one token that is not an admin's may have created and still hold.
+    public var maxNamespacesPerToken = 100
+    /// The most devices the daemon holds, over every namespace.
+    public var maxDevices = 100_000
     /// Wall-clock seconds since 1970: what namespace TTLs and `createdAt`/`lastUsedAt` run on (never a
     /// device's simulated clock). Tests inject their own.
     public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }

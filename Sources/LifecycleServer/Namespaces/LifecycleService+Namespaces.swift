@@ -20,7 +20,7 @@ extension LifecycleService {
         while true {
             var settings = NamespaceSettings(createdAt: now, lastUsedAt: now)
             parsed.applied(to: &settings)
-            let (space, created) = obtainNamespace(name, settings: settings)
+            let (space, created) = try obtainNamespace(name, settings: settings, request: request)
             if created {
                 return done(
                     .json(

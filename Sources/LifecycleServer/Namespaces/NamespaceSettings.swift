@@ -13,6 +13,9 @@ struct NamespaceSettings: Equatable, Sendable {
     /// Idle seconds after which the namespace is deleted; nil keeps it.
     var ttlSeconds: Int?
     var labels: [String: String] = [:]
+    /// The name of the token whose request created it (not an admin's); nil with tokens off, for an admin,
+    /// and for namespaces journaled before the field existed. What `--max-namespaces-per-token` counts.
+    var createdBy: String?
 
     /// Whether the namespace has been idle for its TTL at `now`.
     func expired(at now: Double) -> Bool {
@@ -39,6 +42,10 @@ struct NamespaceSettings: Equatable, Sendable {
             w.string(labels[key]!)
         }
         w.endObject()
+        if let createdBy {
+            w.field("createdBy")
+            w.string(createdBy)
+        }
         w.endObject()
         return w.bytes
     }
@@ -57,6 +64,7 @@ struct NamespaceSettings: Equatable, Sendable {
         if case .object(let members)? = value["labels"] {
             for (key, label) in members { labels[key] = label.stringValue }
         }
+        createdBy = value["createdBy"]?.stringValue
     }
 
     init(createdAt: Double, lastUsedAt: Double, ttlSeconds: Int? = nil, labels: [String: String] = [:]) {

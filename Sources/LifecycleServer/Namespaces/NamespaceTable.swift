@@ -1,3 +1,4 @@
+import LifecycleWire
 import Locking
 
 /// Every namespace by name. `default` always exists and is reachable without a lock; the others are
@@ -22,17 +23,21 @@ final class NamespaceTable: Sendable {
     /// The namespace named `name`, created with `settings` if it does not exist; `created` runs under the
     /// table's lock with a new namespace (to journal it before anything lands in it).
     func obtain(
-        _ name: String, settings: @autoclosure () -> NamespaceSettings, created: (Namespace) -> Void
-    ) -> (space: Namespace, created: Bool) {
+        _ name: String, settings: @autoclosure () -> NamespaceSettings,
+        admit: (_ others: Dictionary<String, Namespace>.Values) -> APIError? = { _ in nil },
+        created: (Namespace) -> Void
+    ) throws(APIError) -> (space: Namespace, created: Bool) {
         if let space = existing(name) { return (space, false) }
-        let (space, isNew) = others.withLock { table -> (Namespace, Bool) in
-            if let space = table[name] { return (space, false) }
+        let outcome = others.withLock { table -> Result<(Namespace, Bool), APIError> in
+            if let space = table[name] { return .success((space, false)) }
+            // Checked under the lock that creates, so concurrent creations cannot pass a bound together.
+            if let refusal = admit(table.values) { return .failure(refusal) }
             let space = Namespace(name: name, settings: settings())
             table[name] = space
             created(space)
-            return (space, true)
+            return .success((space, true))
         }
-        return (space, isNew)
+        return try outcome.get()
     }
 
     /// Runs `work` under the table's lock if `space` is still in the table; returns whether it was.

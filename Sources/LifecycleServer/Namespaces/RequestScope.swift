@@ -3,6 +3,7 @@ import LifecycleCore
 import LifecycleHosting
 import LifecycleStore
 import LifecycleWire
+import Locking
 
 /// The namespace a resource request acts in, and how it named it (for `Location`).
 struct RequestScope: Sendable {
@@ -17,6 +18,13 @@ struct RequestScope: Sendable {
 }
 
 extension APIError {
+    /// 403 for a creation over a bound of the whole daemon.
+    static func daemonQuotaExceeded(_ detail: String, limit: Int) -> APIError {
+        var error = APIError(.quotaExceeded, detail)
+        error.extra["limit"] = .number(Double(limit))
+        return error
+    }
+
     /// 403 for a creation over a namespace's quota.
     static func quotaExceeded(_ what: String, namespace: String, limit: Int, option: String) -> APIError {
         var error = APIError(
@@ -37,7 +45,8 @@ extension LifecycleService {
         let now = options.wallClock()
         let space: Namespace
         if request.method == "POST" {
-            space = obtainNamespace(name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now)).space
+            space = try obtainNamespace(
+                name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now), request: request).space
         } else if let existing = namespaces.existing(name) {
             space = existing
         } else {
@@ -48,9 +57,40 @@ extension LifecycleService {
         return RequestScope(space: space, namespaced: match.namespace != nil)
     }
 
-    /// The namespace `name`, created (and journaled) with `settings` if missing.
-    func obtainNamespace(_ name: String, settings: NamespaceSettings) -> (space: Namespace, created: Bool) {
-        namespaces.obtain(name, settings: settings) { space in writeSettingsRecord(of: space) }
+    /// The namespace `name`, created (and journaled) with `settings` if missing, unless that would pass
+    /// `--max-namespaces`, or `--max-namespaces-per-token` for the token `request` came with (not an admin's).
+    func obtainNamespace(_ name: String, settings: NamespaceSettings, request: HTTPRequest) throws(APIError)
+        -> (space: Namespace, created: Bool)
+    {
+        var settings = settings
+        let policy = access.withLock { $0 }
+        var creator: AccessToken?
+        if policy.table != nil, case .allowed(let token?) = policy.decide(
+            method: request.method, scope: .namespace(name), authorization: request.header("Authorization")),
+            token.role != .admin
+        {
+            creator = token
+            settings.createdBy = token.name
+        }
+        let maxNamespaces = options.maxNamespaces
+        let maxPerToken = options.maxNamespacesPerToken
+        return try namespaces.obtain(
+            name, settings: settings,
+            admit: { others in
+                if others.count >= maxNamespaces {
+                    return .daemonQuotaExceeded(
+                        "the daemon holds \(maxNamespaces) namespaces besides default, the most it may "
+                            + "(--max-namespaces); nothing was created", limit: maxNamespaces)
+                }
+                if let creator, others.lazy.filter({ $0.settings.createdBy == creator.name }).count >= maxPerToken {
+                    return .daemonQuotaExceeded(
+                        "the token \(creator.name) has created \(maxPerToken) namespaces that still exist, the most "
+                            + "one token may (--max-namespaces-per-token); delete one, or ask for an admin to create it",
+                        limit: maxPerToken)
+                }
+                return nil
+            },
+            created: { space in writeSettingsRecord(of: space) })
     }
 
     /// Journals the namespace's settings as the one record of its stream. Call under the table's lock

@@ -41,4 +41,44 @@ struct NamespaceQuotaTests {
             #expect(try server.post("/v1/namespaces/q/devices", #"{"id": "d3"}"#).status == 201)
         }
     }
+
+    @Test("The daemon's own bounds: namespaces, devices over every namespace, namespaces one token created")
+    func daemonBounds() throws {
+        let ci = TokenMinter.newSecret()
+        let admin = TokenMinter.newSecret()
+        let tokens = TokensLiveTests.table([("ci", ci, .write, ["ci-*"]), ("ops", admin, .admin, [])])
+        func bearer(_ secret: String) -> [(String, String)] { [("Authorization", "Bearer \(secret)")] }
+        try withDaemon(tokens: tokens, configure: { options in
+            options.maxNamespaces = 4
+            options.maxNamespacesPerToken = 2
+            options.maxDevices = 3
+        }) { (server: TestDaemon) throws in
+            for name in ["ci-1", "ci-2"] {
+                #expect(try server.post("/v1/namespaces/\(name)/devices", "{}", headers: bearer(ci)).status == 201)
+            }
+            // A third namespace of the same token: refused, nothing made; an admin is not counted per token.
+            let third = try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer(ci))
+            expectProblem(third, status: 403, code: "quota-exceeded")
+            #expect(third.int("limit") == 2)
+            #expect(third.string("detail")?.contains("--max-namespaces-per-token") == true)
+            #expect(try server.get("/v1/namespaces/ci-3", headers: bearer(admin)).status == 404)
+            expectProblem(
+                try server.request("PUT", "/v1/namespaces/ci-3", body: "{}", headers: bearer(ci)), status: 403, code: "quota-exceeded")
+            #expect(try server.request("PUT", "/v1/namespaces/ci-3", body: "{}", headers: bearer(admin)).status == 201)
+            // Devices over every namespace: 2 made, a third fits, a fourth does not.
+            #expect(try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer(admin)).status == 201)
+            let device = try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer(admin))
+            expectProblem(device, status: 403, code: "quota-exceeded")
+            #expect(device.string("detail")?.contains("--max-devices") == true)
+            // Namespaces over the daemon: ci-1, ci-2, ci-3 and one more; the fifth is refused even for an admin.
+            #expect(try server.request("PUT", "/v1/namespaces/ops-1", body: "{}", headers: bearer(admin)).status == 201)
+            let fifth = try server.request("PUT", "/v1/namespaces/ops-2", body: "{}", headers: bearer(admin))
+            expectProblem(fifth, status: 403, code: "quota-exceeded")
+            #expect(fifth.string("detail")?.contains("--max-namespaces") == true)
+            // Deleting one of the token's namespaces gives it room again.
+            #expect(try server.request("DELETE", "/v1/namespaces/ci-1", headers: bearer(ci)).status == 204)
+            let app = try server.post("/v1/namespaces/ci-4/apps", #"{"bundleId": "com.example.a"}"#, headers: bearer(ci))
+            #expect(app.status == 201, "\(app.text)")
+        }
+    }
 }
