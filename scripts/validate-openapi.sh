@@ -5,7 +5,7 @@
 #   3. every example in it validates against its schema (JSON Schema 2020-12);
 #   4. the house rules hold: every operation lists 414 (any path answers it to a target over 4096 bytes)
 #      and every other status any request may get (400, 421, 431 and 501 from the HTTP edge; 401 and 403
-#      unless it needs no token; 503 on /v1 and on every change),
+#      unless it needs no token; 503 on /v1 and on every change; 507 on every change but deletions and resets),
 #      every GET answers ETag and 304, every 201 carries Location,
 #      every problem answer is application/problem+json, and every problem example (operations' and
 #      components' alike) has a code of Problem.code, the type of its code, the status of the answer
@@ -196,6 +196,8 @@ for path, item in doc["paths"].items():
             can.update({"401": "no known token", "403": "a token that does not allow it"})
         if path.startswith("/v1/") or method in ("post", "put", "delete", "patch"):
             can["503"] = "the daemon not ready"
+        if method in ("post", "put", "patch") and not path.endswith("/reset"):
+            can["507"] = "a data directory at --max-data-bytes, or a disk short of --min-free-disk-bytes"
         for status, why in can.items():
             rules += 1
             if status not in responses:

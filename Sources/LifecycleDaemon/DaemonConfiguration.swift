@@ -70,6 +70,11 @@ public struct DaemonConfiguration: Sendable {
             (service.maxNamespaces >= 1, "max-namespaces", "must be 1 or more"),
             (service.maxNamespacesPerToken >= 1, "max-namespaces-per-token", "must be 1 or more"),
             (service.maxDevices >= 1, "max-devices", "must be 1 or more"),
+            (
+                service.maxDataBytes == 0 || service.maxDataBytes >= 1 << 20, "max-data-bytes",
+                "must be 0 (no cap) or 1048576 or more"
+            ),
+            (service.minFreeDiskBytes >= 0, "min-free-disk-bytes", "must be 0 or more"),
         ]
         return checks.first { !$0.holds }.map { Problem(setting: $0.setting, allowed: $0.allowed) }
     }

@@ -46,6 +46,10 @@ public protocol Journal: Sendable {
 
     /// Whether appended records are kept at all; when false, callers may append empty records.
     var keepsRecords: Bool { get }
+
+    /// What the store holds on disk and what the disk has left, as of the last commit; nil for a store
+    /// that keeps nothing on disk.
+    var diskUse: DiskUse? { get }
 }
 
 extension Journal {
@@ -76,5 +80,17 @@ extension Journal {
     /// Drops every stream without waiting to hear that it is durable.
     public func deleteAll() {
         deleteAll(durable: nil)
+    }
+}
+
+/// A store's use of its disk: the bytes its live pages take (pages freed by deletions do not count: the
+/// next writes reuse them; the write-ahead log adds a bounded amount) and the bytes the file system has left.
+public struct DiskUse: Sendable, Equatable {
+    public var usedBytes: Int64
+    public var freeBytes: Int64
+
+    public init(usedBytes: Int64, freeBytes: Int64) {
+        self.usedBytes = usedBytes
+        self.freeBytes = freeBytes
     }
 }

@@ -93,6 +93,21 @@ final class JournalWriter {
         }
     }
 
+    /// The store's use of its disk now: its live pages (the database as the log makes it, less the free
+    /// list: what deletions free is counted free at once), and what the file system has left. The log itself
+    /// adds at most `SQLiteJournal.logSizeLimit`. Measured after every commit: three pragmas and a stat per
+    /// group commit, not per record.
+    func diskUse() -> DiskUse {
+        let pages = (try? connection.integer("PRAGMA page_count")) ?? 0
+        let free = (try? connection.integer("PRAGMA freelist_count")) ?? 0
+        let pageSize = (try? connection.integer("PRAGMA page_size")) ?? 4096
+        var fileSystem = statvfs()
+        let available =
+            statvfs(connection.path, &fileSystem) == 0
+            ? Int64(fileSystem.f_bavail) * Int64(fileSystem.f_frsize) : Int64.max
+        return DiskUse(usedBytes: (pages - free) * pageSize, freeBytes: available)
+    }
+
     /// Bounds the log when passive checkpoints cannot keep up: SQLite only starts the log afresh after a
     /// checkpoint that copied every frame, which a steady stream of commits can prevent forever. Past
     /// `limit` bytes the writer itself checkpoints and restarts the log, holding appends for that time.

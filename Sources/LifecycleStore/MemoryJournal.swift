@@ -15,6 +15,8 @@ public final class MemoryJournal: Journal, @unchecked Sendable {
 
     public var keepsRecords: Bool { false }
 
+    public var diskUse: DiskUse? { nil }
+
     public func append(
         stream: String, record: [UInt8], startsStream: Bool,
         durable: @escaping @Sendable (Result<UInt64, StoreError>) -> Void

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -37,6 +38,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     private var closing = false
     private var finished = false
     private var writerThread: pthread_t?
+    /// `diskUse`, written by the writer after each commit, read by any thread.
+    private let usedBytes = Atomic<Int64>(0)
+    private let freeBytes = Atomic<Int64>(Int64.max)
 
     /// Opens (or creates) the store in `directory` and starts its writer thread.
     ///
@@ -83,6 +87,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         }
         let writer = try JournalWriter(connection: connection)
         nextSeq = try writer.lastSeq() + 1
+        let use = writer.diskUse()
+        usedBytes.store(use.usedBytes, ordering: .relaxed)
+        freeBytes.store(use.freeBytes, ordering: .relaxed)
         let checkpointer = try Checkpointer(
             path: databasePath,
             interval: 1,
@@ -179,6 +186,10 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
 
     public var keepsRecords: Bool { true }
 
+    public var diskUse: DiskUse? {
+        DiskUse(usedBytes: usedBytes.load(ordering: .relaxed), freeBytes: freeBytes.load(ordering: .relaxed))
+    }
+
     /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
     ///
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
@@ -209,6 +220,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             if outcome == nil {
                 checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
                 restartLogIfTooLarge(writer)
+                let use = writer.diskUse()
+                usedBytes.store(use.usedBytes, ordering: .relaxed)
+                freeBytes.store(use.freeBytes, ordering: .relaxed)
             }
 
             state.lock()

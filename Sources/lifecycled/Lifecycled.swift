@@ -164,6 +164,18 @@ struct Lifecycled: ParsableCommand {
     )
     var maxDevices: Int?
 
+    @Option(
+        help:
+            "Bytes the store may hold on disk; past it, changes but deletions and resets answer 507 insufficient-storage. 0: no cap. (default: 0)"
+    )
+    var maxDataBytes: Int?
+
+    @Option(
+        help:
+            "Bytes the store's disk must keep free; below it, changes answer 507 insufficient-storage. (default: \(defaults.service.minFreeDiskBytes))"
+    )
+    var minFreeDiskBytes: Int?
+
     /// The default store directory, as the help shows it.
     private static var defaultDirectory: String {
         if case .directory(let directory) = defaults.store { return directory }

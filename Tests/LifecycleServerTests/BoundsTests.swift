@@ -194,3 +194,51 @@ extension BoundsTests {
         }
     }
 }
+
+/// The data directory is capped: past `maxDataBytes`, or below `minFreeDiskBytes` of free disk, changes answer
+/// 507 insufficient-storage and change nothing, while deletions go on and free room.
+@Suite struct DiskBoundsTests {
+    @Test func pastTheDataCapChangesAnswer507ButDeletionsGoOnAndFreeRoom() throws {
+        let payload = String(repeating: "x", count: 30_000)
+        try withTemporaryDirectory { directory in
+            let server = try TestDaemon(
+                store: .sqlite(directory: directory), configure: { $0.maxDataBytes = 400_000 })
+            defer { server.stop() }
+            try server.createApp(#"{"id": "a", "bundleId": "com.example.a", "iosVersion": "7.0"}"#)
+            try server.postEvents("/v1/apps/a/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            let event = #"{"type": "remoteNotification", "payload": {"p": "\#(payload)"}}"#
+            var refused: Reply?
+            for _ in 0..<40 {
+                let reply = try server.post("/v1/apps/a/events", event)
+                if reply.status != 200 {
+                    refused = reply
+                    break
+                }
+            }
+            let reply = try #require(refused, "40 payloads of 30 KB fit under a 400 KB cap")
+            expectProblem(reply, status: 507, code: "insufficient-storage")
+            #expect(reply.int("limit") == 400_000)
+            #expect(reply.string("detail")?.contains("--max-data-bytes") == true)
+            expectProblem(try server.post("/v1/devices", "{}"), status: 507, code: "insufficient-storage")
+            // Reads go on; a deletion frees room and writes go on.
+            #expect(try server.get("/v1/apps/a").status == 200)
+            #expect(try server.delete("/v1/apps/a").status == 204)
+            let devices = try server.get("/v1/devices").object["items"] as? [[String: Any]] ?? []
+            for device in devices { _ = try server.delete("/v1/devices/\(device["id"] as? String ?? "")") }
+            // The room shows after the next commit; a deletion is one.
+            #expect(try server.post("/v1/devices", #"{"id": "fresh"}"#).status == 201)
+        }
+    }
+
+    @Test func belowTheFreeDiskFloorChangesAnswer507() throws {
+        try withTemporaryDirectory { directory in
+            let server = try TestDaemon(
+                store: .sqlite(directory: directory), configure: { $0.minFreeDiskBytes = Int.max })
+            defer { server.stop() }
+            let reply = try server.post("/v1/devices", "{}")
+            expectProblem(reply, status: 507, code: "insufficient-storage")
+            #expect(reply.string("detail")?.contains("--min-free-disk-bytes") == true)
+            #expect(try server.get("/v1/devices").status == 200)
+        }
+    }
+}

@@ -39,4 +39,5 @@ final class HeldJournal: Journal, @unchecked Sendable {
     func recover(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws {}
     func close() {}
     var keepsRecords: Bool { false }
+    var diskUse: DiskUse? { nil }
 }

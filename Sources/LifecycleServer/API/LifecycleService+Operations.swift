@@ -25,6 +25,10 @@ extension LifecycleService {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
         recordCounts()
         metrics.openStreams.record(streams.count)
+        if let use = journal.diskUse {
+            metrics.storeUsedBytes.record(use.usedBytes)
+            metrics.storeFreeBytes.record(use.freeBytes)
+        }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: Array(MetricsCatalogue.withHelp(options.metricsText() + ProcessMetrics.text()).utf8))
@@ -40,6 +44,28 @@ extension LifecycleService {
 
     func openAPIResponse(_ request: HTTPRequest) -> HTTPResponse {
         .read(openAPIDocument, request: request, contentType: "application/yaml")
+    }
+
+    /// `507 insufficient-storage` when the store holds `--max-data-bytes` already or its file system has less
+    /// than `--min-free-disk-bytes` left (as of the store's last commit); nil otherwise.
+    func storageRefusal() -> APIError? {
+        guard let use = journal.diskUse else { return nil }
+        var refusal: APIError?
+        if options.maxDataBytes > 0, use.usedBytes >= Int64(options.maxDataBytes) {
+            refusal = APIError(
+                .insufficientStorage,
+                "the data directory holds \(use.usedBytes) bytes, its cap is \(options.maxDataBytes) "
+                    + "(--max-data-bytes): delete devices or namespaces, or raise the cap; nothing changed")
+            refusal?.extra["limit"] = .number(Double(options.maxDataBytes))
+        } else if use.freeBytes < Int64(options.minFreeDiskBytes) {
+            refusal = APIError(
+                .insufficientStorage,
+                "the data directory's disk has \(use.freeBytes) bytes left, less than the \(options.minFreeDiskBytes) "
+                    + "it keeps free (--min-free-disk-bytes): free some, or delete devices or namespaces; nothing changed")
+            refusal?.extra["limit"] = .number(Double(options.minFreeDiskBytes))
+        }
+        if refusal != nil { metrics.storageRefusals.increment() }
+        return refusal
     }
 
     /// Refuses changes from now on, logs why, and tells the daemon (once).

@@ -51,6 +51,11 @@ public struct ServiceOptions: Sendable {
     public var maxNamespacesPerToken = 100
     /// The most devices the daemon holds, over every namespace.
     public var maxDevices = 100_000
+    /// Bytes the store may hold on disk (live pages and log); past it, changes but deletions and resets
+    /// answer `507 insufficient-storage`. 0: no cap.
+    public var maxDataBytes = 0
+    /// Bytes the store's file system must keep free; below it, the same `507`.
+    public var minFreeDiskBytes = 64 << 20
     /// Wall-clock seconds since 1970: what namespace TTLs and `createdAt`/`lastUsedAt` run on (never a
     /// device's simulated clock). Tests inject their own.
     public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
@@ -188,6 +193,12 @@ public final class LifecycleService: HTTPResponder {
             case .ready, .draining: break
             }
             if operation.isWrite, storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
+            // Deletions and resets free room, so they go on when the disk is short of it.
+            if operation.isWrite, request.method != "DELETE", route != .reset, route != .namespaceReset,
+                let refusal = storageRefusal()
+            {
+                throw refusal
+            }
         }
         switch operation.handler {
         case .plain(let handle): try handle(self, request, match, done)

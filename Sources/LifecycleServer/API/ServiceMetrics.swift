@@ -4,7 +4,7 @@ import Metrics
 
 /// Every metric the service records, created once with fixed labels (never an app or device id).
 final class ServiceMetrics: Sendable {
-    static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 500, 503]
+    static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 500, 503, 507]
 
     private let requests: [[Counter]]
     private let otherStatus: [Counter]
@@ -12,6 +12,9 @@ final class ServiceMetrics: Sendable {
     private let events: [String: Counter]
     let evicted = Counter(label: "lifecycled_timeline_entries_evicted_total")
     let storeFailures = Counter(label: "lifecycled_store_failures_total")
+    let storageRefusals = Counter(label: "lifecycled_store_refusals_total")
+    let storeUsedBytes = Gauge(label: "lifecycled_store_used_bytes")
+    let storeFreeBytes = Gauge(label: "lifecycled_store_free_disk_bytes")
     let devices = Gauge(label: "lifecycled_devices")
     let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")

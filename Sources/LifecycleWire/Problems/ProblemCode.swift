@@ -28,6 +28,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case headerFieldsTooLarge = "header-fields-too-large"
     case unsupportedTransferEncoding = "unsupported-transfer-encoding"
     case notReady = "not-ready"
+    case insufficientStorage = "insufficient-storage"
 
     package var status: Int {
         switch self {
@@ -48,6 +49,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .headerFieldsTooLarge: return 431
         case .unsupportedTransferEncoding: return 501
         case .notReady: return 503
+        case .insufficientStorage: return 507
         }
     }
 
@@ -78,6 +80,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .idempotencyKeyReused: return "Idempotency Key Reused"
         case .headerFieldsTooLarge: return "Header Fields Too Large"
         case .unsupportedTransferEncoding: return "Unsupported Transfer Encoding"
+        case .insufficientStorage: return "Insufficient Storage"
         case .notReady: return "Not Ready"
         }
     }
