@@ -61,6 +61,7 @@ public struct DaemonConfiguration: Sendable {
             (service.maxEventBytes >= 1024, "max-event-bytes", "must be 1024 or more"),
             (service.maxAnswerBytes >= 65536, "max-answer-bytes", "must be 65536 or more"),
             (service.historyBytes >= 1 << 20, "history-bytes", "must be 1048576 or more"),
+            (service.historyBytesTotal >= 1 << 20, "history-bytes-total", "must be 1048576 or more"),
             (
                 service.maxWait.isFinite && (0...3600).contains(service.maxWait), "max-wait",
                 "must be from 0 to 3600 seconds"

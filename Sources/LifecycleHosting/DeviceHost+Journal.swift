@@ -37,7 +37,7 @@ extension DeviceHost {
         journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):
-                let (polls, watchers, barriers, evicted, published) = shared.withLock { shared in
+                let (polls, watchers, barriers, evicted, published, retained) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
@@ -48,9 +48,10 @@ extension DeviceHost {
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
                     let polls = shared.takePolls(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
                     let watchers = shared.watchers(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
-                    return (polls, watchers, due, evicted, answers == nil ? nil : shared)
+                    return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.retainedBytes)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
+                hooks.historyBudget?.holds(self, bytes: retained)
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
                 hooks.published(self, changedApps, removedApp)
                 completion(.success(()))

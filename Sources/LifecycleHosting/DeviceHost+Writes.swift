@@ -151,6 +151,8 @@ extension DeviceHost {
     /// Tells readers, parked polls and watchers that the device is gone (with its namespace, if
     /// `namespace` is set).
     package func markGone(withNamespace namespace: String? = nil) {
+        // What it retained no longer counts against the daemon's budget (readers may still hold it a moment).
+        hooks.historyBudget?.forget(ObjectIdentifier(self))
         let (polls, watchers) = shared.withLock { shared -> ([Poll], [any TimelineWatcher]) in
             shared.gone = true
             shared.deletedNamespace = namespace

@@ -85,6 +85,16 @@ package final class DeviceHost: @unchecked Sendable {
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
     }
 
+    deinit {
+        hooks.historyBudget?.forget(ObjectIdentifier(self))
+    }
+
+    /// Tells the daemon's history budget what the device retains now.
+    package func reportHistory() {
+        guard let budget = hooks.historyBudget else { return }
+        budget.holds(self, bytes: shared.withLock { $0.retainedBytes })
+    }
+
     /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.
     func clockNow() -> Double {
         guard device.configuration.clockMode == .realtime else { return device.time }
@@ -138,6 +148,8 @@ package struct HostHooks: Sendable {
     package var snapshotBytes = 16 << 20
     /// How long a replayed answer waits for its first request's record to be durable.
     package var durableDeadline = 30.0
+    /// The daemon's budget of retained entries over every device; nil: each device's own bounds only.
+    package var historyBudget: HistoryBudget?
 
     package init(
         rendering: any HostRendering,

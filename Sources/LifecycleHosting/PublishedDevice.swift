@@ -30,7 +30,7 @@ package struct PublishedDevice: Sendable {
     /// The most bytes of entries the device's timelines hold together (each entry counted once).
     package let historyBytes: Int
     /// Bytes of the entries retained in any of the device's timelines, each counted once.
-    private(set) var retainedBytes = 0
+    package private(set) var retainedBytes = 0
     /// Wall-clock seconds at which a realtime clock read 0.
     package let anchorWall: Double
 
@@ -92,9 +92,15 @@ package struct PublishedDevice: Sendable {
 
     /// Evicts the oldest entries of the device, from whichever timeline holds them, until the device holds
     /// at most `historyBytes`; returns how many ring entries were evicted.
-    private mutating func evictOverBytes() -> Int {
+    private mutating func evictOverBytes() -> Int { evict(downTo: historyBytes) }
+
+    /// Evicts the device's oldest entries until `bytes` fewer are retained (or none are): for the daemon's
+    /// budget (`HistoryBudget`). Returns how many ring entries were evicted.
+    mutating func evict(bytes: Int) -> Int { evict(downTo: max(0, retainedBytes - bytes)) }
+
+    private mutating func evict(downTo limit: Int) -> Int {
         var evicted = 0
-        while retainedBytes > historyBytes {
+        while retainedBytes > limit {
             var oldestApp: String?
             var oldestSeq = deviceTimeline.oldestSeq ?? .max
             for (app, ring) in appTimelines {

@@ -136,6 +136,12 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
+            "Bytes of timeline entries all devices keep together; past it, the devices holding the most give up their oldest first (410). (default: \(defaults.service.historyBytesTotal))"
+    )
+    var historyBytesTotal: Int?
+
+    @Option(
+        help:
             "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevicesPerNamespace))"
     )
     var maxDevicesPerNamespace: Int?

@@ -37,6 +37,7 @@ extension Setting {
             .integer("max-event-bytes", \.maxEventBytes) { $0.daemon.service.maxEventBytes = $1 },
             .integer("max-answer-bytes", \.maxAnswerBytes) { $0.daemon.service.maxAnswerBytes = $1 },
             .integer("history-bytes", \.historyBytes) { $0.daemon.service.historyBytes = $1 },
+            .integer("history-bytes-total", \.historyBytesTotal) { $0.daemon.service.historyBytesTotal = $1 },
             .integer("max-devices-per-namespace", \.maxDevicesPerNamespace) {
                 $0.daemon.service.maxDevicesPerNamespace = $1
             },

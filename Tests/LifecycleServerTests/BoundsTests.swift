@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleHosting
 import LifecycleServer
 import LifecycleStore
 import Logging
@@ -124,6 +125,38 @@ import Testing
 }
 
 extension BoundsTests {
+    /// The daemon's budget over every device: once the devices together pass it, the one holding the most
+    /// gives up its oldest entries (410 behind them) until they fit; a device that stays small keeps its own.
+    @Test func devicesTogetherKeepAtMostHistoryBytesTotalAndTheLargestGivesWayFirst() throws {
+        let budget = 300_000
+        try withDaemon(configure: { $0.historyBytesTotal = budget }) { server in
+            for device in ["big", "small"] {
+                try server.createDevice(#"{"id": "\#(device)"}"#)
+                try server.createApp(#"{"id": "\#(device)-app", "device": "\#(device)", "bundleId": "com.example.a"}"#)
+                try server.postEvents("/v1/apps/\(device)-app/events", #"{"type": "launch"}"#)
+            }
+            for _ in 0..<5 {
+                try server.postEvents(
+                    "/v1/apps/small-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+            }
+            for _ in 0..<150 {
+                try server.postEvents(
+                    "/v1/apps/big-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+            }
+            // The trim runs off the request path: wait for it.
+            #expect(eventually { server.service.historyBudget.total <= budget })
+            #expect(server.service.historyBudget.total > budget / 2)
+            expectProblem(try server.get("/v1/apps/big-app/timeline?after=1"), status: 410, code: "gone")
+            // The small device kept everything it had.
+            #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").status == 200)
+            #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").items.count >= 5)
+            // A deleted device's entries no longer count.
+            let before = server.service.historyBudget.total
+            #expect(try server.delete("/v1/devices/big").status == 204)
+            #expect(eventually { server.service.historyBudget.total < before / 2 })
+        }
+    }
+
     /// The byte cap is applied the same way live, on replay and from a snapshot: a restart serves the same history.
     @Test(arguments: [5, 1_000_000])
     func aRestartKeepsTheSameCappedHistory(snapshotEvery: Int) throws {

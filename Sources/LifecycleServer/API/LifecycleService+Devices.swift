@@ -27,6 +27,7 @@ extension LifecycleService {
         }
         hooks.snapshotEvery = options.snapshotEvery
         hooks.snapshotBytes = options.snapshotBytes
+        hooks.historyBudget = historyBudget
         return hooks
     }
 

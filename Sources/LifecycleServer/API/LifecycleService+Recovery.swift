@@ -50,6 +50,7 @@ extension LifecycleService {
                 throw RecoveryError(description: "device \(stream.stream) appears twice in the journal")
             }
             for app in host.shared.withLock({ $0.device.appOrder }) { _ = space.registry.reserveApp(app, on: host) }
+            host.reportHistory()
             hosts.append(host)
         }
         for stream in gone { journal.deleteStream(stream) }

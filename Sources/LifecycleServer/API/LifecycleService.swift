@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 public import HTTPServer
 import LifecycleCore
-import LifecycleHosting
+package import LifecycleHosting
 public import LifecycleStore
 import LifecycleWire
 import Locking
@@ -51,6 +51,9 @@ public struct ServiceOptions: Sendable {
     public var maxNamespacesPerToken = 100
     /// The most devices the daemon holds, over every namespace.
     public var maxDevices = 100_000
+    /// Bytes of timeline entries (their JSON) all devices keep together; past it, the devices holding the
+    /// most give up their oldest entries first (410 for cursors behind them).
+    public var historyBytesTotal = 1 << 30
     /// Bytes the store may hold on disk (live pages and log); past it, changes but deletions and resets
     /// answer `507 insufficient-storage`. 0: no cap.
     public var maxDataBytes = 0
@@ -94,6 +97,8 @@ public final class LifecycleService: HTTPResponder {
     let sweeper = Protected<(any DispatchSourceTimer)?>(nil)
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
     let streams: StreamHub
+    /// Retained timeline entries over every device (`--history-bytes-total`).
+    package let historyBudget: HistoryBudget
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
@@ -103,6 +108,7 @@ public final class LifecycleService: HTTPResponder {
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
+        historyBudget = HistoryBudget(limit: options.historyBytesTotal)
     }
 
     deinit {
