@@ -66,6 +66,9 @@ package struct EntryRing: Sendable {
         let oldest = entries[start]
         evictedThrough = oldest.seq
         bytes -= oldest.json.count
+        // The slot stays until the array is compacted: it must not keep the entry's JSON alive meanwhile
+        // (with large entries, up to 1,023 of them per ring would stay in memory, uncounted).
+        entries[start] = RenderedEntry(seq: oldest.seq, app: nil, isCallback: false, isNotification: false, json: [])
         start += 1
         if start >= 1024 && start * 2 >= entries.count {
             entries.removeFirst(start)
