@@ -71,6 +71,7 @@ public struct DaemonConfiguration: Sendable {
             (service.maxNamespaces >= 1, "max-namespaces", "must be 1 or more"),
             (service.maxNamespacesPerToken >= 1, "max-namespaces-per-token", "must be 1 or more"),
             (service.maxDevices >= 1, "max-devices", "must be 1 or more"),
+            (service.maxApps >= 1, "max-apps", "must be 1 or more"),
             (
                 service.maxDataBytes == 0 || service.maxDataBytes >= 1 << 20, "max-data-bytes",
                 "must be 0 (no cap) or 1048576 or more"

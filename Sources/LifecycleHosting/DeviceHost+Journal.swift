@@ -83,10 +83,12 @@ extension DeviceHost {
         snapshotSaves.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             defer { snapshotSaves.leave() }
+            let started = DispatchTime.now().uptimeNanoseconds
             let snapshot = DeviceSnapshot(
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers)
             guard let bytes = try? snapshot.encoded() else { return }
+            hooks.snapshotEncoded(DispatchTime.now().uptimeNanoseconds - started, bytes.count)
             journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
         }
     }

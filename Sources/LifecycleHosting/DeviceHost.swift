@@ -148,6 +148,8 @@ package struct HostHooks: Sendable {
     package var snapshotBytes = 16 << 20
     /// How long a replayed answer waits for its first request's record to be durable.
     package var durableDeadline = 30.0
+    /// A snapshot was encoded (compressed) in `nanoseconds` into `bytes`, and handed to the journal.
+    package var snapshotEncoded: @Sendable (_ nanoseconds: UInt64, _ bytes: Int) -> Void = { _, _ in }
     /// The daemon's budget of retained entries over every device; nil: each device's own bounds only.
     package var historyBudget: HistoryBudget?
 

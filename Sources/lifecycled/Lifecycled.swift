@@ -172,6 +172,12 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
+            "Most apps the daemon holds over every namespace; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxApps))"
+    )
+    var maxApps: Int?
+
+    @Option(
+        help:
             "Bytes the store may hold on disk; past it, changes but deletions and resets answer 507 insufficient-storage. 0: no cap. (default: 0)"
     )
     var maxDataBytes: Int?

@@ -47,6 +47,7 @@ extension Setting {
                 $0.daemon.service.maxNamespacesPerToken = $1
             },
             .integer("max-devices", \.maxDevices) { $0.daemon.service.maxDevices = $1 },
+            .integer("max-apps", \.maxApps) { $0.daemon.service.maxApps = $1 },
             .integer("max-data-bytes", \.maxDataBytes) { $0.daemon.service.maxDataBytes = $1 },
             .integer("min-free-disk-bytes", \.minFreeDiskBytes) { $0.daemon.service.minFreeDiskBytes = $1 },
         ]

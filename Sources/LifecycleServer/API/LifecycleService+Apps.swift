@@ -46,6 +46,13 @@ extension LifecycleService {
         _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let registry = scope.registry
+        // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
+        let apps = namespaces.all().reduce(0) { $0 + $1.registry.apps }
+        if apps >= options.maxApps {
+            throw .daemonQuotaExceeded(
+                "the daemon holds \(options.maxApps) apps over every namespace, the most it may (--max-apps); "
+                    + "nothing was created", limit: options.maxApps)
+        }
         do throws(Registry.Refusal) {
             try registry.reserveApp(id, on: host, limit: options.maxAppsPerNamespace)
         } catch {

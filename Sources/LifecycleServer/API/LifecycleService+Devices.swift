@@ -28,6 +28,7 @@ extension LifecycleService {
         hooks.snapshotEvery = options.snapshotEvery
         hooks.snapshotBytes = options.snapshotBytes
         hooks.historyBudget = historyBudget
+        hooks.snapshotEncoded = { [metrics] nanoseconds, _ in metrics.snapshotEncoding.recordNanoseconds(Int64(nanoseconds)) }
         return hooks
     }
 

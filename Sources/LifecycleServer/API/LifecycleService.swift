@@ -51,6 +51,8 @@ public struct ServiceOptions: Sendable {
     public var maxNamespacesPerToken = 100
     /// The most devices the daemon holds, over every namespace.
     public var maxDevices = 100_000
+    /// The most apps the daemon holds, over every namespace.
+    public var maxApps = 1_000_000
     /// Bytes of timeline entries (their JSON) all devices keep together; past it, the devices holding the
     /// most give up their oldest entries first (410 for cursors behind them).
     public var historyBytesTotal = 1 << 30

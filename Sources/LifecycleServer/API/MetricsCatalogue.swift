@@ -25,6 +25,7 @@ enum MetricsCatalogue {
         "lifecycled_store_commit_operations": "Operations (records, snapshots, deletions) per group commit.",
         "lifecycled_store_record_bytes_total": "Bytes of journal records written.",
         "lifecycled_store_snapshots_total": "Device snapshots written.",
+        "lifecycled_snapshot_encode_duration_seconds": "Time to encode and compress one device snapshot (off the request path).",
         "lifecycled_store_snapshot_bytes_total": "Bytes of device snapshots written (compressed).",
         "lifecycled_store_wal_bytes": "Size of the SQLite write-ahead log after the last commit.",
         "lifecycled_store_used_bytes": "Bytes the store's live pages take (what --max-data-bytes caps).",

@@ -14,6 +14,7 @@ final class ServiceMetrics: Sendable {
     let storeFailures = Counter(label: "lifecycled_store_failures_total")
     let storageRefusals = Counter(label: "lifecycled_store_refusals_total")
     let historyBytes = Gauge(label: "lifecycled_history_bytes")
+    let snapshotEncoding = Metrics.Timer(label: "lifecycled_snapshot_encode_duration_seconds")
     let storeUsedBytes = Gauge(label: "lifecycled_store_used_bytes")
     let storeFreeBytes = Gauge(label: "lifecycled_store_free_disk_bytes")
     let devices = Gauge(label: "lifecycled_devices")

@@ -81,4 +81,16 @@ struct NamespaceQuotaTests {
             #expect(app.status == 201, "\(app.text)")
         }
     }
+
+    @Test("Apps over every namespace stop at --max-apps")
+    func appsOverEveryNamespace() throws {
+        try withDaemon(configure: { $0.maxApps = 2 }) { (server: TestDaemon) throws in
+            #expect(try server.post("/v1/apps", #"{"bundleId": "com.example.a"}"#).status == 201)
+            #expect(try server.post("/v1/namespaces/other/apps", #"{"bundleId": "com.example.a"}"#).status == 201)
+            let third = try server.post("/v1/namespaces/third/apps", #"{"bundleId": "com.example.a"}"#)
+            expectProblem(third, status: 403, code: "quota-exceeded")
+            #expect(third.int("limit") == 2)
+            #expect(third.string("detail")?.contains("--max-apps") == true)
+        }
+    }
 }
