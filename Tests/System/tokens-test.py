@@ -133,7 +133,8 @@ def main():
         os.chmod(tokens_file, 0o644)
         process.send_signal(signal.SIGHUP)
         check("a reload of a tokens file others may read is refused, and the log says why",
-              wait_for_log(log, r"tokens file not reloaded.*read or written by every user"), open(log).read()[-600:])
+              wait_for_log(log, r"(?m)^(?=.*tokens file not reloaded)(?=.*read or written by every user)"),
+              open(log).read()[-600:])
         check("... and the tokens in force stay", request(base + "/v1/apps", "GET", token=writer)[0] == 200)
     finally:
         process.terminate()
