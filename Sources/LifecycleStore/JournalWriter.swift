@@ -30,12 +30,20 @@ final class JournalWriter {
 
     /// Bytes of records and snapshots written since the last `takeBytesWritten()`.
     private var bytesWritten = 0
+    private var bytesSinceMeasure = 0
+    private var deletedSinceMeasure = false
+    private let pageCount: SQLiteStatement
+    private let freelistCount: SQLiteStatement
+    private let pageSize: SQLiteStatement
     private let metrics = StoreMetrics()
 
     init(connection: SQLiteConnection) throws(StoreError) {
         self.connection = connection
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
+        pageCount = try connection.prepare("PRAGMA page_count")
+        freelistCount = try connection.prepare("PRAGMA freelist_count")
+        pageSize = try connection.prepare("PRAGMA page_size")
         rollback = try connection.prepare("ROLLBACK")
         insertRecord = try connection.prepare("INSERT INTO journal(seq, stream_id, record) VALUES (?1, ?2, ?3)")
         insertStream = try connection.prepare("INSERT INTO stream(name) VALUES (?1) RETURNING id")
@@ -95,17 +103,29 @@ final class JournalWriter {
 
     /// The store's use of its disk now: its live pages (the database as the log makes it, less the free
     /// list: what deletions free is counted free at once), and what the file system has left. The log itself
-    /// adds at most `SQLiteJournal.logSizeLimit`. Measured after every commit: three pragmas and a stat per
-    /// group commit, not per record.
+    /// adds at most `SQLiteJournal.logSizeLimit`. Three prepared pragmas and a statvfs.
     func diskUse() -> DiskUse {
-        let pages = (try? connection.integer("PRAGMA page_count")) ?? 0
-        let free = (try? connection.integer("PRAGMA freelist_count")) ?? 0
-        let pageSize = (try? connection.integer("PRAGMA page_size")) ?? 4096
+        func value(_ statement: SQLiteStatement) -> Int64 {
+            defer { statement.reset() }
+            return (try? statement.step()) == true ? statement.int64(0) : 0
+        }
+        let pages = value(pageCount)
+        let free = value(freelistCount)
+        let pageSize = value(self.pageSize)
         var fileSystem = statvfs()
         let available =
             statvfs(connection.path, &fileSystem) == 0
             ? Int64(fileSystem.f_bavail) * Int64(fileSystem.f_frsize) : Int64.max
         return DiskUse(usedBytes: (pages - free) * pageSize, freeBytes: available)
+    }
+
+    /// Whether the disk use is worth measuring again: after 256 KiB written since the last measure, or a
+    /// deletion (which frees room). So a commit of a small record measures nothing.
+    func diskUseChanged() -> Bool {
+        guard bytesSinceMeasure >= 256 << 10 || deletedSinceMeasure else { return false }
+        bytesSinceMeasure = 0
+        deletedSinceMeasure = false
+        return true
     }
 
     /// Bounds the log when passive checkpoints cannot keep up: SQLite only starts the log afresh after a
@@ -142,6 +162,7 @@ final class JournalWriter {
             try insertRecord.bind(3, record)
             try insertRecord.run()
             bytesWritten += record.count
+            bytesSinceMeasure += record.count
             metrics.recordBytes.increment(by: record.count)
             return seq
         case .saveSnapshot(let stream, let upTo, let state, _):
@@ -156,11 +177,13 @@ final class JournalWriter {
             try pruneRecords.bind(2, upTo)
             try pruneRecords.run()
             bytesWritten += state.count
+            bytesSinceMeasure += state.count
             metrics.snapshots.increment()
             metrics.snapshotBytes.increment(by: state.count)
             return nil
         case .deleteStream(let stream, _):
             guard let id = streamIDs[stream] else { return nil }
+            deletedSinceMeasure = true
             for statement in [deleteStreamRecords, deleteStreamSnapshot, deleteStreamRow] {
                 try statement.bind(1, id)
                 try statement.run()
@@ -168,6 +191,7 @@ final class JournalWriter {
             streamIDs[stream] = nil
             return nil
         case .deleteAll:
+            deletedSinceMeasure = true
             try deleteAllRecords.run()
             try deleteAllSnapshots.run()
             try deleteAllStreams.run()
@@ -192,6 +216,7 @@ final class JournalWriter {
         for statement in [
             begin, commit, rollback, insertRecord, insertStream, upsertSnapshot, pruneRecords, deleteStreamRecords,
             deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,
+            pageCount, freelistCount, pageSize,
         ] {
             statement.finalize()
         }

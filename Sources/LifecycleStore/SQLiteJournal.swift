@@ -220,9 +220,11 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             if outcome == nil {
                 checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
                 restartLogIfTooLarge(writer)
-                let use = writer.diskUse()
-                usedBytes.store(use.usedBytes, ordering: .relaxed)
-                freeBytes.store(use.freeBytes, ordering: .relaxed)
+                if writer.diskUseChanged() {
+                    let use = writer.diskUse()
+                    usedBytes.store(use.usedBytes, ordering: .relaxed)
+                    freeBytes.store(use.freeBytes, ordering: .relaxed)
+                }
             }
 
             state.lock()
