@@ -93,4 +93,25 @@ struct NamespaceQuotaTests {
             #expect(third.string("detail")?.contains("--max-apps") == true)
         }
     }
+
+    @Test("The namespaces a token created are counted again after a restart (createdBy is journaled)")
+    func perTokenCountSurvivesARestart() throws {
+        let ci = TokenMinter.newSecret()
+        let tokens = TokensLiveTests.table([("ci", ci, .write, ["ci-*"])])
+        let bearer = [("Authorization", "Bearer \(ci)")]
+        try withTemporaryDirectory { directory in
+            try withDaemon(store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }) {
+                (server: TestDaemon) throws in
+                for name in ["ci-1", "ci-2"] {
+                    #expect(try server.post("/v1/namespaces/\(name)/devices", "{}", headers: bearer).status == 201)
+                }
+            }
+            try withDaemon(store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }) {
+                (server: TestDaemon) throws in
+                expectProblem(
+                    try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer), status: 403,
+                    code: "quota-exceeded")
+            }
+        }
+    }
 }
