@@ -15,8 +15,8 @@ PER_DEVICE = 16 * 15  # requests of 15 payloads: 14.4 MB of records per device
 
 def start(binary, data, work, name):
     log = open(os.path.join(work, name), "w+")
-    process = subprocess.Popen([binary, "--port", "0", "--data-dir", data, "--snapshot-every", "100000000",
-                                "--history-bytes-total", str(8 << 30)], stdout=log, stderr=log)
+    process = subprocess.Popen([binary, "--port", "0", "--data-dir", data, "--snapshot-every", "100000000"],
+                               stdout=log, stderr=log)
     started = time.monotonic()
     while True:
         text = open(log.name).read()
