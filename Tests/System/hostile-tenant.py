@@ -34,31 +34,12 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from lifecycled_support import Checks, eventually, request, write_private  # noqa: E402
+from lifecycled_support import (  # noqa: E402
+    Checks, eventually, request, start_daemon as start, stop_daemon as stop, write_private)
 
 checks = Checks()
 check = checks.check
 PAYLOAD = "x" * 60_000
-
-
-def start(binary, work, *args, name="log"):
-    log_path = os.path.join(work, name)
-    log = open(log_path, "w+")
-    process = subprocess.Popen([binary, "--port", "0", *args], stderr=log, stdout=log)
-    for _ in range(1200):
-        text = open(log_path).read()
-        match = re.search(r"url=http://[^ ]*:(\d+)", text)
-        if match and "ready" in text:
-            return process, f"http://127.0.0.1:{match.group(1)}", log_path
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise SystemExit(f"the daemon did not start: {open(log_path).read()[-2000:]}")
-
-
-def stop(process):
-    process.terminate()
-    return process.wait(60)
 
 
 def status_kib(pid, field):
@@ -71,6 +52,15 @@ def status_kib(pid, field):
 
 def directory_bytes(path):
     return sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(path) for f in files)
+
+
+def in_parallel(count, work):
+    """Runs work(0) ... work(count - 1) on threads of their own and waits for all."""
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def suspended_app(base, device, app, token=None, prefix="/v1"):
@@ -90,15 +80,8 @@ def journal_and_recovery(binary, work):
         check("an app launched and sent Home is suspended", request(base + "/v1/apps/a0")[2].get("state") == "suspended")
         # 15 MB of queued payloads per device: just under the 16 MiB that brings a snapshot.
         notification = [{"type": "remoteNotification", "payload": {"p": PAYLOAD}}] * 15
-        def fill(first):
-            for d in range(first, devices, 3):
-                for _ in range(16):
-                    request(f"{base}/v1/apps/a{d}/events", "POST", notification, timeout=60)
-        threads = [threading.Thread(target=fill, args=(i,)) for i in range(3)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        in_parallel(3, lambda first: [request(f"{base}/v1/apps/a{d}/events", "POST", notification, timeout=60)
+                                       for d in range(first, devices, 3) for _ in range(16)])
         timeline = request(base + "/v1/apps/a0/timeline?after=0&limit=1000")[2]
         check("queued payloads produced no timeline entry", len(timeline.get("items", [])) < 20,
               len(timeline.get("items", [])))
@@ -139,15 +122,8 @@ def history_budget(binary, work):
             request(f"{base}/v1/apps/h{d}/events", "POST", {"type": "launch"})
         # Each device alone may keep 32 MiB (--history-bytes): 12 of them 384 MiB without the daemon's budget.
         batch = [{"type": "remoteNotification", "payload": {"p": PAYLOAD}}] * 15
-        def fill(first):
-            for d in range(first, devices, 3):
-                for _ in range(40):
-                    request(f"{base}/v1/apps/h{d}/events", "POST", batch, timeout=60)
-        threads = [threading.Thread(target=fill, args=(i,)) for i in range(3)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        in_parallel(3, lambda first: [request(f"{base}/v1/apps/h{d}/events", "POST", batch, timeout=60)
+                                       for d in range(first, devices, 3) for _ in range(40)])
         text = str(request(base + "/metrics")[2])
         total = eventually(lambda: (lambda m: int(float(m.group(1))) if m and float(m.group(1)) <= budget else None)(
             re.search(r"^lifecycled_history_bytes (\S+)", str(request(base + "/metrics")[2]), re.M)), 10)

@@ -24,30 +24,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
-from lifecycled_support import Checks, eventually, free_port, request, write_private  # noqa: E402
+from lifecycled_support import (  # noqa: E402
+    Checks, eventually, free_port, request, start_daemon as start, stop_daemon as stop, write_private)
 
 checks = Checks()
 check = checks.check
-
-
-def start(binary, work, *args, env=None, name="log"):
-    log_path = os.path.join(work, name)
-    log = open(log_path, "w+")
-    process = subprocess.Popen([binary, "--port", "0", *args], stderr=log, stdout=log,
-                               env={**os.environ, **(env or {})})
-    for _ in range(300):
-        match = re.search(r"url\W+http://[^ \"]*:(\d+)", open(log_path).read())
-        if match:
-            return process, f"http://127.0.0.1:{match.group(1)}", log_path
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise SystemExit(f"the daemon did not start: {open(log_path).read()}")
-
-
-def stop(process):
-    process.terminate()
-    return process.wait(20)
 
 
 def metrics_text(base, token=None):

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from lifecycled_support import Checks, eventually, request, write_private  # noqa: E402
+from lifecycled_support import Checks, eventually, request, start_daemon, write_private  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -30,17 +30,7 @@ def mint(binary, *args):
 
 
 def start(binary, work, *args):
-    log = open(os.path.join(work, "log"), "w+")
-    process = subprocess.Popen([binary, "--port", "0", "--in-memory", *args], stderr=log, stdout=log)
-    for _ in range(200):
-        text = open(log.name).read()
-        match = re.search(r"url=http://[^ ]*:(\d+)", text)
-        if match:
-            return process, f"http://127.0.0.1:{match.group(1)}", log.name
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise SystemExit(f"the daemon did not start: {open(log.name).read()}")
+    return start_daemon(binary, work, "--in-memory", *args)
 
 
 def wait_for_log(path, pattern, seconds=5):
