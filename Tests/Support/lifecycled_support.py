@@ -142,3 +142,20 @@ class Checks:
         """Prints `N passed, M failed` and exits: 0 only when every check passed."""
         print(f"{self.passed} passed, {len(self.failed)} failed", flush=True)
         sys.exit(1 if self.failed else 0)
+
+    def run(self, prefix, parts):
+        """A system test's main: `--bin PATH`, one temporary folder, each `part(binary, work)` in turn, the
+        folder removed, then the verdict (`finish`)."""
+        import argparse
+        import shutil
+        import tempfile
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--bin", required=True)
+        binary = os.path.abspath(parser.parse_args().bin)
+        work = tempfile.mkdtemp(prefix=prefix)
+        try:
+            for part in parts:
+                part(binary, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        self.finish()

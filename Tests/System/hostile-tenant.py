@@ -20,16 +20,13 @@ dashboard-test.py and tokens-test.py.
 
 Usage: hostile-tenant.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
-import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -250,20 +247,5 @@ def tokens_and_quotas(binary, work):
         stop(process)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    binary = os.path.abspath(parser.parse_args().bin)
-    work = tempfile.mkdtemp(prefix="lifecycled-hostile-tenant-")
-    try:
-        tokens_and_quotas(binary, work)
-        disk_cap(binary, work)
-        history_budget(binary, work)
-        journal_and_recovery(binary, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    checks.finish()
-
-
 if __name__ == "__main__":
-    main()
+    checks.run("lifecycled-hostile-tenant-", [tokens_and_quotas, disk_cap, history_budget, journal_and_recovery])

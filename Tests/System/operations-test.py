@@ -8,7 +8,6 @@ from the command line, the environment and a file, each checked; JSON logs and t
 
 Usage: operations-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
-import argparse
 import json
 import os
 import re
@@ -18,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -351,29 +349,14 @@ def notify(binary, work):
         listener.close()
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", required=True)
-    binary = os.path.abspath(parser.parse_args().bin)
-    work = tempfile.mkdtemp(prefix="lifecycled-operations-")
-    try:
-        which_build(binary, work)
-        metrics(binary, work)
-        metrics_token(binary, work)
-        if shutil.which("systemd-analyze"):
-            unit_file(binary, work)
-        else:
-            check("systemd-analyze is installed (scripts/setup --tests)", False)
-        notify(binary, work)
-        health_check(binary, work)
-        image_example(binary, work)
-        configuration(binary, work)
-        settings_listed(binary)
-        logs(binary, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    checks.finish()
+def systemd_unit(binary, work):
+    if shutil.which("systemd-analyze"):
+        unit_file(binary, work)
+    else:
+        check("systemd-analyze is installed (scripts/setup --tests)", False)
 
 
 if __name__ == "__main__":
-    main()
+    checks.run("lifecycled-operations-", [
+        which_build, metrics, metrics_token, systemd_unit, notify, health_check, image_example, configuration,
+        lambda binary, _: settings_listed(binary), logs])
