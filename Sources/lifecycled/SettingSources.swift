@@ -111,9 +111,7 @@ struct SettingSources {
     private func fromFile(_ setting: Setting) throws(SettingError) -> (SettingValue, Source)? {
         guard let file, let raw = file.raw[setting.key] else { return nil }
         let source = Source.file(path: file.path, key: setting.key, value: Self.shown(raw))
-        var type = Self.configType(setting.kind)
-        // A whole number is a number too (60 for 60.0).
-        if setting.kind == .number, raw is NSNumber, !(raw is Bool), "\(raw)".allSatisfy(\.isNumber) { type = .int }
+        let type = Self.configType(setting.kind)
         guard let content = try? file.snapshot.value(forKey: AbsoluteConfigKey([setting.key]), type: type).value?.content,
             let value = Self.settingValue(content)
         else {

@@ -62,6 +62,9 @@ extension LifecycleService {
     func obtainNamespace(_ name: String, settings: NamespaceSettings, request: HTTPRequest) throws(APIError)
         -> (space: Namespace, created: Bool)
     {
+        // The common case, a namespace that exists, asks nothing of the tokens: the creator is looked up
+        // only for a creation.
+        if let space = namespaces.existing(name) { return (space, false) }
         var settings = settings
         let policy = access.withLock { $0 }
         var creator: AccessToken?
