@@ -28,7 +28,7 @@ extension DeviceHost {
         let now = clockNow()
         let outcome = device.advance(to: now)
         if !outcome.entries.isEmpty {
-            commit(.advance(now: now), stored: hooks.rendering.render(outcome.entries), apps: outcome.entries.map(\.app)) {
+            commit(.advance(now: now), stored: RetainedEntry.retaining(outcome.entries)) {
                 _ in
             }
         }

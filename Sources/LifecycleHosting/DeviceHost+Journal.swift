@@ -9,7 +9,7 @@ extension DeviceHost {
     /// Journals `entry` (on `queue`); once durable, publishes the device as it is now with `entries`, then
     /// completes. A record that fails is never published; a stream deleted meanwhile answers `deviceGone`.
     package func commit(
-        _ entry: JournaledInput, startsStream: Bool = false, stored: [RenderedEntry] = [], apps: [String?] = [],
+        _ entry: JournaledInput, startsStream: Bool = false, stored: [RetainedEntry] = [],
         removedApp: String? = nil, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
     ) {
         let changedApps = device.takeChangedApps()
@@ -38,7 +38,7 @@ extension DeviceHost {
             switch result {
             case .success(let seq):
                 let (polls, watchers, barriers, evicted, published, retained) = shared.withLock { shared in
-                    let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: apps)
+                    let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
                     let reached = shared.durableAppends
@@ -46,8 +46,8 @@ extension DeviceHost {
                     shared.barriers.removeAll { $0.target <= reached }
                     // Polls on the apps that got entries look again (and park again if their filter found
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
-                    let polls = shared.takePolls(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
-                    let watchers = shared.watchers(for: apps, removedApp: removedApp, entries: !stored.isEmpty)
+                    let polls = shared.takePolls(for: stored, removedApp: removedApp)
+                    let watchers = shared.watchers(for: stored, removedApp: removedApp)
                     return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.retainedBytes)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }

@@ -94,9 +94,7 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
-            let stored = hooks.rendering.render(outcome.entries)
-            let body = hooks.rendering.answer(
-                to: AppliedEvents(device: device, app: request.app, outcome: outcome, entries: stored))
+            let body = hooks.rendering.answer(to: AppliedEvents(device: device, app: request.app, outcome: outcome))
             // Remembered at once, so a retry racing with this request waits for its durability rather than
             // applying the events twice; forgotten again if the record never becomes durable.
             if let scopedKey, let fingerprint {
@@ -104,7 +102,7 @@ extension DeviceHost {
             }
             let entry = JournaledInput.events(
                 app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
-            commit(entry, stored: stored, apps: outcome.entries.map(\.app)) { [self, scopedKey] result in
+            commit(entry, stored: RetainedEntry.retaining(outcome.entries)) { [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })
             }

@@ -49,7 +49,7 @@ package struct PublishedDevice: Sendable {
         retainedBytes = deviceTimeline.bytes
         for ring in appTimelines.values {
             for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {
-                retainedBytes += entry.json.count
+                retainedBytes += entry.encoded.count
             }
         }
         _ = evictOverBytes()
@@ -57,20 +57,20 @@ package struct PublishedDevice: Sendable {
 
     /// Installs a newer state and its entries; returns how many entries were evicted.
     /// `device` holds the changed apps only (`Device.changes(of:)`); the others are as they were.
-    mutating func install(_ device: Device, changedApps: Set<String>, entries: [RenderedEntry], apps: [String?]) -> Int {
+    mutating func install(_ device: Device, changedApps: Set<String>, entries: [RetainedEntry]) -> Int {
         self.device.catchUp(with: device, apps: changedApps)
         for app in changedApps { snapshots[app] = nil }
         var evicted = 0
         // The entries of one change are mostly one app's: its timeline is looked up once for a run of them
         // (an index stays valid until a timeline is added).
         var ring: (app: String, index: Dictionary<String, EntryRing>.Index)?
-        for (entry, app) in zip(entries, apps) {
-            retainedBytes += entry.json.count
+        for entry in entries {
+            retainedBytes += entry.encoded.count
             if let dropped = deviceTimeline.append(entry) {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
-            guard let app else { continue }
+            guard let app = entry.app else { continue }
             appEntriesRetained += 1
             if ring?.app != app {
                 if appTimelines.index(forKey: app) == nil { appTimelines[app] = EntryRing(limit: historyLimit) }
@@ -122,20 +122,20 @@ package struct PublishedDevice: Sendable {
     }
 
     /// An entry left the device's timeline: its bytes are free unless its app's timeline still holds it.
-    private mutating func releaseFromDevice(_ entry: RenderedEntry) {
+    private mutating func releaseFromDevice(_ entry: RetainedEntry) {
         if let app = entry.app, let ring = appTimelines[app], ring.evictedThrough < entry.seq,
             ring.oldestSeq.map({ $0 <= entry.seq }) ?? false
         {
             return
         }
-        retainedBytes -= entry.json.count
+        retainedBytes -= entry.encoded.count
     }
 
     /// An entry left its app's timeline: its bytes are free unless the device's timeline still holds it.
-    private mutating func releaseFromApp(_ entry: RenderedEntry, counted: Bool = true) {
+    private mutating func releaseFromApp(_ entry: RetainedEntry, counted: Bool = true) {
         if counted { appEntriesRetained -= 1 }
         if deviceTimeline.evictedThrough < entry.seq { return }
-        retainedBytes -= entry.json.count
+        retainedBytes -= entry.encoded.count
     }
 
     /// The device as a reader should see it now. A realtime clock moves between events: its time,
@@ -156,31 +156,31 @@ package struct PublishedDevice: Sendable {
         return devicePolls + appPolls.values.joined()
     }
 
-    /// The polls that entries for `apps` and the removal of `removedApp` (and the device's timeline) concern;
-    /// a poll on another app sleeps on.
-    mutating func takePolls(for apps: [String?], removedApp: String?, entries: Bool) -> [Poll] {
+    /// The polls that `entries` and the removal of `removedApp` (and the device's timeline) concern; a poll
+    /// on another app sleeps on.
+    mutating func takePolls(for entries: [RetainedEntry], removedApp: String?) -> [Poll] {
         var polls: [Poll] = []
-        if entries {
+        if !entries.isEmpty {
             polls = devicePolls
             devicePolls = []
         }
         guard !appPolls.isEmpty else { return polls }
-        for case let app? in apps {
+        for case let app? in entries.lazy.map(\.app) {
             if let waiting = appPolls.removeValue(forKey: app) { polls += waiting }
         }
         if let removedApp, let waiting = appPolls.removeValue(forKey: removedApp) { polls += waiting }
         return polls
     }
 
-    /// The watchers that entries for `apps` and the removal of `removedApp` concern (the device's own
-    /// when there are entries at all).
-    package func watchers(for apps: [String?], removedApp: String?, entries: Bool) -> [any TimelineWatcher] {
+    /// The watchers that `entries` and the removal of `removedApp` concern (the device's own when there are
+    /// entries at all).
+    package func watchers(for entries: [RetainedEntry], removedApp: String?) -> [any TimelineWatcher] {
         guard !watchers.isEmpty else { return [] }
-        var touched = Set(apps.compactMap { $0 })
+        var touched = Set(entries.compactMap(\.app))
         if let removedApp { touched.insert(removedApp) }
-        return watchers.values.compactMap { entry in
-            if let app = entry.app { return touched.contains(app) ? entry.watcher : nil }
-            return entries ? entry.watcher : nil
+        return watchers.values.compactMap { watching in
+            if let app = watching.app { return touched.contains(app) ? watching.watcher : nil }
+            return entries.isEmpty ? nil : watching.watcher
         }
     }
 

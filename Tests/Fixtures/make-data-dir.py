@@ -7,7 +7,7 @@ stops the daemon with SIGTERM and copies its database to FOLDER. d1, d2 and the 
 restored from snapshots plus a few records; d3 from its records alone.
 
 A fixture is made once, in the formats of its day, and never regenerated: every later build must open it
-(DataDirectoryFixtureTests). data-dir-2 and data-dir-3 were made with these requests and reads.
+(DataDirectoryFixtureTests). data-dir-2, data-dir-3 and data-dir-4 were made with these requests and reads.
 """
 import json
 import os

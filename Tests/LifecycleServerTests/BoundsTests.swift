@@ -161,7 +161,7 @@ extension BoundsTests {
     @Test(arguments: [5, 1_000_000])
     func aRestartKeepsTheSameCappedHistory(snapshotEvery: Int) throws {
         let configure: (inout ServiceOptions) -> Void = {
-            $0.historyBytes = 150_000
+            $0.historyBytes = 60_000
             $0.snapshotEvery = snapshotEvery
         }
         let paths = ["/v1/devices/d1/timeline", "/v1/apps/a1/timeline", "/v1/apps/a2/timeline"]

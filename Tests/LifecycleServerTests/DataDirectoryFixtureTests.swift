@@ -7,7 +7,8 @@ import Testing
 /// since (scene fields, for one) may appear beside them.
 /// - `Tests/Fixtures/data-dir-1`: the first release (journal records and snapshots in their first formats);
 /// - `Tests/Fixtures/data-dir-2`: journal records and snapshots of version 2, with namespaces and scenes;
-/// - `Tests/Fixtures/data-dir-3`: the same requests, with snapshots of version 3 (keys scoped by app).
+/// - `Tests/Fixtures/data-dir-3`: the same requests, with snapshots of version 3 (keys scoped by app);
+/// - `Tests/Fixtures/data-dir-4`: the same requests, with snapshots of version 4 (entries as the core's values).
 /// `data-dir-1/make-fixture.sh` and `make-data-dir.py` say how they were made; a fixture is never regenerated.
 @Suite struct DataDirectoryFixtureTests {
     /// A committed data directory, and the idempotency keys it must still answer by replaying: one whose
@@ -32,7 +33,7 @@ import Testing
                 ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
                 ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
             ]),
-    ] + [("data-dir-2", 2), ("data-dir-3", 3)].map { name, version in
+    ] + [("data-dir-2", 2), ("data-dir-3", 3), ("data-dir-4", 4)].map { name, version in
         Fixture(
             name: name, snapshotVersion: version,
             replays: [
@@ -59,7 +60,7 @@ import Testing
     @Test(arguments: fixtures)
     func eachFixtureHoldsSnapshotsOfItsVersion(_ fixture: Fixture) throws {
         let file = try Data(contentsOf: fixture.folder.appendingPathComponent("lifecycled.sqlite3"))
-        for version: UInt8 in 1...3 {
+        for version: UInt8 in 1...4 {
             let holds = file.range(of: Data("LCSN".utf8 + [version])) != nil
             #expect(holds == (version == fixture.snapshotVersion), "version \(version) in \(fixture.name)")
         }

@@ -13,7 +13,7 @@ import Testing
     static func summary(_ ring: EntryRing) -> [String] {
         ["evictedThrough \(ring.evictedThrough)"]
             + ring.retained.map {
-                "\($0.seq) \($0.isCallback) \($0.isNotification) \(String(decoding: $0.json, as: UTF8.self))"
+                "\($0.seq) \($0.isCallback) \($0.isNotification) \(String(describing: $0.entry))"
             }
     }
 
@@ -29,6 +29,10 @@ import Testing
                 "/v1/apps/b/events", #"[{"type": "launch"}, {"type": "beginBackgroundTask", "duration": 5}]"#)
             try server.postEvents(
                 "/v1/devices/d/events", #"[{"type": "lock"}, {"type": "advanceTime", "seconds": 2.5}]"#)
+            // A deleted app's entries stay in the device's timeline, with their app.
+            try server.createApp(#"{"id": "gone", "device": "d", "bundleId": "com.example.gone"}"#)
+            try server.postEvents("/v1/apps/gone/events", #"{"type": "launch", "background": true}"#)
+            #expect(try server.delete("/v1/apps/gone").status == 204)
             let host = try #require(server.service.registry.device("d"))
             let published = host.shared.withLock { $0 }
             let answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)] = [
@@ -40,13 +44,14 @@ import Testing
                 appTimelines: published.appTimelines, idempotency: answers)
             let bytes = try saved.encoded()
             #expect(bytes.starts(with: Array("LCSN".utf8) + [DeviceSnapshot.version]))
-            #expect(DeviceSnapshot.version == 3)
+            #expect(DeviceSnapshot.version == 4)
 
-            let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8)
+            let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8, rendering: WireRendering())
             #expect(loaded.anchorWall == saved.anchorWall)
             #expect(loaded.device == saved.device)
             #expect(Self.summary(loaded.deviceTimeline) == Self.summary(saved.deviceTimeline))
             #expect(saved.deviceTimeline.evictedThrough > 0, "the history limit evicted nothing: a weaker test")
+            #expect(saved.deviceTimeline.retained.contains { $0.app == "gone" })
             #expect(loaded.appTimelines.keys.sorted() == ["a", "b"])
             for (app, ring) in saved.appTimelines {
                 #expect(Self.summary(try #require(loaded.appTimelines[app])) == Self.summary(ring), "\(app)")
@@ -59,7 +64,7 @@ import Testing
 
     @Test func aNewerSnapshotVersionIsRefusedByName() throws {
         #expect(throws: DeviceSnapshot.UnknownVersion.self) {
-            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [DeviceSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8)
+            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [DeviceSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8, rendering: WireRendering())
         }
     }
 
@@ -69,7 +74,7 @@ import Testing
         let saved = DeviceSnapshot(
             anchorWall: 0, device: device, deviceTimeline: EntryRing(limit: 8), appTimelines: [:], idempotency: [])
         let bytes = try saved.encoded()
-        #expect(try DeviceSnapshot(bytes: bytes, historyLimit: 8).device == device)
+        #expect(try DeviceSnapshot(bytes: bytes, historyLimit: 8, rendering: WireRendering()).device == device)
         var wrongLength = bytes
         wrongLength[5] &+= 1
         var cut = bytes
@@ -80,7 +85,7 @@ import Testing
         var huge = bytes
         huge[9] = 0x7F
         for damaged in [wrongLength, cut, flipped, huge, Array(bytes.prefix(9))] {
-            #expect(throws: JournaledInput.CorruptRecord.self) { try DeviceSnapshot(bytes: damaged, historyLimit: 8) }
+            #expect(throws: JournaledInput.CorruptRecord.self) { try DeviceSnapshot(bytes: damaged, historyLimit: 8, rendering: WireRendering()) }
         }
     }
 }

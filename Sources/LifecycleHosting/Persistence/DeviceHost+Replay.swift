@@ -19,19 +19,17 @@ extension DeviceHost {
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {
-                let body = hooks.rendering.answer(
-                    to: AppliedEvents(
-                        device: device, app: app, outcome: outcome, entries: hooks.rendering.render(entries)))
+                let body = hooks.rendering.answer(to: AppliedEvents(device: device, app: app, outcome: outcome))
                 idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
             entries = device.advance(to: now).entries
         }
-        let stored = hooks.rendering.render(entries)
+        let stored = RetainedEntry.retaining(entries)
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in
-            _ = shared.install(snapshot, changedApps: changedApps, entries: stored, apps: entries.map(\.app))
+            _ = shared.install(snapshot, changedApps: changedApps, entries: stored)
             if let removed { shared.removeTimeline(of: removed) }
         }
     }

@@ -5,16 +5,22 @@ import LifecycleJSON
 /// A device as saved in the store, so start-up need not replay its whole journal: the core state,
 /// the retained timelines and the remembered idempotent answers.
 ///
-/// The bytes: `LCSN` and a version byte; a small JSON header (`anchorWall`, the apps whose timelines
-/// are saved with their `evictedThrough` and oldest `seq`, the device's own, and the idempotency keys);
-/// the core's Codable JSON; then every retained entry once, oldest first, as `seq`, flags, the index of
-/// its app in the header, its scene session when flag 4 says it has one, and its JSON exactly as served; then each remembered answer's body. Entries
-/// and bodies are length-prefixed bytes, never re-escaped, so saving and loading cost little beyond a copy.
-/// Version 2 is the same after `LCSN` 2, compressed with zlib and preceded by its length: the store's one
-/// writer takes several times less time for it (version 1, uncompressed, still loads). Version 3 (written
-/// now) is version 2 whose idempotency keys are the app's (`"app"`, null for the device's own) and the
-/// client's key, without the status an answer always had (200); versions 1 and 2 kept the key scoped to the
-/// request's path (`IdempotencyKey(pathScoped:)`) and the status.
+/// The bytes: `LCSN`, a version byte, the length of the body uncompressed, then the body compressed with
+/// zlib (version 1: uncompressed, without the length). The body: a small JSON header (`anchorWall`, the apps
+/// whose timelines are saved with their `evictedThrough` and oldest `seq`, the device's own, and the
+/// idempotency keys); the core's `Device` as its Codable JSON; every retained entry once, oldest first, as
+/// `seq`, a byte of flags (4: it has a session; 8: its app is named; versions before 4: 1 callback, 2
+/// notification), the index in the header of its app's timeline (`UInt32.max` for none), its app's name when
+/// its app has no timeline (a deleted app's entries the device's timeline still holds), its session, then the
+/// entry; then each remembered answer's body. Blobs are length-prefixed, integers little-endian.
+///
+/// - Version 4 (written now) stores each entry as the core's value (`EntryCoding`, what timelines retain),
+///   so entries are the domain's, whatever the API serves; idempotency keys are the app's (null for the
+///   device's own) and the client's. An answer is kept as it was sent: a retry gets the first answer's bytes,
+///   whichever build answers it.
+/// - Versions 1 to 3 stored each entry as the JSON the API served; they load through `HostRendering`'s
+///   reading of it. Version 3 scoped keys by app as 4 does; 1 and 2 scoped them to the request's path
+///   (`IdempotencyKey(pathScoped:)`) and kept the status every answer had (200).
 package struct DeviceSnapshot {
     package var anchorWall: Double
     package var device: Device
@@ -23,7 +29,7 @@ package struct DeviceSnapshot {
     package var idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
 
     /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
-    package static let version: UInt8 = 3
+    package static let version: UInt8 = 4
     private static let magic: [UInt8] = Array("LCSN".utf8)
     private static let noApp = UInt32.max
 
@@ -51,7 +57,6 @@ package struct DeviceSnapshot {
     /// Everything after the magic and the version byte, uncompressed.
     private func encodedBody() throws -> [UInt8] {
         let apps = appTimelines.keys.sorted()
-        let appIndex = Dictionary(uniqueKeysWithValues: apps.enumerated().map { ($1, UInt32($0)) })
         func describe(_ ring: EntryRing) -> JSONValue {
             [
                 "evictedThrough": .string(String(ring.evictedThrough)),
@@ -71,38 +76,35 @@ package struct DeviceSnapshot {
                     ]
                 }),
         ]
-        // Every retained entry once: the device's ring holds most, an app's ring may hold older ones.
-        var entries: [(seq: UInt64, app: UInt32, entry: RenderedEntry)] = []
-        for entry in deviceTimeline.retained { entries.append((entry.seq, Self.noApp, entry)) }
-        for (app, ring) in appTimelines {
-            for entry in ring.retained { entries.append((entry.seq, appIndex[app]!, entry)) }
-        }
-        entries.sort { $0.seq != $1.seq ? $0.seq < $1.seq : $0.app < $1.app }
-
+        // Every retained entry once (an app's entry may be in its app's ring and in the device's), oldest first.
+        var entries = Array(deviceTimeline.retained)
+        for ring in appTimelines.values { entries += ring.retained }
+        entries.sort { $0.seq < $1.seq }
+        let appIndex = Dictionary(uniqueKeysWithValues: apps.enumerated().map { ($1, UInt32($0)) })
+        var unique: [RetainedEntry] = []
+        for entry in entries where entry.seq != unique.last?.seq { unique.append(entry) }
         var out = ByteWriter()
         out.blob(JSONWriter.encode(header))
         out.blob(Array(try JSONEncoder().encode(device)))
-        var previous: UInt64?
-        var written: [(UInt64, UInt32, RenderedEntry)] = []
-        // An app's entry may be in its app's ring and in the device's; sorted, the app's copy comes first.
-        for item in entries where item.seq != previous {
-            written.append((item.seq, item.app, item.entry))
-            previous = item.seq
-        }
-        out.u32(UInt32(written.count))
-        for (seq, app, entry) in written {
-            out.u64(seq)
-            out.bytes.append(
-                (entry.isCallback ? 1 : 0) | (entry.isNotification ? 2 : 0) | (entry.session != nil ? 4 : 0))
-            out.u32(app)
+        out.u32(UInt32(unique.count))
+        for entry in unique {
+            // The app by its index when it has a timeline (its entries from its oldest on are in it), else
+            // (a deleted app's entries, still in the device's timeline) by name.
+            let index = entry.app.flatMap { appIndex[$0] }
+            let named = index == nil ? entry.app : nil
+            out.u64(entry.seq)
+            out.byte((entry.session != nil ? 4 : 0) | (named != nil ? 8 : 0))
+            out.u32(index ?? Self.noApp)
+            if let named { out.blob(Array(named.utf8)) }
             if let session = entry.session { out.blob(Array(session.utf8)) }
-            out.blob(entry.json)
+            out.blob(entry.encoded)
         }
         for (_, answer) in idempotency { out.blob(answer.body) }
         return out.bytes
     }
 
-    package init(bytes: [UInt8], historyLimit: Int) throws {
+    /// Loads a snapshot of any version; `rendering` reads the entries of versions before 4, stored as served.
+    package init(bytes: [UInt8], historyLimit: Int, rendering: any HostRendering) throws {
         var outer = ByteReader(bytes)
         guard try outer.take(4) == Self.magic[...] else { throw JournaledInput.CorruptRecord() }
         let version = try outer.byte()
@@ -110,7 +112,7 @@ package struct DeviceSnapshot {
         switch version {
         case 1:
             input = outer
-        case 2, 3:
+        case 2, 3, 4:
             let count = try outer.u64()
             guard count <= UInt64(Int.max) else { throw JournaledInput.CorruptRecord() }
             input = ByteReader(try Deflate.decompress(outer.rest(), count: Int(count)))
@@ -141,19 +143,25 @@ package struct DeviceSnapshot {
             let seq = try input.u64()
             let flags = try input.byte()
             let app = try input.u32()
+            let named = flags & 8 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
             let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
             guard app == Self.noApp || Int(app) < appIDs.count else { throw JournaledInput.CorruptRecord() }
-            let stored = RenderedEntry(
-                seq: seq, app: app == Self.noApp ? nil : appIDs[Int(app)], isCallback: flags & 1 != 0,
-                isNotification: flags & 2 != 0, session: session, json: Array(try input.blob()))
-            if seq >= deviceOldest { deviceRing.append(stored) }
-            if app != Self.noApp {
-                guard Int(app) < rings.count else { throw JournaledInput.CorruptRecord() }
-                if seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(stored) }
+            let appID = named ?? (app == Self.noApp ? nil : appIDs[Int(app)])
+            let stored = Array(try input.blob())
+            let entry: RetainedEntry
+            if version >= 4 {
+                entry = try RetainedEntry(seq: seq, app: appID, session: session, encoded: stored)
+            } else {
+                guard let served = rendering.entry(served: stored), served.seq == seq else {
+                    throw JournaledInput.CorruptRecord()
+                }
+                entry = RetainedEntry(served)
             }
+            if seq >= deviceOldest { deviceRing.append(entry) }
+            if app != Self.noApp, seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(entry) }
         }
         deviceTimeline = deviceRing
-        appTimelines = Dictionary(uniqueKeysWithValues: zip(appIDs, rings.map(\.ring)))
+        appTimelines = Dictionary(zip(appIDs, rings.map(\.ring))) { first, _ in first }
         idempotency = try answers.map { item in
             guard let stored = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) })
             else { throw JournaledInput.CorruptRecord() }
@@ -177,50 +185,5 @@ extension DeviceSnapshot {
     package struct UnknownVersion: Error, CustomStringConvertible {
         package var version: UInt8
         package var description: String { "a snapshot has format version \(version), newer than this build reads" }
-    }
-}
-
-/// Little-endian integers and length-prefixed blobs, appended.
-private struct ByteWriter {
-    package var bytes: [UInt8] = []
-
-    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-
-    package mutating func blob(_ data: [UInt8]) {
-        u32(UInt32(data.count))
-        bytes += data
-    }
-}
-
-/// Reads what `ByteWriter` wrote; throws on anything cut short.
-private struct ByteReader {
-    private let bytes: [UInt8]
-    private var offset = 0
-
-    package init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    package mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
-        guard count >= 0, offset + count <= bytes.count else { throw JournaledInput.CorruptRecord() }
-        defer { offset += count }
-        return bytes[offset..<offset + count]
-    }
-
-    package mutating func byte() throws -> UInt8 { try take(1).first! }
-
-    mutating func u32() throws -> UInt32 {
-        try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    mutating func u64() throws -> UInt64 {
-        try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    package mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }
-
-    /// Everything not read yet.
-    package mutating func rest() -> ArraySlice<UInt8> {
-        defer { offset = bytes.count }
-        return bytes[offset...]
     }
 }

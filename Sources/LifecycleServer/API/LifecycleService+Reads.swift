@@ -17,7 +17,7 @@ extension LifecycleService {
         let query = try request.pageQuery(maxWait: options.maxWait)
         let session = try request.sessionFilter()
         if request.acceptsEventStream {
-            let filter: @Sendable (RenderedEntry) -> Bool = { entry in
+            let filter: @Sendable (RetainedEntry) -> Bool = { entry in
                 (!callbacksOnly || entry.isCallback) && (session == nil || entry.session == session)
             }
             return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
@@ -70,7 +70,7 @@ extension LifecycleService {
 
     private func page(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
-        filter: @escaping @Sendable (RenderedEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let after = query.after ?? 0
         let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
@@ -84,7 +84,7 @@ extension LifecycleService {
     /// its one timer, rather than parking anew.
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
-        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (RenderedEntry) -> Bool,
+        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
         poll: Poll? = nil, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         let respond: @Sendable (HTTPResponse) -> Void = { response in
@@ -93,9 +93,9 @@ extension LifecycleService {
         let waitLeft = deadline.map { $0 - ContinuousClock.now }
         let park = waitLeft.map { $0 > .zero } ?? false && isReady
         var parkedNow: Poll?
-        let result: [UInt8]?
+        let result: [RetainedEntry]?
         do throws(APIError) {
-            result = try host.shared.withLock { shared throws(APIError) -> [UInt8]? in
+            result = try host.shared.withLock { shared throws(APIError) -> [RetainedEntry]? in
                 if let namespace = shared.deletedNamespace { throw .namespaceDeleted(namespace) }
                 guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
                 let ring: EntryRing
@@ -108,7 +108,7 @@ extension LifecycleService {
                 if explicitCursor, after < ring.evictedThrough {
                     throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
                 }
-                let items = ring.page(after: after, limit: limit, maxBytes: options.maxAnswerBytes, where: filter)
+                let items = ring.page(after: after, limit: limit, where: filter)
                 if items.isEmpty && park {
                     let waiting =
                         poll
@@ -124,21 +124,24 @@ extension LifecycleService {
                     shared.park(waiting, app: app)
                     return nil
                 }
-                var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.json.count + 1 })
-                w.beginObject()
-                w.field("items")
-                w.beginArray()
-                for item in items { w.raw(item.json) }
-                w.endArray()
-                w.field("next")
-                w.int(Int(items.last?.seq ?? after))
-                w.endObject()
-                return w.bytes
+                return items
             }
         } catch {
             return respond(error.response)
         }
-        if let result { return respond(.read(result, request: request)) }
+        // Rendered outside the host's lock: its device's queue is not held up by readers.
+        if let items = result {
+            var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.encoded.count * 3 })
+            w.beginObject()
+            w.field("items")
+            w.beginArray()
+            let last = WireRendering.items(items, maxBytes: options.maxAnswerBytes, into: &w)
+            w.endArray()
+            w.field("next")
+            w.int(Int(last ?? after))
+            w.endObject()
+            return respond(.read(w.bytes, request: request))
+        }
         if let parkedNow, let waitLeft {
             parked.add(1, ordering: .relaxed)
             let seconds = Double(waitLeft.components.seconds) + Double(waitLeft.components.attoseconds) * 1e-18

@@ -81,10 +81,11 @@ extension LifecycleService {
         var records = stream.records[...]
         do {
             if let snapshot = stream.snapshot {
-                let restored = try DeviceSnapshot(bytes: snapshot.state, historyLimit: options.historyLimit)
+                let hooks = hostHooks(for: space)
+                let restored = try DeviceSnapshot(
+                    bytes: snapshot.state, historyLimit: options.historyLimit, rendering: hooks.rendering)
                 host = DeviceHost(
-                    snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds,
-                    hooks: hostHooks(for: space))
+                    snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds, hooks: hooks)
             } else {
                 guard let first = records.popFirst() else { return nil }
                 let creation = try JournaledInput(bytes: first.bytes, version1: JournalRecordVersion1.entry)

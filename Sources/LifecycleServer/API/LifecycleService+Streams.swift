@@ -10,7 +10,7 @@ extension LifecycleService {
     /// `?after=`, then live.
     func streamTimeline(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
-        filter: @escaping @Sendable (RenderedEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         try refuseStreamsWhileDraining()
         let after = try request.lastEventID() ?? query.after

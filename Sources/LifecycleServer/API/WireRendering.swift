@@ -3,25 +3,38 @@ import LifecycleHosting
 import LifecycleJSON
 import LifecycleWire
 
-/// What hosts keep as rendered, in the API's JSON: each entry as `GET .../timeline` serves it, and the
+/// How hosts' results look in the API's JSON: each retained entry as `GET .../timeline` serves it, and the
 /// answer to `POST .../events`.
 struct WireRendering: HostRendering {
-    /// Each entry encoded once, through one buffer, into an array of its own size: entries are kept for
-    /// long, and an array of the writer's reserved size would hold about twice what one needs.
-    func render(_ entries: [TimelineEntry]) -> [RenderedEntry] {
-        var w = JSONWriter(reservingCapacity: 512)
-        return entries.map { entry in
-            w.removeAll()
+    func entry(served: [UInt8]) -> TimelineEntry? {
+        (try? JSONParser.parse(served)).flatMap(EntryDecoder.entry)
+    }
+
+    /// Writes retained entries as items of the array open in `w`, and stops once `w` holds `maxBytes` (so at
+    /// most one entry past it: a page always moves on). Returns the `seq` of the last one written.
+    static func items(_ entries: [RetainedEntry], maxBytes: Int, into w: inout JSONWriter) -> UInt64? {
+        var last: UInt64?
+        // `entry` is never nil: entries are checked as they are retained.
+        for retained in entries where w.count < maxBytes {
+            guard let entry = retained.entry else { continue }
             EntryEncoder.write(entry, into: &w)
-            // `bytes` is a copy of exactly the entry's size, never the writer's buffer.
-            return RenderedEntry(entry, json: w.bytes)
+            last = retained.seq
         }
+        return last
+    }
+
+    /// One retained entry as served; nil never happens (entries are checked as they are retained).
+    static func json(_ retained: RetainedEntry, into w: inout JSONWriter) -> Bool {
+        guard let entry = retained.entry else { return false }
+        w.removeAll()
+        EntryEncoder.write(entry, into: &w)
+        return true
     }
 
     /// `{"app" | "device": <snapshot>, "entries": [...], "changed": ..., "applied"?: [...]}`.
     func answer(to applied: AppliedEvents) -> [UInt8] {
         let device = applied.device
-        var w = JSONWriter(reservingCapacity: 1024 + applied.entries.count * 160)
+        var w = JSONWriter(reservingCapacity: 1024 + applied.outcome.entries.count * 160)
         w.beginObject()
         if let app = applied.app, let instance = device.app(app) {
             w.field("app")
@@ -32,7 +45,7 @@ struct WireRendering: HostRendering {
         }
         w.field("entries")
         w.beginArray()
-        for entry in applied.entries { w.raw(entry.json) }
+        for entry in applied.outcome.entries { EntryEncoder.write(entry, into: &w) }
         w.endArray()
         w.field("changed")
         w.bool(applied.outcome.changed)

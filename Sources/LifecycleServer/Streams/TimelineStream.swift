@@ -1,6 +1,7 @@
 import HTTPServer
 import LifecycleCore
 import LifecycleHosting
+import LifecycleJSON
 import Locking
 
 /// A timeline (or callbacks) as events: every retained entry after the cursor, then each new one as its
@@ -13,7 +14,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
     let host: DeviceHost
     /// The app whose timeline this is; nil for the device's.
     let app: String?
-    private let filter: @Sendable (RenderedEntry) -> Bool
+    private let filter: @Sendable (RetainedEntry) -> Bool
     /// The last `seq` sent (or skipped); `explicit` once it came from the client or from an entry sent.
     private let cursor: Protected<(after: UInt64, explicit: Bool)>
     /// Entries per chunk at most; the chunk also stops past `maxChunkBytes`.
@@ -22,7 +23,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
 
     init(
         hub: StreamHub, host: DeviceHost, app: String?, after: UInt64?,
-        filter: @escaping @Sendable (RenderedEntry) -> Bool
+        filter: @escaping @Sendable (RetainedEntry) -> Bool
     ) {
         self.host = host
         self.app = app
@@ -33,11 +34,13 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
 
     override func produce() -> Produced {
         let (after, explicit) = cursor.withLock { $0 }
-        let outcome = host.shared.withLock { shared -> (Produced, UInt64) in
-            guard !shared.gone else { return (.last(StreamEnd.deleted.event), after) }
+        // The entries are taken under the host's lock and rendered after it: its device's queue is not held
+        // up by readers.
+        let taken = host.shared.withLock { shared -> Result<[RetainedEntry], Early> in
+            guard !shared.gone else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
             let ring: EntryRing
             if let app {
-                guard shared.device.app(app) != nil else { return (.last(StreamEnd.deleted.event), after) }
+                guard shared.device.app(app) != nil else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
                 ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
             } else {
                 ring = shared.deviceTimeline
@@ -47,23 +50,43 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
                 // Without a cursor the stream starts at the oldest entry held, as a page read does.
                 guard !explicit else {
                     let oldest = ring.oldestSeq ?? ring.evictedThrough + 1
-                    return (.last(EventStreamText.event("gone", data: Array(#"{"oldestSeq":\#(oldest)}"#.utf8))), after)
+                    let gone = EventStreamText.event("gone", data: Array(#"{"oldestSeq":\#(oldest)}"#.utf8))
+                    return .failure(Early(.last(gone), after))
                 }
                 from = ring.evictedThrough
             }
-            let items = ring.page(
-                after: from, limit: Self.maxChunkEntries, maxBytes: Self.maxChunkBytes, where: filter)
-            guard let last = items.last else {
-                // Nothing matched up to the newest entry: skip past it, so the next look starts there.
-                return (.nothing, max(from, ring.newestSeq ?? from))
-            }
+            let items = ring.page(after: from, limit: Self.maxChunkEntries, where: filter)
+            // Nothing matched up to the newest entry: skip past it, so the next look starts there.
+            guard !items.isEmpty else { return .failure(Early(.nothing, max(from, ring.newestSeq ?? from))) }
+            return .success(items)
+        }
+        let outcome: (Produced, UInt64)
+        switch taken {
+        case .failure(let early):
+            outcome = (early.produced, early.cursor)
+        case .success(let items):
             var out: [UInt8] = []
-            out.reserveCapacity(items.reduce(0) { $0 + $1.json.count + 40 })
-            for item in items { EventStreamText.append(event: "entry", id: item.seq, data: item.json, to: &out) }
-            return (.bytes(out), last.seq)
+            out.reserveCapacity(items.reduce(0) { $0 + $1.encoded.count * 3 + 40 })
+            var json = JSONWriter(reservingCapacity: 512)
+            var written = after
+            for item in items where out.count < Self.maxChunkBytes && WireRendering.json(item, into: &json) {
+                EventStreamText.append(event: "entry", id: item.seq, data: json.bytes, to: &out)
+                written = item.seq
+            }
+            outcome = (.bytes(out), written)
         }
         cursor.withLock { $0 = (outcome.1, true) }
         return outcome.0
+    }
+
+    /// What a look answers without rendering entries, and the cursor after it.
+    private struct Early: Error {
+        var produced: Produced
+        var cursor: UInt64
+        init(_ produced: Produced, _ cursor: UInt64) {
+            self.produced = produced
+            self.cursor = cursor
+        }
     }
 
     func timelineChanged() { http.wake() }

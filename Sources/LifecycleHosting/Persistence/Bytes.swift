@@ -1,0 +1,102 @@
+/// Little-endian integers, doubles, varints and length-prefixed blobs, appended.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func double(_ value: Double) { u64(value.bitPattern) }
+
+    /// 7 bits a byte, low bits first.
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// A signed integer, zigzagged so small magnitudes take one byte.
+    mutating func integer(_ value: Int) {
+        let wide = Int64(value)
+        varint(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    }
+
+    /// UTF-8 after its length as a varint.
+    mutating func string(_ value: String) {
+        var text = value
+        text.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func blob(_ data: [UInt8]) {
+        u32(UInt32(data.count))
+        bytes += data
+    }
+}
+
+/// Reads what `ByteWriter` wrote; throws on anything cut short or out of range.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, count <= bytes.count - offset else { throw JournaledInput.CorruptRecord() }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func byte() throws -> UInt8 { try take(1).first! }
+
+    mutating func u32() throws -> UInt32 {
+        try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func u64() throws -> UInt64 {
+        try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func double() throws -> Double { Double(bitPattern: try u64()) }
+
+    mutating func varint() throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 64 else { throw JournaledInput.CorruptRecord() }
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func integer() throws -> Int {
+        let raw = try varint()
+        let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        guard let integer = Int(exactly: value) else { throw JournaledInput.CorruptRecord() }
+        return integer
+    }
+
+    mutating func string() throws -> String {
+        let count = try varint()
+        guard count <= UInt64(bytes.count - offset) else { throw JournaledInput.CorruptRecord() }
+        return String(decoding: try take(Int(count)), as: UTF8.self)
+    }
+
+    mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }
+
+    /// Everything not read yet.
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { offset = bytes.count }
+        return bytes[offset...]
+    }
+}
