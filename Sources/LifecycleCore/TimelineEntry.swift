@@ -74,13 +74,13 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
     }
 }
 
-public enum BackgroundTaskEvent: String, Sendable, Codable {
+public enum BackgroundTaskEvent: String, Sendable, Codable, CaseIterable {
     /// `refused`: the system would not begin it (UIKit answers `UIBackgroundTaskInvalid`, the task id 0).
     case began, ended, expired, refused
 }
 
 /// What happened to a resource an app holds.
-public enum ResourceEvent: String, Sendable, Codable {
+public enum ResourceEvent: String, Sendable, Codable, CaseIterable {
     /// `closedBySystem`: the app still held it when it was suspended (LIFECYCLE §6).
     case acquired, released, closedBySystem
 }

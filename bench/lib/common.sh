@@ -6,7 +6,8 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 OUT=${BENCH_OUT:-$BENCH_DIR/out}
 mkdir -p "$OUT"
-DAEMON=$ROOT/.build/release/lifecycled
+# BENCH_DAEMON: another build of the daemon to measure (e.g. an earlier commit's, for a before/after pair).
+DAEMON=${BENCH_DAEMON:-$ROOT/.build/release/lifecycled}
 BARE=$BENCH_DIR/bare/bare-server
 TOOLS=$BENCH_DIR/lib
 

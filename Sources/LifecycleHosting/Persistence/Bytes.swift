@@ -55,14 +55,23 @@ struct ByteReader {
         return bytes[offset..<offset + count]
     }
 
-    mutating func byte() throws -> UInt8 { try take(1).first! }
-
-    mutating func u32() throws -> UInt32 {
-        try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw JournaledInput.CorruptRecord() }
+        defer { offset += 1 }
+        return bytes[offset]
     }
 
-    mutating func u64() throws -> UInt64 {
-        try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    mutating func u32() throws -> UInt32 { UInt32(try little(4)) }
+
+    mutating func u64() throws -> UInt64 { try little(8) }
+
+    /// `count` bytes, little-endian.
+    private mutating func little(_ count: Int) throws -> UInt64 {
+        guard count <= bytes.count - offset else { throw JournaledInput.CorruptRecord() }
+        var value: UInt64 = 0
+        for index in (offset..<offset + count).reversed() { value = value << 8 | UInt64(bytes[index]) }
+        offset += count
+        return value
     }
 
     mutating func double() throws -> Double { Double(bitPattern: try u64()) }
@@ -86,10 +95,13 @@ struct ByteReader {
         return integer
     }
 
-    mutating func string() throws -> String {
+    mutating func string() throws -> String { String(decoding: try utf8(), as: UTF8.self) }
+
+    /// The bytes of a string `string` would read.
+    mutating func utf8() throws -> ArraySlice<UInt8> {
         let count = try varint()
         guard count <= UInt64(bytes.count - offset) else { throw JournaledInput.CorruptRecord() }
-        return String(decoding: try take(Int(count)), as: UTF8.self)
+        return try take(Int(count))
     }
 
     mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }

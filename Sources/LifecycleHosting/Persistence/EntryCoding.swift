@@ -81,8 +81,12 @@ enum EntryCoding {
         var r = ByteReader(bytes)
         guard let kind = Kind(rawValue: try r.byte()) else { throw JournaledInput.CorruptRecord() }
         let time = try r.double()
-        func choice<Choice: RawRepresentable<String>>(_: Choice.Type = Choice.self) throws -> Choice {
-            guard let value = Choice(rawValue: try r.string()) else { throw JournaledInput.CorruptRecord() }
+        // Matched by its bytes against the few raw values: no string is made, no string switch runs.
+        func choice<Choice: RawRepresentable<String> & CaseIterable>(_: Choice.Type = Choice.self) throws -> Choice {
+            let text = try r.utf8()
+            guard let value = Choice.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text) }) else {
+                throw JournaledInput.CorruptRecord()
+            }
             return value
         }
         func optional<Value>(_ read: () throws -> Value) throws -> Value? {

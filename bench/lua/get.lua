@@ -1,0 +1,1 @@
+-- A plain GET of the URL given to wrk (report.lua, appended before it, prints the result line).
