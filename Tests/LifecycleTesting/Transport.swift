@@ -27,9 +27,8 @@ package struct InProcessClient: Sendable {
 
     /// `target` is a path with an optional query, as a client sends it (`/v1/apps?limit=2`).
     package func exchange(method: String, target: String, headers: [(String, String)], body: [UInt8]) throws -> Reply {
-        let (path, query) = Self.split(target)
         let request = HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, path: path, query: query,
+            method: method == "HEAD" ? "GET" : method, target: target,
             headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
         let answered = DispatchSemaphore(value: 0)
         let answer = Protected<HTTPResponse?>(nil)
@@ -49,23 +48,6 @@ package struct InProcessClient: Sendable {
             throw TestClientError(description: "\(method) \(target) answered with a stream: use Transport.live")
         }
         return Reply(status: response.status, headers: response.sentHeaders, body: method == "HEAD" ? [] : response.body)
-    }
-
-    /// The path, percent-decoded, and the query's arguments (the last of a repeated name wins; a name
-    /// without `=` maps to ""), as the HTTP server gives them.
-    static func split(_ target: String) -> (path: String, query: [String: String]) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-        var query: [String: String] = [:]
-        if parts.count > 1 {
-            for pair in parts[1].split(separator: "&") {
-                let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(nameValue[0]).removingPercentEncoding ?? String(nameValue[0])
-                let value = nameValue.count > 1 ? (String(nameValue[1]).removingPercentEncoding ?? "") : ""
-                query[name] = value
-            }
-        }
-        return (path, query)
     }
 }
 
