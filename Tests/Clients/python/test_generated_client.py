@@ -1,7 +1,10 @@
 """A Python client generated from api/openapi.yaml, used as another team would use it: in a namespace,
 with a token, to create an app, launch it, press Home, read its callbacks, and read a refused event as a
 problem. scripts/python-client generates the client and runs this against the built daemon."""
+import contextlib
+import io
 import os
+import re
 
 from lifecycled_client import AuthenticatedClient
 from lifecycled_client.api.apps import create_app_in_namespace, get_app_in_namespace
@@ -52,3 +55,18 @@ def test_without_the_token_the_answer_is_401():
     with AuthenticatedClient(base_url=os.environ["LIFECYCLED_URL"], token="lcd_not-a-token") as c:
         answer = get_app_in_namespace.sync_detailed(NS, "mail", client=c)
         assert answer.status_code == 401
+
+
+def test_the_readme_example_runs_as_written():
+    """README.md's Python block, run with this daemon's URL, namespace and token in place of its own."""
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "README.md"), encoding="utf-8").read()
+    section = readme[readme.index("### Python: a client generated from the spec"):]
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert 'base_url="http://127.0.0.1:8080"' in block and '"ci-42"' in block
+    code = block.replace("http://127.0.0.1:8080", os.environ["LIFECYCLED_URL"]).replace('"ci-42"', repr(NS))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(code, {"TOKEN": os.environ["LIFECYCLED_TOKEN"]})
+    assert printed.getvalue().strip() == str([
+        "application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:",
+        "applicationDidBecomeActive:", "applicationWillResignActive:", "applicationDidEnterBackground:"])
