@@ -1,3 +1,4 @@
+import Foundation
 public import LifecycleCore
 public import LifecycleOpenAPI
 import OpenAPIRuntime
@@ -86,11 +87,13 @@ public struct AppHandle: Sendable {
         }
     }
 
-    /// Every callback after `after`, as it happens: long polls that the daemon answers as soon as one is
-    /// recorded, each going on from the last `seq` received, so a dropped connection loses nothing. It ends
-    /// when the task reading it is cancelled, or with the error that stopped it (the app deleted: `not-found`).
+    /// Every callback after `after`, as it happens. From a running daemon, its event stream
+    /// (`Accept: text/event-stream`), read as it comes and, after a dropped connection, resumed with
+    /// `Last-Event-ID`; from an embedded one, long polls, each going on from the last `seq` received. Either
+    /// way nothing is lost or repeated. It ends when the task reading it is cancelled, or with the error that
+    /// stopped it (the app deleted: `not-found`; fallen behind the retained history: `StreamGone`).
     public func callbackUpdates(after: Int = 0) -> AsyncThrowingStream<Components.Schemas.CallbackEntry, any Error> {
-        follow(after: after) { cursor in
+        updates(of: "callbacks", after: after) { cursor in
             let page = try await callbacks(after: cursor, limit: 1000, wait: 30)
             return (page.items, page.next)
         }
@@ -98,12 +101,20 @@ public struct AppHandle: Sendable {
 
     /// Every timeline entry after `after`, as it happens (as `callbackUpdates`).
     public func timelineUpdates(after: Int = 0) -> AsyncThrowingStream<Components.Schemas.Entry, any Error> {
-        follow(after: after) { cursor in
+        updates(of: "timeline", after: after) { cursor in
             let page = try await timeline(after: cursor, limit: 1000, wait: 30)
             return (page.items, page.next)
         }
     }
 
+    private func updates<Item: Decodable & Sendable>(
+        of resource: String, after: Int, page: @escaping @Sendable (Int) async throws -> (items: [Item], next: Int)
+    ) -> AsyncThrowingStream<Item, any Error> {
+        guard let streams = client.streams else { return follow(after: after, page: page) }
+        var url = streams.root.appendingPathComponent("v1/namespaces/\(client.namespace)/apps/\(id)/\(resource)")
+        url = URL(string: url.absoluteString + "?after=\(after)") ?? url
+        return decoded(EventStreamReader.events(url: url, token: streams.token))
+    }
     /// Returns once the app is in `state`, waiting on its timeline (a long poll, not a loop of reads); throws
     /// `WaitTimedOut` when `timeout` passes first.
     @discardableResult
@@ -132,6 +143,25 @@ public struct WaitTimedOut: Error, CustomStringConvertible, Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
+/// The `entry` events of a stream, decoded.
+func decoded<Item: Decodable & Sendable>(
+    _ events: AsyncThrowingStream<ServerSentEvent, any Error>
+) -> AsyncThrowingStream<Item, any Error> {
+    AsyncThrowingStream { continuation in
+        let task = Task {
+            do {
+                for try await event in events where event.event == "entry" {
+                    continuation.yield(try JSONDecoder().decode(Item.self, from: Data(event.data.utf8)))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+    }
 }
 
 /// Items read page after page from a cursor, as an asynchronous sequence.

@@ -19,17 +19,27 @@ import OpenAPIURLSession
 public struct LifecycledClient: Sendable {
     public let namespace: String
     public let api: LifecycleOpenAPI.Client
+    /// The daemon's root and the token, for event streams, which URLSession reads as they come; nil over
+    /// another transport (the embedded daemon's), where updates are long polls.
+    let streams: (root: URL, token: String?)?
 
     /// A daemon at `url` (its root, e.g. `http://127.0.0.1:8080`), through URLSession.
     public init(url: URL, namespace: String = "default", token: String? = nil) {
-        self.init(url: url, transport: URLSessionTransport(), namespace: namespace, token: token)
+        self.init(url: url, transport: URLSessionTransport(), namespace: namespace, token: token, streams: (url, token))
     }
 
     /// Any transport: `LifecycleEmbedded` gives one to a daemon in this process.
     public init(url: URL, transport: any ClientTransport, namespace: String = "default", token: String? = nil) {
+        self.init(url: url, transport: transport, namespace: namespace, token: token, streams: nil)
+    }
+
+    private init(
+        url: URL, transport: any ClientTransport, namespace: String, token: String?, streams: (root: URL, token: String?)?
+    ) {
         self.namespace = namespace
         api = LifecycleOpenAPI.Client(
             serverURL: url, transport: transport, middlewares: [ProblemMiddleware(token: token)])
+        self.streams = streams
     }
 
     /// Deletes every device and app of the namespace.

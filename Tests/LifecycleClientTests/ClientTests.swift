@@ -123,4 +123,35 @@ import Testing
         await #expect(throws: LifecycledProblem.self) { try await phone.get() }
         await #expect(throws: LifecycledProblem.self) { try await lifecycled.app("b").get() }
     }
+
+    /// A stream from a running daemon survives the daemon's restart: it connects again with `Last-Event-ID`
+    /// and goes on where it was, nothing lost and nothing twice.
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamGoesOnAcrossARestartOfTheDaemon() async throws {
+        try await withTemporaryDirectory { directory in
+            var server = try TestDaemon(store: .sqlite(directory: directory), transport: .live)
+            let port = server.port
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let lifecycled = LifecycledClient(url: url, namespace: "ci-restart")
+            let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
+            var callbacks = mail.callbackUpdates().makeAsyncIterator()
+            var seqs: [Int] = []
+            try await mail.send(.launch)
+            while let callback = try await callbacks.next() {
+                seqs.append(callback.seq)
+                if callback.selector == "applicationDidBecomeActive:" { break }
+            }
+            server.stop()
+            server = try TestDaemon(store: .sqlite(directory: directory), transport: .live, port: port)
+            defer { server.stop() }
+            try await mail.send(.homeButton)
+            while let callback = try await callbacks.next() {
+                seqs.append(callback.seq)
+                if callback.selector == "applicationDidEnterBackground:" { break }
+            }
+            let all = try await mail.callbacks().items.map(\.seq)
+            #expect(seqs == all, "the stream saw \(seqs), the app recorded \(all)")
+            #expect(all.count == 5)
+        }
+    }
 }

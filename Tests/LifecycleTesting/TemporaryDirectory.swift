@@ -34,3 +34,11 @@ package func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T
         return try body(directory.path)
     }
 }
+
+/// The same for an asynchronous `body`.
+package func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+    return try await body(directory.path)
+}

@@ -39,7 +39,7 @@ package final class TestDaemon: Sendable {
 
     package init(
         store: Store = .memory, transport: Transport = .inProcess, historyLimit: Int = 10_000,
-        maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000, tokens: TokenTable? = nil,
+        maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000, tokens: TokenTable? = nil, port: Int = 0,
         configure: (inout ServiceOptions) -> Void = { _ in }
     ) throws {
         var logger = Logger(label: "lifecycled.tests")
@@ -52,7 +52,7 @@ package final class TestDaemon: Sendable {
             journal = try SQLiteJournal(directory: directory, logger: logger, pageLimit: pageLimit)
         }
         var configuration = DaemonConfiguration()
-        configuration.http.port = 0
+        configuration.http.port = port
         configuration.http.maxBodyBytes = maxBodyBytes
         configuration.service.historyLimit = historyLimit
         configuration.service.tokens = tokens
