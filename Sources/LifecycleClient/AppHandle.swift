@@ -87,6 +87,25 @@ public struct AppHandle: Sendable {
         }
     }
 
+    /// Checks on the daemon that the app's callbacks (after `after`, about `session`) are `callbacks`: exactly
+    /// (`.exact`) or in this order with others between them (`.subsequence`). Returns what was checked when they
+    /// are; throws the `verification-failed` `LifecycledProblem` naming where they first differ when not.
+    @discardableResult
+    public func verify(
+        _ callbacks: [String], match: Components.Schemas.VerifyRequest.matchPayload = .exact, after: Int? = nil,
+        session: String? = nil
+    ) async throws -> Components.Schemas.VerifyResult {
+        try await client.answer("verifyAppCallbacksInNamespace") {
+            switch try await client.api.verifyAppCallbacksInNamespace(
+                path: .init(ns: client.namespace, id: id),
+                body: .json(.init(callbacks: callbacks, match: match, after: after, session: session)))
+            {
+            case .ok(let ok): try ok.body.json
+            case let other: throw UnexpectedAnswer(operation: "verifyAppCallbacksInNamespace", answer: "\(other)")
+            }
+        }
+    }
+
     /// Every callback after `after`, as it happens. From a running daemon, its event stream
     /// (`Accept: text/event-stream`), read as it comes and, after a dropped connection, resumed with
     /// `Last-Event-ID`; from an embedded one, long polls, each going on from the last `seq` received. Either

@@ -829,6 +829,62 @@ extension Components {
                 self.body = body
             }
         }
+        public struct VerifyResponse: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/VerifyResponse/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/VerifyResponse/content/application\/json`.
+                case json(Components.Schemas.VerifyResult)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.VerifyResult {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.VerifyResponse.Body
+            /// Creates a new `VerifyResponse`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.VerifyResponse.Body) {
+                self.body = body
+            }
+        }
+        public struct VerificationFailed: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/VerificationFailed/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/VerificationFailed/content/application\/problem+json`.
+                case application_problem_plus_json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.application_problem_plus_json`.
+                ///
+                /// - Throws: An error if `self` is not `.application_problem_plus_json`.
+                /// - SeeAlso: `.application_problem_plus_json`.
+                public var application_problem_plus_json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .application_problem_plus_json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.VerificationFailed.Body
+            /// Creates a new `VerificationFailed`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.VerificationFailed.Body) {
+                self.body = body
+            }
+        }
         public struct AppEventsResponse: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/AppEventsResponse/headers`.
             public struct Headers: Sendable, Hashable {

@@ -249,6 +249,7 @@ extension Components {
                     case not_hyphen_found = "not-found"
                     case method_hyphen_not_hyphen_allowed = "method-not-allowed"
                     case invalid_hyphen_transition = "invalid-transition"
+                    case verification_hyphen_failed = "verification-failed"
                     case already_hyphen_exists = "already-exists"
                     case gone = "gone"
                     case payload_hyphen_too_hyphen_large = "payload-too-large"
@@ -339,10 +340,37 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/lifecycle`.
             public var lifecycle: Components.Schemas.Problem.lifecyclePayload?
-            /// In a batch: the index of the event that was refused.
+            /// In a batch: the index of the event that was refused. With `verification-failed`: the index in `callbacks` where the app's first differ.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/index`.
             public var index: Swift.Int?
+            /// With `verification-failed`: how the callbacks were compared.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/match`.
+            @frozen public enum matchPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case exact = "exact"
+                case subsequence = "subsequence"
+            }
+            /// With `verification-failed`: how the callbacks were compared.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/match`.
+            public var match: Components.Schemas.Problem.matchPayload?
+            /// With `verification-failed`: the selector expected at `index`; null when the app had more callbacks than expected.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/expected`.
+            public var expected: Swift.String?
+            /// With `verification-failed` of an exact match: the app's entry at `index` (an `Entry`); null when it had fewer callbacks, and for a subsequence.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/actual`.
+            public var actual: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// With `verification-failed`: how many of the app's callbacks were compared.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/checked`.
+            public var checked: Swift.Int?
+            /// With `verification-failed`: the selectors of every callback compared, in order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/callbacks`.
+            public var callbacks: [Swift.String]?
             /// With `invalid-transition` for a `moveTo`: the step of its path that cannot happen.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/blockedBy`.
@@ -387,7 +415,12 @@ extension Components {
             ///   - state: With `invalid-transition`: the app's current state (an `AppState` value); for a rejected batch, the state after the rollback.
             ///   - sceneState: With `invalid-transition` about a scene: the state of the session named (a `SceneState` value).
             ///   - lifecycle: With `invalid-transition` for a scene event on an app without scenes: `appDelegate`.
-            ///   - index: In a batch: the index of the event that was refused.
+            ///   - index: In a batch: the index of the event that was refused. With `verification-failed`: the index in `callbacks` where the app's first differ.
+            ///   - match: With `verification-failed`: how the callbacks were compared.
+            ///   - expected: With `verification-failed`: the selector expected at `index`; null when the app had more callbacks than expected.
+            ///   - actual: With `verification-failed` of an exact match: the app's entry at `index` (an `Entry`); null when it had fewer callbacks, and for a subsequence.
+            ///   - checked: With `verification-failed`: how many of the app's callbacks were compared.
+            ///   - callbacks: With `verification-failed`: the selectors of every callback compared, in order.
             ///   - blockedBy: With `invalid-transition` for a `moveTo`: the step of its path that cannot happen.
             ///   - allowed: What is allowed instead, e.g. the accepted values of a field, or the methods of a path.
             ///   - validTypes: With `unknown-event`: the event types accepted on this path.
@@ -407,6 +440,11 @@ extension Components {
                 sceneState: Swift.String? = nil,
                 lifecycle: Components.Schemas.Problem.lifecyclePayload? = nil,
                 index: Swift.Int? = nil,
+                match: Components.Schemas.Problem.matchPayload? = nil,
+                expected: Swift.String? = nil,
+                actual: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                checked: Swift.Int? = nil,
+                callbacks: [Swift.String]? = nil,
                 blockedBy: Components.Schemas.Event? = nil,
                 allowed: [Swift.String]? = nil,
                 validTypes: [Swift.String]? = nil,
@@ -426,6 +464,11 @@ extension Components {
                 self.sceneState = sceneState
                 self.lifecycle = lifecycle
                 self.index = index
+                self.match = match
+                self.expected = expected
+                self.actual = actual
+                self.checked = checked
+                self.callbacks = callbacks
                 self.blockedBy = blockedBy
                 self.allowed = allowed
                 self.validTypes = validTypes
@@ -446,6 +489,11 @@ extension Components {
                 case sceneState
                 case lifecycle
                 case index
+                case match
+                case expected
+                case actual
+                case checked
+                case callbacks
                 case blockedBy
                 case allowed
                 case validTypes
@@ -4784,6 +4832,148 @@ extension Components {
                     "type",
                     "kind",
                     "value"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyRequest`.
+        public struct VerifyRequest: Codable, Hashable, Sendable {
+            /// The selectors expected, in order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/callbacks`.
+            public var callbacks: [Swift.String]
+            /// `exact`: these and no others; `subsequence`: these in this order, others allowed between them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/match`.
+            @frozen public enum matchPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case exact = "exact"
+                case subsequence = "subsequence"
+            }
+            /// `exact`: these and no others; `subsequence`: these in this order, others allowed between them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/match`.
+            public var match: Components.Schemas.VerifyRequest.matchPayload?
+            /// Only callbacks after this `seq` count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/after`.
+            public var after: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/session`.
+            public var session: Components.Schemas.SessionId?
+            /// Creates a new `VerifyRequest`.
+            ///
+            /// - Parameters:
+            ///   - callbacks: The selectors expected, in order.
+            ///   - match: `exact`: these and no others; `subsequence`: these in this order, others allowed between them.
+            ///   - after: Only callbacks after this `seq` count.
+            ///   - session:
+            public init(
+                callbacks: [Swift.String],
+                match: Components.Schemas.VerifyRequest.matchPayload? = nil,
+                after: Swift.Int? = nil,
+                session: Components.Schemas.SessionId? = nil
+            ) {
+                self.callbacks = callbacks
+                self.match = match
+                self.after = after
+                self.session = session
+            }
+            public enum CodingKeys: String, CodingKey {
+                case callbacks
+                case match
+                case after
+                case session
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.callbacks = try container.decode(
+                    [Swift.String].self,
+                    forKey: .callbacks
+                )
+                self.match = try container.decodeIfPresent(
+                    Components.Schemas.VerifyRequest.matchPayload.self,
+                    forKey: .match
+                )
+                self.after = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .after
+                )
+                self.session = try container.decodeIfPresent(
+                    Components.Schemas.SessionId.self,
+                    forKey: .session
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "callbacks",
+                    "match",
+                    "after",
+                    "session"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyResult`.
+        public struct VerifyResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifyResult/holds`.
+            public var holds: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/VerifyResult/match`.
+            @frozen public enum matchPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case exact = "exact"
+                case subsequence = "subsequence"
+            }
+            /// - Remark: Generated from `#/components/schemas/VerifyResult/match`.
+            public var match: Components.Schemas.VerifyResult.matchPayload
+            /// How many of the app's callbacks were compared.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyResult/checked`.
+            public var checked: Swift.Int
+            /// The `seq` of the last callback compared (`after` when none was): pass it as `after` to check what comes next.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyResult/next`.
+            public var next: Swift.Int
+            /// Creates a new `VerifyResult`.
+            ///
+            /// - Parameters:
+            ///   - holds:
+            ///   - match:
+            ///   - checked: How many of the app's callbacks were compared.
+            ///   - next: The `seq` of the last callback compared (`after` when none was): pass it as `after` to check what comes next.
+            public init(
+                holds: Swift.Bool,
+                match: Components.Schemas.VerifyResult.matchPayload,
+                checked: Swift.Int,
+                next: Swift.Int
+            ) {
+                self.holds = holds
+                self.match = match
+                self.checked = checked
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case holds
+                case match
+                case checked
+                case next
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.holds = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .holds
+                )
+                self.match = try container.decode(
+                    Components.Schemas.VerifyResult.matchPayload.self,
+                    forKey: .match
+                )
+                self.checked = try container.decode(
+                    Swift.Int.self,
+                    forKey: .checked
+                )
+                self.next = try container.decode(
+                    Swift.Int.self,
+                    forKey: .next
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "holds",
+                    "match",
+                    "checked",
+                    "next"
                 ])
             }
         }

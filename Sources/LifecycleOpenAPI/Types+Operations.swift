@@ -6377,6 +6377,465 @@ public enum Operations {
             }
         }
     }
+    /// Check that an app's callbacks are the ones expected (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/verify`, inside the namespace `ns` (its own ids). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/verify`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)`.
+    public enum verifyAppCallbacksInNamespace {
+        public static let id: Swift.String = "verifyAppCallbacksInNamespace"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/verify/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                /// with `pattern`). Every path under it works as its unprefixed form, which is the namespace `default`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/verify/POST/path/ns`.
+                public var ns: Components.Parameters.NamespacePath
+                /// The app's id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/verify/POST/path/id`.
+                public var id: Components.Parameters.AppIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - ns: The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                ///   - id: The app's id.
+                public init(
+                    ns: Components.Parameters.NamespacePath,
+                    id: Components.Parameters.AppIdPath
+                ) {
+                    self.ns = ns
+                    self.id = id
+                }
+            }
+            public var path: Operations.verifyAppCallbacksInNamespace.Input.Path
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/verify/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verifyAppCallbacksInNamespace.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verifyAppCallbacksInNamespace.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.verifyAppCallbacksInNamespace.Input.Headers
+            public var body: Components.RequestBodies.VerifyBody
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.verifyAppCallbacksInNamespace.Input.Path,
+                headers: Operations.verifyAppCallbacksInNamespace.Input.Headers = .init(),
+                body: Components.RequestBodies.VerifyBody
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The app's callbacks are the ones expected.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.VerifyResponse)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.VerifyResponse {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not JSON (`invalid-json`), or a member or query parameter is invalid or unknown (`invalid-field`, naming it in `field`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such device or app (`not-found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app's callbacks are not the ones expected (`verification-failed`); `index`, `expected` and `actual` say where they first differ, `callbacks` lists every one checked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.VerificationFailed)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.VerificationFailed {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `after` cursor is older than what is retained (`gone`); `oldestSeq` is the oldest `seq` still held (restart from `oldestSeq - 1`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Gone)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the request limit (`--max-body-bytes`, 1 MiB by default), or one
+            /// event of it (each event of a batch, measured as compact JSON), or a device's or app's
+            /// description, is larger than the per-event limit (`--max-event-bytes`, 64 KiB by default;
+            /// with `index` in a batch). `limit` gives the limit that was passed, in bytes. Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than 4096 bytes (`uri-too-long`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not labelled `application/json` (or a `+json` type), or has no `Content-Type` (`unsupported-media-type`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Tokens are on and the request carries no token, or one the daemon does not know (`unauthorized`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's role or namespaces do not allow this request (`forbidden`); or a `POST` or `PUT`
+            /// that would create its namespace passes `--max-namespaces` or `--max-namespaces-per-token`
+            /// (`quota-exceeded`, with `limit`). Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Host` names neither an IP address nor a name of the daemon (`misdirected-request`, listing the names in `allowed`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/421`.
+            ///
+            /// HTTP response code: `421 misdirectedRequest`.
+            case misdirectedRequest(Components.Responses.MisdirectedRequest)
+            /// The associated value of the enum case if `self` is `.misdirectedRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.misdirectedRequest`.
+            /// - SeeAlso: `.misdirectedRequest`.
+            public var misdirectedRequest: Components.Responses.MisdirectedRequest {
+                get throws {
+                    switch self {
+                    case let .misdirectedRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "misdirectedRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A transfer coding other than `chunked` (`unsupported-transfer-encoding`); any path; the connection is closed after the answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/501`.
+            ///
+            /// HTTP response code: `501 notImplemented`.
+            case notImplemented(Components.Responses.UnsupportedTransferEncoding)
+            /// The associated value of the enum case if `self` is `.notImplemented`.
+            ///
+            /// - Throws: An error if `self` is not `.notImplemented`.
+            /// - SeeAlso: `.notImplemented`.
+            public var notImplemented: Components.Responses.UnsupportedTransferEncoding {
+                get throws {
+                    switch self {
+                    case let .notImplemented(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notImplemented",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon is starting (store not yet open and recovered), draining, or its store failed to make
+            /// a change durable, which was then not made (`not-ready`). Any change may answer it.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NotReady)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.NotReady {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The data directory holds `--max-data-bytes` already, or its disk has less than
+            /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
+            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.InsufficientStorage)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.InsufficientStorage {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_problem_plus_json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .application_problem_plus_json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_problem_plus_json:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_problem_plus_json
+                ]
+            }
+        }
+    }
     /// Page through the app's delegate callbacks (in a namespace)
     ///
     /// As `GET /v1/apps/{id}/callbacks`, inside the namespace `ns` (its own ids). A namespace that does not exist answers `404`.

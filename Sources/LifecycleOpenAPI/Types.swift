@@ -137,6 +137,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/events/post(postAppEventsInNamespace)`.
     func postAppEventsInNamespace(_ input: Operations.postAppEventsInNamespace.Input) async throws -> Operations.postAppEventsInNamespace.Output
+    /// Check that an app's callbacks are the ones expected (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/verify`, inside the namespace `ns` (its own ids). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/verify`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)`.
+    func verifyAppCallbacksInNamespace(_ input: Operations.verifyAppCallbacksInNamespace.Input) async throws -> Operations.verifyAppCallbacksInNamespace.Output
     /// Page through the app's delegate callbacks (in a namespace)
     ///
     /// As `GET /v1/apps/{id}/callbacks`, inside the namespace `ns` (its own ids). A namespace that does not exist answers `404`.
@@ -451,6 +458,23 @@ extension APIProtocol {
         body: Components.RequestBodies.AppEventsBody
     ) async throws -> Operations.postAppEventsInNamespace.Output {
         try await postAppEventsInNamespace(Operations.postAppEventsInNamespace.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Check that an app's callbacks are the ones expected (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/verify`, inside the namespace `ns` (its own ids). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/verify`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)`.
+    public func verifyAppCallbacksInNamespace(
+        path: Operations.verifyAppCallbacksInNamespace.Input.Path,
+        headers: Operations.verifyAppCallbacksInNamespace.Input.Headers = .init(),
+        body: Components.RequestBodies.VerifyBody
+    ) async throws -> Operations.verifyAppCallbacksInNamespace.Output {
+        try await verifyAppCallbacksInNamespace(Operations.verifyAppCallbacksInNamespace.Input(
             path: path,
             headers: headers,
             body: body

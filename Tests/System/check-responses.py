@@ -301,6 +301,16 @@ def main():
     c.call("POST", "/v1/devices", {"iosVersion": "1.0"})
     c.call("POST", "/v1/apps/a1/events", {"type": "launch"}, headers={"Content-Type": "text/plain"})
     c.call("GET", "/v1/apps/a1/callbacks?limit=0")
+    # verify: holding (200), not holding (409 verification-failed), a bad expectation (400), a missing app (404).
+    status, _ = c.call("POST", "/v1/apps/a1/verify", {"callbacks": ["application:didFinishLaunchingWithOptions:"],
+                                                       "match": "subsequence"})
+    if status != 200:
+        fail(f"verify of a callback a1 had: expected 200, got {status}")
+    status, problem = c.call("POST", "/v1/apps/a1/verify", {"callbacks": ["applicationWillTerminate:"]})
+    if status != 409 or problem.get("code") != "verification-failed":
+        fail(f"verify of a callback a1 never had: expected 409 verification-failed, got {status}")
+    c.call("POST", "/v1/apps/a1/verify", {"callbacks": [], "match": "all"})
+    c.call("POST", "/v1/apps/nope/verify", {"callbacks": ["applicationDidBecomeActive:"]})
     # Query bounds: after beyond 2^63-1, empty values, wait above --max-wait, limit above 1000 on every path.
     for path in ["/v1/apps/a1/timeline?after=9223372036854775808", "/v1/devices/d1/timeline?after=",
                  "/v1/apps/a1/callbacks?wait=", "/v1/apps/a1/callbacks?wait=3601", "/v1/apps?after=",
@@ -340,6 +350,7 @@ def check_namespaces(c):
     c.call("POST", f"{ns}/apps/a1/events", [{"type": "homeButton"}, {"type": "activate"}],
            headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
     c.call("POST", f"{ns}/devices/d1/events", {"type": "lock"})
+    c.call("POST", f"{ns}/apps/a1/verify", {"callbacks": ["applicationDidBecomeActive:"], "match": "subsequence"})
     for path in ["/devices", "/devices/d1", "/devices/d1/timeline", "/apps", "/apps?device=d1", "/apps/a1",
                  "/apps/a1/callbacks", "/apps/a1/timeline?limit=2", "/apps/a1/notifications",
                  "/apps/a1/notifications?delivered=true", "/apps/a1/callbacks?after=100000&wait=0.2"]:

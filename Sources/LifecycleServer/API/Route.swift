@@ -7,6 +7,8 @@ enum Route: String, CaseIterable, Sendable {
     case dashboard, dashboardAsset
     case devices, device, deviceEvents, deviceTimeline
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
+    /// `POST .../apps/{id}/verify`: whether the app's callbacks are the ones expected.
+    case appVerify
     case namespaces, namespace, namespaceReset
     case unknown
 
@@ -43,7 +45,7 @@ enum Route: String, CaseIterable, Sendable {
     var isNamespaced: Bool {
         switch self {
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .namespace, .namespaceReset, .changes:
+            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes:
             true
         case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset, .reset, .namespaces,
             .unknown:
@@ -92,6 +94,7 @@ enum Route: String, CaseIterable, Sendable {
             case ("apps", "callbacks"): return (.appCallbacks, id)
             case ("apps", "timeline"): return (.appTimeline, id)
             case ("apps", "notifications"): return (.appNotifications, id)
+            case ("apps", "verify"): return (.appVerify, id)
             default: return (.unknown, nil)
             }
         default:

@@ -105,6 +105,11 @@ extension Route {
                 try service.readNotifications(scope, request, app: try match.requireID(), done)
             }
         ],
+        .appVerify: [
+            scoped("POST") { service, scope, request, match, done throws(APIError) in
+                try service.verifyCallbacks(scope, request, app: try match.requireID(), done)
+            }
+        ],
     ]
 
     /// The operations of the route; none for `.unknown`.

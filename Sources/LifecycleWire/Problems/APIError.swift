@@ -87,6 +87,11 @@ package struct APIError: Error {
         return error
     }
 
+    /// 409 for `verify`: the app's callbacks are not the ones expected; `extra` says where they first differ.
+    package static func verificationFailed(_ detail: String, extra: [String: JSONValue]) -> APIError {
+        APIError(.verificationFailed, detail, extra: extra)
+    }
+
     package static func idempotencyKeyReused() -> APIError {
         APIError(
             .idempotencyKeyReused, "this Idempotency-Key was first used with another request body; use a new key for a new request")

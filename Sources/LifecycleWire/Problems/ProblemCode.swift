@@ -18,6 +18,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case invalidTransition = "invalid-transition"
+    case verificationFailed = "verification-failed"
     case alreadyExists = "already-exists"
     case gone
     case payloadTooLarge = "payload-too-large"
@@ -39,7 +40,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .forbidden, .crossOriginRequest, .quotaExceeded: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .invalidTransition, .alreadyExists: return 409
+        case .invalidTransition, .alreadyExists, .verificationFailed: return 409
         case .gone: return 410
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
@@ -71,6 +72,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .notFound: return "Not Found"
         case .methodNotAllowed: return "Method Not Allowed"
         case .invalidTransition: return "Invalid Transition"
+        case .verificationFailed: return "Verification Failed"
         case .alreadyExists: return "Already Exists"
         case .gone: return "Gone"
         case .payloadTooLarge: return "Payload Too Large"
