@@ -281,6 +281,40 @@ def main_scenario(driver, base):
           f"{outcome}: {error_text(driver)}")
 
 
+def navigation_scenario(driver, base):
+    """Long callback lists show every seq in full, a timeline mark is named by a click, and the fragment
+    (edited, Back, Forward) chooses the app shown."""
+    ns = base + "/v1/namespaces/nav"
+    for app in ["one", "two"]:
+        request(ns + "/apps", "POST", {"id": app, "bundleId": f"com.example.{app}"})
+    for _ in range(30):
+        request(ns + "/apps/one/events", "POST", [{"type": "launch"}, {"type": "homeButton"}])
+    driver.get(base + "/#ns=nav&app=one")
+    check("a link to an app opens it", wait(driver, lambda d: text_of(d, "app-heading").startswith("App one")),
+          text_of(driver, "app-heading"))
+    shown = wait(driver, lambda d: (pairs := d.execute_script("""return [...document.querySelectorAll('#callbacks li[data-seq]')]
+        .map(li => [Number(li.dataset.seq), li.querySelector('.seq')?.textContent ?? ''])""")) and len(pairs) > 100 and pairs)
+    check("the callbacks list shows each entry's seq in full, past 99 too",
+          bool(shown) and all(str(seq) == text for seq, text in shown) and shown[-1][0] > 99,
+          (shown or [])[-3:])
+    act(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline-chart [data-kind='callback']")[-1].click())
+    detail = text_of(driver, "timeline-detail")
+    check("a timeline mark clicked is named below the chart, without hovering", "seq" in detail, detail)
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='two']").click())
+    check("another app chosen from the list is shown",
+          wait(driver, lambda d: text_of(d, "app-heading").startswith("App two")), text_of(driver, "app-heading"))
+    driver.back()
+    check("Back shows the app shown before", wait(driver, lambda d: text_of(d, "app-heading").startswith("App one")),
+          text_of(driver, "app-heading"))
+    driver.forward()
+    check("Forward shows it again", wait(driver, lambda d: text_of(d, "app-heading").startswith("App two")),
+          text_of(driver, "app-heading"))
+    driver.execute_script("location.hash = '#ns=nav&app=one'")
+    check("editing the fragment's app in the same tab shows that app",
+          wait(driver, lambda d: text_of(d, "app-heading").startswith("App one")), text_of(driver, "app-heading"))
+    screenshot(driver, "navigation")
+
+
 def scene_scenario(driver, base):
     """A scene app made from the page: its scene session gets a lane of its own."""
     field = driver.find_element(By.ID, "namespace")
@@ -476,6 +510,7 @@ def main():
     driver = browser()
     try:
         for name, scenario in [("main", lambda: main_scenario(driver, args.base)),
+                               ("navigation", lambda: navigation_scenario(driver, args.base)),
                                ("scenes", lambda: scene_scenario(driver, args.base)),
                                ("stream client", lambda: stream_client_scenario(driver, args.base)),
                                ("tokens", lambda: tokens_scenario(driver, os.path.abspath(args.bin)))]:

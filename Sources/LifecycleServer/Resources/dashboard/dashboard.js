@@ -270,7 +270,7 @@ function renderTimeline() {
   const list = $("callbacks");
   list.replaceChildren(...(callbacks.length ? callbacks.map((entry) =>
     element("li", { "data-seq": entry.seq, "data-selector": entry.selector, title: describe(entry) },
-      element("code", {}, entry.selector),
+      element("span", { class: "seq" }, `${entry.seq}`), " ", element("code", {}, entry.selector),
       `${entry.session ? ` [${entry.session}]` : ""} — ${entry.sceneState || entry.state}, t=${entry.time}`))
     : [element("li", { class: "help" }, "no callback yet")]));
   list.scrollTop = list.scrollHeight;
@@ -291,13 +291,15 @@ async function loadQueue(app) {
 }
 
 function select(id) {
+  // Another app is a step of the tab's history, so Back returns to the one before; the same one is not.
+  const hash = `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`;
+  if (location.hash !== hash) history.pushState(null, "", hash);
   view.selected = id;
   const app = selectedApp();
   $("event-form").hidden = true;
   $("event-buttons").dataset.app = "";
   $("queue").replaceChildren();
   $("answer").textContent = "";
-  history.replaceState(null, "", `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`);
   if (app && app.device !== view.follower?.device) {
     view.follower?.stop();
     view.entries = [];
@@ -380,6 +382,23 @@ function open(namespace, wantedApp) {
   }).start();
 }
 
+/** Shows what the fragment names, if it is not shown already: another namespace, or another app of this one. */
+function followFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const namespace = params.get("ns") || "default";
+  const app = params.get("app");
+  if (!isNamespaceName(namespace)) return;
+  if (namespace !== view.client?.namespace) return open(namespace, app);
+  if (!app || app === view.selected) return;
+  if (hasApp(app)) select(app);
+  else {
+    view.selected = app;
+    renderLists();
+  }
+}
+
+function hasApp(id) { return view.apps.some((app) => app.id === id); }
+
 async function start() {
   // The event buttons come from the daemon's catalogue; without it the page still shows state.
   try {
@@ -408,6 +427,13 @@ async function start() {
     open(view.client.namespace, view.selected);
   });
   $("state-filter").addEventListener("change", renderLists);
+  // The fragment edited by hand, Back and Forward: the namespace and app it names.
+  for (const name of ["hashchange", "popstate"]) window.addEventListener(name, followFragment);
+  // A mark clicked or tapped is named below the chart (hovering names it too).
+  $("timeline-chart").addEventListener("click", (click) => {
+    const mark = click.target.closest?.("[data-seq]");
+    if (mark) $("timeline-detail").textContent = mark.querySelector("title")?.textContent ?? "";
+  });
   $("new-app").addEventListener("submit", createApp);
   $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
   const wanted = params.get("ns") || "default";
