@@ -143,11 +143,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Scenario files run against a daemon: the format's patterns, the runner, the reports (docs/SCENARIOS.md).
+        .target(name: "LifecycleScenarios", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
         .executableTarget(
             name: "lifecycled",
             dependencies: [
                 "LifecycleDaemon",
                 "LifecycleJSON",
+                "LifecycleScenarios",
+                "LifecycleServer",
+                "HTTPServer",
+                "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,6 +214,9 @@ let package = Package(
             path: "Tests/InstructionCount",
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "LifecycleScenariosTests", dependencies: ["LifecycleScenarios", "LifecycleCore", "LifecycleJSON"],
+            swiftSettings: strict),
         .testTarget(
             name: "LifecycleClientTests",
             dependencies: [

@@ -16,6 +16,7 @@ struct Lifecycled: ParsableCommand {
         usage: """
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
+              lifecycled check [--url <url>] [--namespace <namespace>] [--token <token>] [--junit <file>] <paths> ...
             """,
         discussion: """
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
@@ -25,7 +26,7 @@ struct Lifecycled: ParsableCommand {
             \(Setting.listing).
             """,
         version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
-        subcommands: [TokenCommand.self])
+        subcommands: [TokenCommand.self, CheckCommand.self])
 
     /// Every default below is the library's (`DaemonConfiguration()`), written once there; an option not
     /// given is nil, so the environment and the file can say it.
