@@ -8,7 +8,7 @@ public struct Mismatch: Error, CustomStringConvertible, Sendable {
     /// For two lists that differ (the callbacks of an app, say): both, and the index where they first do.
     public var lists: (expected: [JSONValue], actual: [JSONValue], index: Int)?
 
-    init(_ description: String, lists: (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil) {
+    public init(_ description: String, lists: (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil) {
         self.description = description
         self.lists = lists
     }
