@@ -56,8 +56,8 @@ import Testing
         let refused = await #expect(throws: LifecycledProblem.self) {
             try await mail.send(.endBackgroundTask(task: 99))
         }
-        #expect(refused?.status == 409 || refused?.status == 400)
-        #expect(refused?.code.isEmpty == false)
+        #expect(refused?.status == 409 && refused?.code == "invalid-transition")
+        #expect(refused?.document.state == "active")
         let missing = await #expect(throws: LifecycledProblem.self) { try await lifecycled.app("nope").get() }
         #expect(missing?.status == 404 && missing?.code == "not-found")
     }

@@ -103,6 +103,17 @@ import Testing
         }
     }
 
+    /// The largest expectation the schema allows (1,000 selectors of 256 characters, about 260 KB) is compared,
+    /// not refused for its size.
+    @Test func theLargestExpectationTheSchemaAllowsIsTaken() throws {
+        try withDaemon { server in
+            try Self.launchedAndHome(server)
+            let reply = try server.post(
+                "/v1/apps/mail/verify", Self.body(Array(repeating: String(repeating: "x", count: 256), count: 1000)))
+            expectProblem(reply, status: 409, code: "verification-failed")
+        }
+    }
+
     @Test func callbacksNoLongerRetainedAnswerGone() throws {
         try withDaemon(historyLimit: 4) { server in
             try Self.launchedAndHome(server)
