@@ -1,3 +1,6 @@
+import Dispatch
+import Locking
+
 /// Answers requests. `respond` is called on a libmicrohttpd thread and must not block for long.
 ///
 /// Call `completion` exactly once: synchronously (fast path, the response is queued at once) or later
@@ -13,4 +16,39 @@ public protocol HTTPResponder: Sendable {
     /// way the responder renders errors. Called on a libmicrohttpd thread; must not block. The server adds
     /// `Connection: close` where it closes the connection after the answer.
     func response(to refusal: HTTPRefusal) -> HTTPResponse
+}
+
+/// A responder driven in process, by code that is not an HTTP thread: the testing library, `lifecycled check`
+/// (waiting on its own thread) and the embedded daemon (suspending). The first completion is the answer.
+extension HTTPResponder {
+    /// The answer to `request`, waited for on this thread for at most `seconds`; nil when none came by then.
+    /// Never call it on a thread the responder's completion may need.
+    public func answer(to request: HTTPRequest, within seconds: Double) -> HTTPResponse? {
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Protected<HTTPResponse?>(nil)
+        respond(to: request) { response in
+            let first = answer.withLock { answer -> Bool in
+                guard answer == nil else { return false }
+                answer = response
+                return true
+            }
+            if first { answered.signal() }
+        }
+        guard answered.wait(timeout: .now() + seconds) == .success else { return nil }
+        return answer.withLock { $0 }
+    }
+
+    /// The answer to `request`, suspending until it comes.
+    public func answer(to request: HTTPRequest) async -> HTTPResponse {
+        let once = Protected(false)
+        return await withCheckedContinuation { continuation in
+            respond(to: request) { response in
+                let first = once.withLock { answered -> Bool in
+                    defer { answered = true }
+                    return !answered
+                }
+                if first { continuation.resume(returning: response) }
+            }
+        }
+    }
 }

@@ -10,9 +10,7 @@ struct ServiceExchange: Sendable {
         method: String, target: String, headers: [(name: String, value: String)], body: [UInt8]
     ) async -> (status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         let request = HTTPRequest(method: method, target: target, headers: headers, body: body)
-        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<HTTPResponse, Never>) in
-            service.respond(to: request) { continuation.resume(returning: $0) }
-        }
+        let answer = await service.answer(to: request)
         return (answer.status, answer.sentHeaders, answer.body)
     }
 }

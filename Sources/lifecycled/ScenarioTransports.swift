@@ -12,8 +12,8 @@ import FoundationNetworking
 /// Scenario requests handed to a service in this process, as the HTTP server would hand them.
 struct InProcessScenarioTransport: ScenarioTransport {
     let service: LifecycleService
-    /// A step waits this long for its answer (a long poll's `wait` included).
-    static let timeout: DispatchTimeInterval = .seconds(60)
+    /// A step waits this long for its answer (a long poll's `wait` included), in seconds.
+    static let timeout = 60.0
 
     func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
         -> (status: Int, headers: [(String, String)], body: [UInt8])
@@ -21,13 +21,7 @@ struct InProcessScenarioTransport: ScenarioTransport {
         let request = HTTPRequest(
             method: method == "HEAD" ? "GET" : method, target: path,
             headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [])
-        let answered = DispatchSemaphore(value: 0)
-        let answer = Protected<HTTPResponse?>(nil)
-        service.respond(to: request) { response in
-            answer.withLock { $0 = $0 ?? response }
-            answered.signal()
-        }
-        guard answered.wait(timeout: .now() + Self.timeout) == .success, let response = answer.withLock({ $0 }) else {
+        guard let response = service.answer(to: request, within: Self.timeout) else {
             throw TransportError(description: "\(method) \(path): no answer within 60 s")
         }
         guard response.stream == nil else {

@@ -30,18 +30,7 @@ package struct InProcessClient: Sendable {
         let request = HTTPRequest(
             method: method == "HEAD" ? "GET" : method, target: target,
             headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
-        let answered = DispatchSemaphore(value: 0)
-        let answer = Protected<HTTPResponse?>(nil)
-        responder.respond(to: request) { response in
-            let first = answer.withLock { answer -> Bool in
-                guard answer == nil else { return false }
-                answer = response
-                return true
-            }
-            if first { answered.signal() }
-        }
-        guard answered.wait(timeout: .now() + timeoutSeconds) == .success, let response = answer.withLock({ $0 })
-        else {
+        guard let response = responder.answer(to: request, within: timeoutSeconds) else {
             throw TestClientError(description: "\(method) \(target) was not answered within \(timeoutSeconds) s")
         }
         guard response.stream == nil else {
