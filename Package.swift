@@ -114,6 +114,7 @@ let package = Package(
                 "LifecycleJSON",
                 "LifecycleWire",
                 "LifecycleHosting",
+                "LifecycleScenarios",
                 "HTTPServer",
                 "Locking",
                 "CBuildInfo",
@@ -239,7 +240,7 @@ let package = Package(
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
                 "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon", "LifecycleJSON",
-                .product(name: "Logging", package: "swift-log"),
+                "LifecycleScenarios", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -23,6 +23,7 @@ public final class Daemon: Sendable {
     ) throws(DaemonError) {
         if let problem = configuration.problem { throw .configuration(problem) }
         let tokens = try Self.tokens(configuration)
+        let seeds = try Self.seeds(configuration)
         let journal: any Journal
         switch configuration.store {
         case .memory:
@@ -35,7 +36,8 @@ public final class Daemon: Sendable {
             }
         }
         self.init(
-            configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
+            configuration: configuration, tokens: tokens, seeds: seeds, journal: journal, logger: logger,
+            storeFailed: storeFailed)
     }
 
     /// A daemon over a journal the caller opened (`configuration.store` is not looked at): for tests that
@@ -47,18 +49,20 @@ public final class Daemon: Sendable {
     ) throws(DaemonError) {
         let tokens = try Self.tokens(configuration)
         self.init(
-            configuration: configuration, tokens: tokens, journal: journal, logger: logger, storeFailed: storeFailed)
+            configuration: configuration, tokens: tokens, seeds: try Self.seeds(configuration), journal: journal,
+            logger: logger, storeFailed: storeFailed)
     }
 
     private init(
-        configuration: DaemonConfiguration, tokens: TokenTable?, journal: any Journal, logger: Logger,
-        storeFailed: @escaping @Sendable () -> Void
+        configuration: DaemonConfiguration, tokens: TokenTable?, seeds: [SeedScenario], journal: any Journal,
+        logger: Logger, storeFailed: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.logger = logger
         self.journal = journal
         var options = configuration.service
         if let tokens { options.tokens = tokens }
+        options.seeds += seeds
         let failed = self.failed
         let earlier = options.storeFailed
         options.storeFailed = {
@@ -68,6 +72,15 @@ public final class Daemon: Sendable {
         }
         service = LifecycleService(journal: journal, options: options, logger: logger)
         server = HTTPServer(configuration: configuration.http, responder: service, logger: logger)
+    }
+
+    /// The scenarios of the configuration's `--seed` paths, read.
+    private static func seeds(_ configuration: DaemonConfiguration) throws(DaemonError) -> [SeedScenario] {
+        do {
+            return try SeedScenario.read(configuration.seedPaths)
+        } catch {
+            throw .seed(reason: "\(error)")
+        }
     }
 
     /// The tokens of the configuration's file; nil when it names none.
@@ -108,6 +121,10 @@ public final class Daemon: Sendable {
     public func recover() throws(DaemonError) -> Int {
         do {
             return try service.recover()
+        } catch let error as SeedError {
+            server.stop()
+            journal.close()
+            throw .seed(reason: error.description)
         } catch {
             server.stop()
             journal.close()
@@ -165,6 +182,7 @@ public enum DaemonError: Error, CustomStringConvertible {
     case store(directory: String, reason: String)
     case listen(host: String, port: Int, reason: String)
     case recovery(reason: String)
+    case seed(reason: String)
 
     public var description: String {
         switch self {
@@ -173,6 +191,7 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .store(let directory, let reason): "cannot open the data directory \(directory): \(reason)"
         case .listen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .recovery(let reason): "cannot recover the data directory: \(reason)"
+        case .seed(let reason): "cannot seed: \(reason)"
         }
     }
 }

@@ -23,6 +23,8 @@ public struct DaemonConfiguration: Sendable {
     public var tokensFile: String?
     /// Whether a daemon without `tokensFile` may listen on an address other than loopback.
     public var allowUnauthenticated = false
+    /// Scenario files or folders applied at start-up into the namespaces they name, once (`--seed`).
+    public var seedPaths: [String] = []
 
     public init() {}
 
@@ -62,6 +64,7 @@ public struct DaemonConfiguration: Sendable {
             (service.maxAnswerBytes >= 65536, "max-answer-bytes", "must be 65536 or more"),
             (service.historyBytes >= 1 << 20, "history-bytes", "must be 1048576 or more"),
             (service.historyBytesTotal >= 1 << 20, "history-bytes-total", "must be 1048576 or more"),
+            (service.recordingBytes >= 0, "recording-bytes", "must be 0 or more"),
             (
                 service.maxWait.isFinite && (0...3600).contains(service.maxWait), "max-wait",
                 "must be from 0 to 3600 seconds"

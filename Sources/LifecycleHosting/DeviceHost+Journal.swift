@@ -21,8 +21,9 @@ extension DeviceHost {
         // too once its records since then pass `snapshotBytes`, whatever they produced: a request that produces
         // nothing (a payload queued for a suspended app) still costs its bytes on disk and at replay.
         entriesSinceSnapshot += stored.count + 1
-        // A journal that keeps nothing is not worth encoding a record for.
-        let record = journal.keepsRecords ? entry.bytes : []
+        // A journal that keeps nothing is not worth encoding a record for, unless the device records it.
+        let record = journal.keepsRecords || isRecording ? entry.bytes : []
+        let recorded = recordingStep(record)
         journalBytesSinceSnapshot += record.count
         var answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]?
         if journal.keepsRecords,
@@ -39,6 +40,7 @@ extension DeviceHost {
             case .success(let seq):
                 let (polls, watchers, barriers, evicted, published, retained) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored)
+                    shared.record(recorded)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
                     shared.durableAppends += 1
                     let reached = shared.durableAppends
@@ -86,7 +88,7 @@ extension DeviceHost {
             let started = DispatchTime.now().uptimeNanoseconds
             let snapshot = DeviceSnapshot(
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
-                appTimelines: published.appTimelines, idempotency: answers)
+                appTimelines: published.appTimelines, idempotency: answers, recording: published.recording)
             guard let bytes = try? snapshot.encoded() else { return }
             hooks.snapshotEncoded(DispatchTime.now().uptimeNanoseconds - started, bytes.count)
             journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)

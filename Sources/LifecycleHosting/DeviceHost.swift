@@ -44,6 +44,8 @@ package final class DeviceHost: @unchecked Sendable {
     package var idempotency = IdempotencyCache()
     var appendsIssued: UInt64 = 0
     var entriesSinceSnapshot = 0
+    /// Bytes the device's recording may still take (`InputRecording`); nil: it records nothing (more).
+    var recordingLeft: Int?
     var journalBytesSinceSnapshot = 0
     package var timer: (any DispatchSourceTimer)?
 
@@ -60,9 +62,11 @@ package final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        recordingLeft = history.recordingBytes > 0 ? history.recordingBytes : nil
         shared = Protected(
             PublishedDevice(
-                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall))
+                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall,
+                recording: InputRecording(complete: recordingLeft != nil)))
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
@@ -77,9 +81,14 @@ package final class DeviceHost: @unchecked Sendable {
         self.hooks = hooks
         life = .live
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        // A snapshot saved without the device's inputs, or with more than the budget now allows, leaves it
+        // unrecorded: an export could not replay it from its creation.
+        var recording = snapshot.recording ?? InputRecording(complete: false)
+        if !recording.complete || recording.bytes > history.recordingBytes { recording.stop() }
+        recordingLeft = recording.complete ? history.recordingBytes - recording.bytes : nil
         var published = PublishedDevice(
             device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
-            anchorWall: snapshot.anchorWall)
+            anchorWall: snapshot.anchorWall, recording: recording)
         published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
         shared = Protected(published)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
@@ -116,14 +125,17 @@ package enum HostError: Error {
     case notDurableYet
 }
 
-/// How much history one device keeps: entries per timeline, and bytes for all its timelines together.
+/// How much history one device keeps: entries per timeline, bytes for all its timelines together, and
+/// bytes of the inputs it records for an export (`InputRecording`; 0: none).
 package struct HistoryBounds: Sendable {
     package var entries: Int
     package var bytes: Int
+    package var recordingBytes: Int
 
-    package init(entries: Int, bytes: Int) {
+    package init(entries: Int, bytes: Int, recordingBytes: Int = 0) {
         self.entries = entries
         self.bytes = bytes
+        self.recordingBytes = recordingBytes
     }
 }
 

@@ -33,9 +33,14 @@ package struct PublishedDevice: Sendable {
     package private(set) var retainedBytes = 0
     /// Wall-clock seconds at which a realtime clock read 0.
     package let anchorWall: Double
+    /// The inputs that replay the device from its creation, as long as it keeps them.
+    package internal(set) var recording: InputRecording
 
-    package init(device: Device, historyLimit: Int, historyBytes: Int, anchorWall: Double) {
+    package init(
+        device: Device, historyLimit: Int, historyBytes: Int, anchorWall: Double, recording: InputRecording
+    ) {
         self.device = device
+        self.recording = recording
         self.historyLimit = historyLimit
         self.historyBytes = historyBytes
         self.anchorWall = anchorWall

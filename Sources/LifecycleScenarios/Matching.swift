@@ -7,6 +7,8 @@ public struct Mismatch: Error, CustomStringConvertible, Sendable {
     public var description: String
     /// For two lists that differ (the callbacks of an app, say): both, and the index where they first do.
     public var lists: (expected: [JSONValue], actual: [JSONValue], index: Int)?
+    /// The step (from 1) that failed, once known.
+    public var step: Int?
 
     public init(_ description: String, lists: (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil) {
         self.description = description

@@ -143,6 +143,18 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
+            "Bytes of inputs one device records for an export; a device that accepts more cannot be exported. 0: none. (default: \(defaults.service.recordingBytes))"
+    )
+    var recordingBytes: Int?
+
+    @Option(
+        help:
+            "A scenario file or folder applied at start, before the daemon is ready, into the namespace each names (default when none), once: a namespace that holds data already is left as it is (repeatable)."
+    )
+    var seed: [String] = []
+
+    @Option(
+        help:
             "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevicesPerNamespace))"
     )
     var maxDevicesPerNamespace: Int?

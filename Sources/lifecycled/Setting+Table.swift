@@ -38,6 +38,8 @@ extension Setting {
             .integer("max-answer-bytes", \.maxAnswerBytes) { $0.daemon.service.maxAnswerBytes = $1 },
             .integer("history-bytes", \.historyBytes) { $0.daemon.service.historyBytes = $1 },
             .integer("history-bytes-total", \.historyBytesTotal) { $0.daemon.service.historyBytesTotal = $1 },
+            .integer("recording-bytes", \.recordingBytes) { $0.daemon.service.recordingBytes = $1 },
+            .list("seeds", flag: "--seed", \.seed) { $0.daemon.seedPaths = $1 },
             .integer("max-devices-per-namespace", \.maxDevicesPerNamespace) {
                 $0.daemon.service.maxDevicesPerNamespace = $1
             },

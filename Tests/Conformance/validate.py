@@ -6,7 +6,7 @@
 Each DIR contributes its *.json files (as run.py reads a folder); with no argument, the scenarios/ and
 scenes/ folders beside this script. Every file must
   - be JSON without duplicate keys (the runner would silently keep the last one),
-  - validate against scenario.schema.json (JSON Schema 2020-12; the schema itself is checked first),
+  - validate against docs/scenario.schema.json (JSON Schema 2020-12; the schema itself is checked first),
   - be named NN_something.json (two digits and an underscore: the order run.py runs them in),
   - have a `name` no other file of the set has.
 Prints one line per failure, `FAIL FILE JSON_PATH: message`, and last `N passed, N failed` (files).
@@ -89,7 +89,7 @@ def collect(paths):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--schema", default=os.path.join(HERE, "scenario.schema.json"))
+    parser.add_argument("--schema", default=os.path.join(HERE, "..", "..", "docs", "scenario.schema.json"))
     parser.add_argument("paths", nargs="*")
     args = parser.parse_args()
     paths = args.paths or [os.path.join(HERE, "scenarios"), os.path.join(HERE, "scenes")]

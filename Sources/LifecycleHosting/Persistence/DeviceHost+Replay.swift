@@ -26,10 +26,12 @@ extension DeviceHost {
             entries = device.advance(to: now).entries
         }
         let stored = RetainedEntry.retaining(entries)
+        let recorded = recordingStep(isRecording ? entry.bytes : [])
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in
             _ = shared.install(snapshot, changedApps: changedApps, entries: stored)
+            shared.record(recorded)
             if let removed { shared.removeTimeline(of: removed) }
         }
     }

@@ -12,7 +12,9 @@ import LifecycleJSON
 /// `seq`, a byte of flags (4: it has a session; 8: its app is named; versions before 4: 1 callback, 2
 /// notification), the index in the header of its app's timeline (`UInt32.max` for none), its app's name when
 /// its app has no timeline (a deleted app's entries the device's timeline still holds), its session, then the
-/// entry; then each remembered answer's body. Blobs are length-prefixed, integers little-endian.
+/// entry; then each remembered answer's body; then, when the device records its inputs (`InputRecording`),
+/// their count and each record (absent from snapshots saved before recordings were kept, which leave the
+/// device unrecorded). Blobs are length-prefixed, integers little-endian.
 ///
 /// - Version 4 (written now) stores each entry as the core's value (`EntryCoding`, what timelines retain),
 ///   so entries are the domain's, whatever the API serves; idempotency keys are the app's (null for the
@@ -27,6 +29,8 @@ package struct DeviceSnapshot {
     package var deviceTimeline: EntryRing
     package var appTimelines: [String: EntryRing]
     package var idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
+    /// The inputs that replay the device, if it kept them all.
+    package var recording: InputRecording?
 
     /// The snapshot format's version: the byte after `LCSN`. Every earlier version must still load.
     package static let version: UInt8 = 4
@@ -35,8 +39,9 @@ package struct DeviceSnapshot {
 
     package init(
         anchorWall: Double, device: Device, deviceTimeline: EntryRing, appTimelines: [String: EntryRing],
-        idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
+        idempotency: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], recording: InputRecording? = nil
     ) {
+        self.recording = recording
         self.anchorWall = anchorWall
         self.device = device
         self.deviceTimeline = deviceTimeline
@@ -100,6 +105,10 @@ package struct DeviceSnapshot {
             out.blob(entry.encoded)
         }
         for (_, answer) in idempotency { out.blob(answer.body) }
+        if let recording, recording.complete {
+            out.u32(UInt32(recording.records.count))
+            for record in recording.records { out.blob(record) }
+        }
         return out.bytes
     }
 
@@ -176,6 +185,14 @@ package struct DeviceSnapshot {
                 key = IdempotencyKey(pathScoped: stored)
             }
             return (key, IdempotencyCache.Answer(fingerprint: print, body: Array(try input.blob())))
+        }
+        if input.isAtEnd {
+            recording = nil
+        } else {
+            let count = try input.u32()
+            var records: [[UInt8]] = []
+            for _ in 0..<count { records.append(Array(try input.blob())) }
+            recording = InputRecording(records: records)
         }
     }
 }

@@ -50,7 +50,7 @@ extension Route.Match {
         case .reset: .everything
         case .namespaces: .namespaceList
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes, .unknown:
+            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes, .export, .import, .unknown:
             .namespace(namespace ?? NamespaceName.defaultName)
         }
     }

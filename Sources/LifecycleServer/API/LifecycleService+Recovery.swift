@@ -67,6 +67,7 @@ extension LifecycleService {
         // Realtime clocks catch up with the time the daemon was down, and that is durable, before readiness.
         for host in hosts { host.resumeClock() }
         journal.flush()
+        try applySeeds()
         metrics.recovered(records: replayed, seconds: (ContinuousClock.now - started) / .seconds(1))
         setPhase(.ready)
         startExpirySweeps()
@@ -94,6 +95,7 @@ extension LifecycleService {
                 }
                 host = makeHost(
                     try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
+                try host.replay(creation)
             }
             for record in records {
                 try host.replay(JournaledInput(bytes: record.bytes, version1: JournalRecordVersion1.entry))

@@ -30,6 +30,11 @@ public struct ServiceOptions: Sendable {
     /// The most bytes of timeline entries one device retains (its own timeline and its apps'); the oldest
     /// go first, as with `historyLimit`.
     public var historyBytes = 32 << 20
+    /// The most bytes of inputs (journal records) one device records for an export; a device that accepts
+    /// more cannot be exported. 0: devices record nothing.
+    public var recordingBytes = 1 << 20
+    /// Scenarios applied at start-up into the namespaces they name, once (`--seed`).
+    public var seeds: [SeedScenario] = []
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
     public var maxWait = 60.0
     /// Seconds between the `: keep-alive` comments of every open event stream.
@@ -123,7 +128,7 @@ public final class LifecycleService: HTTPResponder {
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
     /// Whether recovery is done and the service is not draining.
-    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes) }
+    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes, recordingBytes: options.recordingBytes) }
 
     public var isReady: Bool { currentPhase == .ready }
 
@@ -150,10 +155,16 @@ public final class LifecycleService: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        respond(to: request, trusted: false, completion: completion)
+    }
+
+    /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
+    /// request was allowed into; a seed), which no token needs to allow.
+    func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let match = Route.match(request.path)
         let requestID = RequestID.of(request)
-        let (refusal, token) = accessDecision(request, match: match)
+        let (refusal, token) = trusted ? (nil, nil) : accessDecision(request, match: match)
         inFlight.add(1, ordering: .relaxed)
         let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
             inFlight.subtract(1, ordering: .relaxed)
@@ -172,7 +183,7 @@ public final class LifecycleService: HTTPResponder {
         }
         do throws(APIError) {
             if let refusal { throw refusal }
-            try dispatch(match, request, finish)
+            try dispatch(match, request, trusted: trusted, finish)
         } catch {
             finish(error.response)
         }
@@ -184,7 +195,7 @@ public final class LifecycleService: HTTPResponder {
     }
 
     private func dispatch(
-        _ match: Route.Match, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ match: Route.Match, _ request: HTTPRequest, trusted: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
         let route = match.route
         let operations = route.operations
@@ -195,7 +206,9 @@ public final class LifecycleService: HTTPResponder {
         if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
         if request.path.hasPrefix("/v1/") {
             switch currentPhase {
-            case .recovering: throw .notReady("the daemon is recovering its data; try again shortly")
+            // The daemon's own requests (seeds) apply once the journal is recovered, before it is ready.
+            case .recovering where !trusted: throw .notReady("the daemon is recovering its data; try again shortly")
+            case .recovering: break
             case .draining where operation.isWrite:
                 throw .notReady("the daemon is shutting down and takes no more changes")
             case .ready, .draining: break

@@ -9,6 +9,8 @@ enum Route: String, CaseIterable, Sendable {
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
     /// `POST .../apps/{id}/verify`: whether the app's callbacks are the ones expected.
     case appVerify
+    /// `GET .../export` and `POST .../import`: the namespace as a scenario, and a scenario applied to it.
+    case export, `import`
     case namespaces, namespace, namespaceReset
     case unknown
 
@@ -45,7 +47,7 @@ enum Route: String, CaseIterable, Sendable {
     var isNamespaced: Bool {
         switch self {
         case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes:
+            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes, .export, .import:
             true
         case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset, .reset, .namespaces,
             .unknown:
@@ -74,6 +76,8 @@ enum Route: String, CaseIterable, Sendable {
             case "event-types": return (.eventTypes, nil)
             case "reset": return (.reset, nil)
             case "changes": return (.changes, nil)
+            case "export": return (.export, nil)
+            case "import": return (.import, nil)
             case "devices": return (.devices, nil)
             case "apps": return (.apps, nil)
             case "namespaces": return (.namespaces, nil)

@@ -110,6 +110,12 @@ extension Route {
                 try service.verifyCallbacks(scope, request, app: try match.requireID(), done)
             }
         ],
+        .export: [
+            scoped("GET") { service, scope, request, _, done throws(APIError) in done(try service.exportScenario(scope, request)) }
+        ],
+        .import: [
+            scoped("POST") { service, scope, request, _, done throws(APIError) in try service.importScenario(scope, request, done) }
+        ],
     ]
 
     /// The operations of the route; none for `.unknown`.

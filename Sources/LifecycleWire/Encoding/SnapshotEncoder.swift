@@ -90,8 +90,17 @@ package enum SnapshotEncoder {
         } else {
             w.null()
         }
-        let info = app.configuration.info
         w.field("info")
+        info(app.configuration.info, into: &w)
+        w.field("delegate")
+        delegate(app.configuration.delegate, into: &w)
+        w.field("memoryMB")
+        w.int(app.configuration.memoryMB)
+        w.endObject()
+    }
+
+    /// An app's `info` (its Info.plist keys), as its snapshot shows them and its creation takes them.
+    package static func info(_ info: InfoPlist, into w: inout JSONWriter) {
         w.beginObject()
         w.field("exitsOnSuspend")
         w.bool(info.exitsOnSuspend)
@@ -106,8 +115,10 @@ package enum SnapshotEncoder {
         w.field("launchImages")
         strings(info.launchImages ?? [], into: &w)
         w.endObject()
-        let delegate = app.configuration.delegate
-        w.field("delegate")
+    }
+
+    /// An app's `delegate`, as its snapshot shows it and its creation takes it.
+    package static func delegate(_ delegate: DelegateBehaviour, into w: inout JSONWriter) {
         w.beginObject()
         w.field("notImplemented")
         strings(delegate.notImplemented.isEmpty ? [] : delegate.notImplemented.sorted(), into: &w)
@@ -141,9 +152,6 @@ package enum SnapshotEncoder {
             w.endArray()
         }
         w.endObject()
-        w.endObject()
-        w.field("memoryMB")
-        w.int(app.configuration.memoryMB)
         w.endObject()
     }
 

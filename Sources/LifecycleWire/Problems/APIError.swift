@@ -88,6 +88,16 @@ package struct APIError: Error {
     }
 
     /// 409 for `verify`: the app's callbacks are not the ones expected; `extra` says where they first differ.
+    /// 409: a device of the export keeps no recording from its creation.
+    package static func notExportable(_ detail: String, devices: [String]) -> APIError {
+        APIError(.notExportable, detail, extra: ["devices": .array(devices.map(JSONValue.string))])
+    }
+
+    /// 409: an import stopped at `step` (1-based); nothing of it stays.
+    package static func importFailed(_ detail: String, step: Int?) -> APIError {
+        APIError(.importFailed, detail, extra: step.map { ["step": .number(Double($0))] } ?? [:])
+    }
+
     package static func verificationFailed(_ detail: String, extra: [String: JSONValue]) -> APIError {
         APIError(.verificationFailed, detail, extra: extra)
     }

@@ -19,6 +19,8 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case methodNotAllowed = "method-not-allowed"
     case invalidTransition = "invalid-transition"
     case verificationFailed = "verification-failed"
+    case notExportable = "not-exportable"
+    case importFailed = "import-failed"
     case alreadyExists = "already-exists"
     case gone
     case payloadTooLarge = "payload-too-large"
@@ -40,7 +42,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .forbidden, .crossOriginRequest, .quotaExceeded: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .invalidTransition, .alreadyExists, .verificationFailed: return 409
+        case .invalidTransition, .alreadyExists, .verificationFailed, .notExportable, .importFailed: return 409
         case .gone: return 410
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
@@ -73,6 +75,8 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .methodNotAllowed: return "Method Not Allowed"
         case .invalidTransition: return "Invalid Transition"
         case .verificationFailed: return "Verification Failed"
+        case .notExportable: return "Not Exportable"
+        case .importFailed: return "Import Failed"
         case .alreadyExists: return "Already Exists"
         case .gone: return "Gone"
         case .payloadTooLarge: return "Payload Too Large"

@@ -1,0 +1,114 @@
+import Dispatch
+import HTTPServer
+import LifecycleCore
+import LifecycleJSON
+import LifecycleScenarios
+import Locking
+
+/// An import's steps, handed to the service in this process as requests the daemon makes itself, kept to
+/// what an import may do: create devices and apps in its namespace and drive, read and delete those alone.
+/// It remembers what it created, so a failed import deletes it again (`rollBack`).
+final class ImportTransport: ScenarioTransport {
+    let service: LifecycleService
+    /// The namespace of the steps' paths; nil: `default`, on the unprefixed paths.
+    let namespace: String?
+    private let made = Protected<(devices: [String], apps: [String])>(([], []))
+    /// A step waits this long for its answer, in seconds.
+    static let timeout = 60.0
+
+    init(service: LifecycleService, namespace: String?) {
+        self.service = service
+        self.namespace = namespace
+    }
+
+    /// The devices and apps the import created, in order.
+    var created: (devices: [String], apps: [String]) { made.withLock { $0 } }
+
+    func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
+        -> (status: Int, headers: [(String, String)], body: [UInt8])
+    {
+        let request = HTTPRequest(
+            method: method, target: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [])
+        let match = Route.match(request.path)
+        try allow(request, match)
+        guard let response = answer(request) else {
+            throw Refusal(description: "no answer within \(Int(Self.timeout)) s")
+        }
+        guard response.stream == nil else { throw Refusal(description: "an import reads no event stream") }
+        if (200..<300).contains(response.status) { note(request, match, answer: response.body) }
+        return (response.status, response.sentHeaders.map { ($0.name, $0.value) }, response.body)
+    }
+
+    /// Deletes every device the import created (their apps go with them).
+    func rollBack() {
+        let prefix = namespace.map { "/v1/namespaces/\($0)" } ?? "/v1"
+        for device in created.devices.reversed() {
+            _ = answer(HTTPRequest(method: "DELETE", target: "\(prefix)/devices/\(device)"))
+        }
+    }
+
+    /// Throws when the step is not one an import may take.
+    private func allow(_ request: HTTPRequest, _ match: Route.Match) throws {
+        guard match.route.isNamespaced, match.namespace == namespace else {
+            throw Refusal(description: "\(request.path) is outside the namespace the import applies to")
+        }
+        if request.query["wait"] != nil { throw Refusal(description: "an import does not wait: leave out wait") }
+        let (devices, apps) = created
+        switch match.route {
+        case .devices where request.method == "POST":
+            return
+        case .apps where request.method == "POST":
+            let device = (try? JSONParser.parse(request.body))?["device"]?.stringValue
+            guard let device, !devices.contains(device) else { return }
+            throw Refusal(description: "the app is for device \(device), which the import did not create")
+        case .device, .deviceEvents, .deviceTimeline:
+            guard let id = match.id, !devices.contains(id) else { return }
+            throw Refusal(description: "the import may touch only the devices it creates, and \(id) is not one")
+        case .app, .appEvents, .appCallbacks, .appTimeline, .appNotifications, .appVerify:
+            guard let id = match.id, !apps.contains(id) else { return }
+            throw Refusal(description: "the import may touch only the apps it creates, and \(id) is not one")
+        default:
+            throw Refusal(
+                description: "an import creates devices and apps and drives, reads and deletes them; "
+                    + "\(request.method) \(request.path) is none of that")
+        }
+    }
+
+    /// Remembers what a successful step created.
+    private func note(_ request: HTTPRequest, _ match: Route.Match, answer: [UInt8]) {
+        guard request.method == "POST", match.route == .devices || match.route == .apps,
+            let document = try? JSONParser.parse(answer), let id = document["id"]?.stringValue
+        else { return }
+        made.withLock { made in
+            if match.route == .devices {
+                made.devices.append(id)
+            } else {
+                made.apps.append(id)
+                // An app created without a device gets one of its own.
+                if let device = document["device"]?.stringValue, !made.devices.contains(device) {
+                    made.devices.append(device)
+                }
+            }
+        }
+    }
+
+    /// The service's answer to a request the daemon makes itself; nil when none came within `timeout`.
+    func answer(_ request: HTTPRequest) -> HTTPResponse? {
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Protected<HTTPResponse?>(nil)
+        service.respond(to: request, trusted: true) { response in
+            let first = answer.withLock { answer -> Bool in
+                guard answer == nil else { return false }
+                answer = response
+                return true
+            }
+            if first { answered.signal() }
+        }
+        guard answered.wait(timeout: .now() + Self.timeout) == .success else { return nil }
+        return answer.withLock { $0 }
+    }
+
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+    }
+}

@@ -1,0 +1,67 @@
+import HTTPServer
+import LifecycleCore
+import LifecycleHosting
+import LifecycleJSON
+import LifecycleWire
+import Locking
+
+extension LifecycleService {
+    /// `GET .../export` (`?app=ID` or `?device=ID` for one): the namespace as a scenario that replays it
+    /// (`ScenarioExport`). `409 not-exportable` names the devices whose recordings no longer start at their
+    /// creation (`--recording-bytes`).
+    func exportScenario(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let app = request.query["app"]
+        let deviceID = request.query["device"]
+        if app != nil, deviceID != nil {
+            throw .invalidField("app", "name an app or a device to export, not both; neither exports the namespace")
+        }
+        if let format = request.query["format"], format != "scenario" {
+            throw .invalidField("format", "format must be scenario, the one format an export has", allowed: ["scenario"])
+        }
+        let hosts: [DeviceHost]
+        if let app {
+            hosts = [try appHost(scope, app)]
+        } else if let deviceID {
+            hosts = [try device(scope, deviceID)]
+        } else {
+            hosts = scope.registry.allDevices().sorted { $0.id < $1.id }
+        }
+        var recorded: [RecordedDevice] = []
+        var unrecorded: [String] = []
+        for host in hosts {
+            let read = host.shared.withLock { shared -> RecordedDevice? in
+                guard !shared.gone, shared.recording.complete else { return nil }
+                let device = shared.current
+                var callbacks: [String: (UInt64, [RetainedEntry])] = [:]
+                for id in device.appOrder where app == nil || id == app {
+                    let ring = shared.appTimelines[id] ?? EntryRing(limit: 1)
+                    callbacks[id] = (ring.evictedThrough, ring.page(after: 0, limit: .max) { $0.isCallback })
+                }
+                return RecordedDevice(id: host.id, records: shared.recording.records, device: device, callbacks: callbacks)
+            }
+            if let read { recorded.append(read) } else if !host.shared.withLock(\.gone) { unrecorded.append(host.id) }
+        }
+        if !unrecorded.isEmpty {
+            throw .notExportable(
+                "these devices accepted more than \(options.recordingBytes) bytes of inputs (--recording-bytes), or were "
+                    + "saved before their inputs were recorded, so no scenario replays them from their creation: "
+                    + unrecorded.joined(separator: ", "),
+                devices: unrecorded)
+        }
+        let namespace = scope.space.name
+        let what = app.map { "app \($0)" } ?? deviceID.map { "device \($0)" } ?? "namespace \(namespace)"
+        let scenario: [UInt8]
+        do {
+            scenario = try ScenarioExport.scenario(
+                name: "Export of \(what)", source: "GET \(scope.path("/export")) (lifecycled \(BuildInfo.version))",
+                namespace: namespace, devices: recorded, apps: app.map { [$0] })
+        } catch {
+            // Recorded inputs were accepted once: they decode and replay. This answers rather than trapping.
+            throw APIError(.notExportable, "a recorded input does not replay: \(error)")
+        }
+        let file = app ?? deviceID ?? namespace
+        var response = HTTPResponse.read(scenario, request: request)
+        response.headers.append(("Content-Disposition", "attachment; filename=\"\(file).scenario.json\""))
+        return response
+    }
+}

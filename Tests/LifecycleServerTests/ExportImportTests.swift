@@ -1,0 +1,203 @@
+import Foundation
+import LifecycleCore
+import LifecycleScenarios
+import LifecycleTesting
+import Testing
+
+@testable import LifecycleServer
+
+/// `GET .../export` writes a namespace as a scenario that replays it; `POST .../import` applies one, all or
+/// nothing. An export checks against the daemon that wrote it, and imported it rebuilds the same timelines.
+@Suite struct ExportImportTests {
+    /// Scenario steps sent to a test daemon.
+    struct DaemonTransport: ScenarioTransport {
+        let server: TestDaemon
+
+        func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
+            -> (status: Int, headers: [(String, String)], body: [UInt8])
+        {
+            let reply = try server.request(
+                method, path, body: body.map { String(decoding: $0, as: UTF8.self) }, headers: headers)
+            return (reply.status, reply.headers.map { ($0.name, $0.value) }, reply.body)
+        }
+    }
+
+    /// Every entry of a timeline, as served, page after page.
+    static func timeline(_ server: TestDaemon, _ path: String) throws -> String {
+        var text = ""
+        var after = 0
+        while true {
+            let page = try server.get("\(path)?after=\(after)&limit=1000")
+            try #require(page.status == 200, "\(page.text)")
+            if page.items.isEmpty { return text }
+            for item in page.items { text += canonical(item) + "\n" }
+            after = try #require(page.int("next"))
+        }
+    }
+
+    /// A device with two apps, driven through launches, a call, a URL, an app's deletion and time.
+    static func drive(_ server: TestDaemon, prefix: String = "/v1") throws {
+        _ = try server.createDevice(#"{"id": "phone", "iosVersion": "12.0", "settings": {"locale": "fr_FR"}}"#)
+        _ = try server.post("\(prefix)/apps", #"{"id": "mail", "device": "phone", "bundleId": "com.example.mail", "info": {"urlSchemes": ["mail"], "backgroundModes": ["audio"]}, "delegate": {"durations": {"applicationDidEnterBackground:": 2}}}"#)
+        _ = try server.post("\(prefix)/apps", #"{"id": "maps", "device": "phone", "bundleId": "com.example.maps", "sensitiveViews": ["route"], "restorableState": {"zoom": 3}}"#)
+        try server.postEvents("\(prefix)/apps/mail/events", #"{"type": "launch"}"#)
+        try server.postEvents(
+            "\(prefix)/devices/phone/events", #"[{"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": false}]"#)
+        let keyed = try server.post(
+            "\(prefix)/apps/maps/events", #"{"type": "launch"}"#, headers: [("Idempotency-Key", "first-launch")])
+        #expect(keyed.status == 200, "\(keyed.text)")
+        try server.postEvents("\(prefix)/apps/mail/events", #"{"type": "openURL", "url": "mail://inbox"}"#)
+        try server.postEvents("\(prefix)/devices/phone/events", #"[{"type": "homeButton"}, {"type": "advanceTime", "seconds": 700}]"#)
+        #expect(try server.delete("\(prefix)/apps/maps").status == 204)
+        try server.postEvents("\(prefix)/devices/phone/events", #"{"type": "lock"}"#)
+    }
+
+    @Test func anExportChecksAgainstTheDaemonAndImportedRebuildsTheSameTimelines() throws {
+        try withDaemon { server in
+            try Self.drive(server)
+            let export = try server.get("/v1/export")
+            #expect(export.status == 200, "\(export.text)")
+            #expect(export.header("Content-Disposition") == #"attachment; filename="default.scenario.json""#)
+            let scenario = try Scenario(file: "default.scenario.json", bytes: export.body)
+            #expect(scenario.namespace == "default")
+            #expect(scenario.steps.first?["do"]?.stringValue == "POST /v1/devices")
+            // Run as `lifecycled check` runs it: in a namespace of its own.
+            try ScenarioRunner(transport: DaemonTransport(server: server), namespace: "replayed").run(scenario)
+            #expect(
+                try Self.timeline(server, "/v1/namespaces/replayed/devices/phone/timeline")
+                    == Self.timeline(server, "/v1/devices/phone/timeline"))
+
+            let imported = try server.post("/v1/namespaces/copy/import", export.text)
+            #expect(imported.status == 200, "\(imported.text)")
+            #expect(imported.object["devices"] as? [String] == ["phone"])
+            #expect(imported.object["apps"] as? [String] == ["mail", "maps"])
+            #expect(imported.string("expectations") == "checked")
+            let original = try Self.timeline(server, "/v1/devices/phone/timeline")
+            #expect(try Self.timeline(server, "/v1/namespaces/copy/devices/phone/timeline") == original)
+            #expect(try Self.timeline(server, "/v1/namespaces/copy/apps/mail/timeline") == Self.timeline(server, "/v1/apps/mail/timeline"))
+            // The idempotency key was replayed with its request: a retry in the copy is answered, not applied.
+            let retry = try server.post(
+                "/v1/namespaces/copy/apps/maps/events", #"{"type": "launch"}"#, headers: [("Idempotency-Key", "first-launch")])
+            #expect(retry.status == 404, "the app was deleted in the copy as in the original: \(retry.text)")
+        }
+    }
+
+    @Test func oneAppOrDeviceExportsItsDeviceWithExpectationsForItAlone() throws {
+        try withDaemon { server in
+            try Self.drive(server)
+            _ = try server.createDevice(#"{"id": "tablet", "idiom": "pad"}"#)
+            let app = try server.get("/v1/export?app=mail")
+            #expect(app.status == 200, "\(app.text)")
+            let scenario = try Scenario(file: "mail", bytes: app.body)
+            let actions = scenario.steps.compactMap { $0["do"]?.stringValue }
+            #expect(!actions.contains { $0.contains("tablet") }, "\(actions)")
+            #expect(actions.contains("GET /v1/apps/mail") && !actions.contains("GET /v1/apps/maps"))
+            try ScenarioRunner(transport: DaemonTransport(server: server), namespace: "one").run(scenario)
+
+            let device = try server.get("/v1/export?device=tablet")
+            #expect(try Scenario(file: "tablet", bytes: device.body).steps.count == 2)
+            expectProblem(try server.get("/v1/export?app=mail&device=phone"), status: 400, code: "invalid-field")
+            expectProblem(try server.get("/v1/export?format=har"), status: 400, code: "invalid-field")
+            expectProblem(try server.get("/v1/export?app=nobody"), status: 404, code: "not-found")
+            expectProblem(try server.get("/v1/namespaces/nowhere/export"), status: 404, code: "not-found")
+        }
+    }
+
+    @Test func aRealtimeClockReplaysAsAManualOneWithTheSameCallbacks() throws {
+        try withDaemon { server in
+            _ = try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime", "speed": 1000}, "suspendDelay": 5}"#)
+            _ = try server.post("/v1/apps", #"{"id": "music", "device": "rt", "bundleId": "com.example.music"}"#)
+            try server.postEvents("/v1/apps/music/events", #"{"type": "launch"}"#)
+            try server.postEvents("/v1/devices/rt/events", #"{"type": "homeButton"}"#)
+            // 5 s of device time pass in 5 ms: the app is suspended by its clock, not by a request.
+            #expect(try eventually { try server.get("/v1/apps/music").string("state") == "suspended" })
+            let export = try server.get("/v1/export")
+            let scenario = try Scenario(file: "rt", bytes: export.body)
+            #expect(scenario.steps[0]["body"]?["clock"]?["mode"]?.stringValue == "manual")
+            #expect(export.text.contains(#""type":"advanceTime""#), "\(export.text)")
+            try ScenarioRunner(transport: DaemonTransport(server: server), namespace: "manual").run(scenario)
+            #expect(
+                selectors(try server.get("/v1/namespaces/manual/apps/music/callbacks").items)
+                    == selectors(try server.get("/v1/apps/music/callbacks").items))
+        }
+    }
+
+    @Test func aDeviceOverItsRecordingBudgetIsNotExportable() throws {
+        try withDaemon(configure: { $0.recordingBytes = 2_000 }) { server in
+            _ = try server.createDevice(#"{"id": "small"}"#)
+            _ = try server.createDevice(#"{"id": "busy"}"#)
+            for _ in 0..<40 { try server.postEvents("/v1/devices/busy/events", #"{"type": "advanceTime", "seconds": 1}"#) }
+            let refused = try server.get("/v1/export")
+            expectProblem(refused, status: 409, code: "not-exportable")
+            #expect(refused.object["devices"] as? [String] == ["busy"])
+            #expect(refused.string("detail")?.contains("--recording-bytes") == true)
+            #expect(try server.get("/v1/export?device=small").status == 200)
+        }
+        try withDaemon(configure: { $0.recordingBytes = 0 }) { server in
+            _ = try server.createDevice(#"{"id": "unrecorded"}"#)
+            expectProblem(try server.get("/v1/export"), status: 409, code: "not-exportable")
+        }
+    }
+
+    @Test func aRecordingSurvivesARestartThroughSnapshotsAndReplay() throws {
+        try withTemporaryDirectory { directory in
+            let before: String
+            do {
+                let server = try TestDaemon(store: .sqlite(directory: directory), snapshotEvery: 5)
+                defer { server.stop() }
+                try Self.drive(server)
+                before = try server.get("/v1/export").text
+            }
+            let server = try TestDaemon(store: .sqlite(directory: directory), snapshotEvery: 5)
+            defer { server.stop() }
+            #expect(try server.get("/v1/export").text == before)
+            try server.postEvents("/v1/devices/phone/events", #"{"type": "unlock"}"#)
+            let after = try server.get("/v1/export")
+            #expect(after.text.contains(#"{"do":"POST /v1/devices/phone/events","body":[{"type":"unlock"}]}"#), "\(after.text)")
+        }
+    }
+
+    @Test func anImportThatFailsLeavesNothingAndSaysWhere() throws {
+        try withDaemon { server in
+            _ = try server.createDevice(#"{"id": "theirs"}"#)
+            func scenario(_ steps: String) -> String { #"{"name": "n", "source": "s", "steps": [\#(steps)]}"# }
+            let create = #"{"do": "POST /v1/devices", "body": {"id": "mine"}, "status": 201}, {"do": "POST /v1/apps", "body": {"id": "app", "device": "mine", "bundleId": "b"}}"#
+
+            // A step on a device the import did not create.
+            let foreign = try server.post("/v1/import", scenario(create + #", {"do": "POST /v1/devices/theirs/events", "body": {"type": "lock"}}"#))
+            expectProblem(foreign, status: 409, code: "import-failed")
+            #expect(foreign.int("step") == 3 && foreign.string("detail")?.contains("theirs") == true, "\(foreign.text)")
+            #expect(try server.get("/v1/devices/mine").status == 404 && server.get("/v1/apps/app").status == 404)
+            #expect(try server.get("/v1/devices/theirs").object["locked"] as? Bool == false)
+
+            // An expectation that does not hold: checked, it fails the import; ignored, the import applies.
+            let wrong = create + #", {"do": "GET /v1/apps/app", "expect": {"state": "active"}}"#
+            let checked = try server.post("/v1/import", scenario(wrong))
+            expectProblem(checked, status: 409, code: "import-failed")
+            #expect(try checked.int("step") == 3 && server.get("/v1/devices/mine").status == 404)
+            let ignored = try server.post("/v1/import?expectations=ignore", scenario(wrong))
+            #expect(ignored.status == 200 && ignored.string("expectations") == "ignored", "\(ignored.text)")
+            #expect(try server.get("/v1/apps/app").string("state") == "notRunning")
+
+            // A list that differs is shown whole, as `lifecycled check` shows it.
+            let callbacks = #"{"do": "POST /v1/devices", "body": {"id": "m2"}}, {"do": "POST /v1/apps", "body": {"id": "a2", "device": "m2", "bundleId": "b"}}, {"do": "POST /v1/apps/a2/events", "body": {"type": "launch"}}, {"do": "GET /v1/apps/a2/callbacks", "pluck": "items[].selector", "expect": ["application:willFinishLaunchingWithOptions:", "applicationDidBecomeActive:"]}"#
+            let lists = try server.post("/v1/import", scenario(callbacks))
+            expectProblem(lists, status: 409, code: "import-failed")
+            let shown = lists.nested("lists")
+            #expect((shown["actual"] as? [String])?.count == 3 && shown["index"] as? Int == 1, "\(lists.text)")
+            #expect((shown["expected"] as? [String])?.count == 2)
+
+            expectProblem(try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
+            expectProblem(try server.post("/v1/import", scenario(#"{"sleep": 1}"#)), status: 400, code: "invalid-field")
+            expectProblem(try server.post("/v1/import", #"{"steps": 3}"#), status: 400, code: "invalid-field")
+            expectProblem(
+                try server.post("/v1/import", scenario(#"{"do": "POST /v1/reset"}"#)), status: 409, code: "import-failed")
+            expectProblem(
+                try server.post("/v1/import", scenario(#"{"do": "GET /v1/namespaces/other/devices"}"#)), status: 409,
+                code: "import-failed")
+            expectProblem(
+                try server.post("/v1/import", scenario(create + #", {"do": "GET /v1/apps/app/timeline?wait=5"}"#)),
+                status: 409, code: "import-failed")
+        }
+    }
+}
