@@ -52,6 +52,36 @@ public struct LifecycledClient: Sendable {
         }
     }
 
+    /// The namespace as a scenario that replays it (`GET .../export`; `app` or `device` for one), ready to save,
+    /// check with `lifecycled check`, or import elsewhere.
+    public func export(app: String? = nil, device: String? = nil) async throws -> Components.Schemas.Scenario {
+        try await answer("exportScenarioInNamespace") {
+            switch try await api.exportScenarioInNamespace(
+                path: .init(ns: namespace), query: .init(app: app, device: device))
+            {
+            case .ok(let ok): try ok.body.json
+            case let other: throw UnexpectedAnswer(operation: "exportScenarioInNamespace", answer: "\(other)")
+            }
+        }
+    }
+
+    /// Applies a scenario's steps in the namespace, all or nothing (`POST .../import`); with `checkingExpectations`
+    /// false, its `expect`s are not held to.
+    @discardableResult
+    public func importScenario(
+        _ scenario: Components.Schemas.Scenario, checkingExpectations: Bool = true
+    ) async throws -> Components.Schemas.ImportResult {
+        try await answer("importScenarioInNamespace") {
+            switch try await api.importScenarioInNamespace(
+                path: .init(ns: namespace), query: .init(expectations: checkingExpectations ? .check : .ignore),
+                body: .json(scenario))
+            {
+            case .ok(let ok): try ok.body.json
+            case let other: throw UnexpectedAnswer(operation: "importScenarioInNamespace", answer: "\(other)")
+            }
+        }
+    }
+
     /// Creates a device; `id` nil lets the daemon name it.
     @discardableResult
     public func createDevice(_ device: Components.Schemas.DeviceCreate) async throws -> DeviceHandle {

@@ -18,6 +18,11 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/requestBodies` section of the OpenAPI document.
     public enum RequestBodies {
+        /// - Remark: Generated from `#/components/requestBodies/ScenarioBody`.
+        @frozen public enum ScenarioBody: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/requestBodies/ScenarioBody/content/application\/json`.
+            case json(Components.Schemas.Scenario)
+        }
         /// - Remark: Generated from `#/components/requestBodies/VerifyBody`.
         @frozen public enum VerifyBody: Sendable, Hashable {
             /// - Remark: Generated from `#/components/requestBodies/VerifyBody/content/application\/json`.

@@ -857,6 +857,148 @@ extension Components {
                 self.body = body
             }
         }
+        public struct ExportResponse: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ExportResponse/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// An opaque validator of the representation; send it back in `If-None-Match`.
+                ///
+                /// - Remark: Generated from `#/components/responses/ExportResponse/headers/ETag`.
+                public var ETag: Components.Headers.ETag?
+                /// attachment; filename="NAME.scenario.json"
+                ///
+                /// - Remark: Generated from `#/components/responses/ExportResponse/headers/Content-Disposition`.
+                public var Content_hyphen_Disposition: Swift.String?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ETag: An opaque validator of the representation; send it back in `If-None-Match`.
+                ///   - Content_hyphen_Disposition: attachment; filename="NAME.scenario.json"
+                public init(
+                    ETag: Components.Headers.ETag? = nil,
+                    Content_hyphen_Disposition: Swift.String? = nil
+                ) {
+                    self.ETag = ETag
+                    self.Content_hyphen_Disposition = Content_hyphen_Disposition
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.ExportResponse.Headers
+            /// - Remark: Generated from `#/components/responses/ExportResponse/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/ExportResponse/content/application\/json`.
+                case json(Components.Schemas.Scenario)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.Scenario {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.ExportResponse.Body
+            /// Creates a new `ExportResponse`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.ExportResponse.Headers = .init(),
+                body: Components.Responses.ExportResponse.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct NotExportable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotExportable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NotExportable/content/application\/problem+json`.
+                case application_problem_plus_json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.application_problem_plus_json`.
+                ///
+                /// - Throws: An error if `self` is not `.application_problem_plus_json`.
+                /// - SeeAlso: `.application_problem_plus_json`.
+                public var application_problem_plus_json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .application_problem_plus_json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.NotExportable.Body
+            /// Creates a new `NotExportable`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.NotExportable.Body) {
+                self.body = body
+            }
+        }
+        public struct ImportResponse: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ImportResponse/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/ImportResponse/content/application\/json`.
+                case json(Components.Schemas.ImportResult)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.ImportResult {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.ImportResponse.Body
+            /// Creates a new `ImportResponse`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.ImportResponse.Body) {
+                self.body = body
+            }
+        }
+        public struct ImportFailed: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ImportFailed/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/ImportFailed/content/application\/problem+json`.
+                case application_problem_plus_json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.application_problem_plus_json`.
+                ///
+                /// - Throws: An error if `self` is not `.application_problem_plus_json`.
+                /// - SeeAlso: `.application_problem_plus_json`.
+                public var application_problem_plus_json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .application_problem_plus_json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.ImportFailed.Body
+            /// Creates a new `ImportFailed`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.ImportFailed.Body) {
+                self.body = body
+            }
+        }
         public struct VerificationFailed: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/VerificationFailed/content`.
             @frozen public enum Body: Sendable, Hashable {

@@ -250,6 +250,8 @@ extension Components {
                     case method_hyphen_not_hyphen_allowed = "method-not-allowed"
                     case invalid_hyphen_transition = "invalid-transition"
                     case verification_hyphen_failed = "verification-failed"
+                    case not_hyphen_exportable = "not-exportable"
+                    case import_hyphen_failed = "import-failed"
                     case already_hyphen_exists = "already-exists"
                     case gone = "gone"
                     case payload_hyphen_too_hyphen_large = "payload-too-large"
@@ -371,6 +373,49 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/callbacks`.
             public var callbacks: [Swift.String]?
+            /// With `not-exportable`: the devices that cannot be replayed from their creation.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/devices`.
+            public var devices: [Swift.String]?
+            /// With `import-failed`: the step (from 1) that failed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/step`.
+            public var step: Swift.Int?
+            /// With `import-failed` when two lists differ (an app's callbacks, plucked): both, and the index where they first do.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/lists`.
+            public struct listsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Problem/lists/expected`.
+                public var expected: OpenAPIRuntime.OpenAPIArrayContainer?
+                /// - Remark: Generated from `#/components/schemas/Problem/lists/actual`.
+                public var actual: OpenAPIRuntime.OpenAPIArrayContainer?
+                /// - Remark: Generated from `#/components/schemas/Problem/lists/index`.
+                public var index: Swift.Int?
+                /// Creates a new `listsPayload`.
+                ///
+                /// - Parameters:
+                ///   - expected:
+                ///   - actual:
+                ///   - index:
+                public init(
+                    expected: OpenAPIRuntime.OpenAPIArrayContainer? = nil,
+                    actual: OpenAPIRuntime.OpenAPIArrayContainer? = nil,
+                    index: Swift.Int? = nil
+                ) {
+                    self.expected = expected
+                    self.actual = actual
+                    self.index = index
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case expected
+                    case actual
+                    case index
+                }
+            }
+            /// With `import-failed` when two lists differ (an app's callbacks, plucked): both, and the index where they first do.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/lists`.
+            public var lists: Components.Schemas.Problem.listsPayload?
             /// With `invalid-transition` for a `moveTo`: the step of its path that cannot happen.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/blockedBy`.
@@ -421,6 +466,9 @@ extension Components {
             ///   - actual: With `verification-failed` of an exact match: the app's entry at `index` (an `Entry`); null when it had fewer callbacks, and for a subsequence.
             ///   - checked: With `verification-failed`: how many of the app's callbacks were compared.
             ///   - callbacks: With `verification-failed`: the selectors of every callback compared, in order.
+            ///   - devices: With `not-exportable`: the devices that cannot be replayed from their creation.
+            ///   - step: With `import-failed`: the step (from 1) that failed.
+            ///   - lists: With `import-failed` when two lists differ (an app's callbacks, plucked): both, and the index where they first do.
             ///   - blockedBy: With `invalid-transition` for a `moveTo`: the step of its path that cannot happen.
             ///   - allowed: What is allowed instead, e.g. the accepted values of a field, or the methods of a path.
             ///   - validTypes: With `unknown-event`: the event types accepted on this path.
@@ -445,6 +493,9 @@ extension Components {
                 actual: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 checked: Swift.Int? = nil,
                 callbacks: [Swift.String]? = nil,
+                devices: [Swift.String]? = nil,
+                step: Swift.Int? = nil,
+                lists: Components.Schemas.Problem.listsPayload? = nil,
                 blockedBy: Components.Schemas.Event? = nil,
                 allowed: [Swift.String]? = nil,
                 validTypes: [Swift.String]? = nil,
@@ -469,6 +520,9 @@ extension Components {
                 self.actual = actual
                 self.checked = checked
                 self.callbacks = callbacks
+                self.devices = devices
+                self.step = step
+                self.lists = lists
                 self.blockedBy = blockedBy
                 self.allowed = allowed
                 self.validTypes = validTypes
@@ -494,6 +548,9 @@ extension Components {
                 case actual
                 case checked
                 case callbacks
+                case devices
+                case step
+                case lists
                 case blockedBy
                 case allowed
                 case validTypes
@@ -4833,6 +4890,114 @@ extension Components {
                     "kind",
                     "value"
                 ])
+            }
+        }
+        /// A scenario (docs/SCENARIOS.md; its JSON Schema is `docs/scenario.schema.json`): a name, where its
+        /// behaviour comes from, and steps, each a request (`do`, with `body`, `headers`, `status`, `expect`,
+        /// `pluck`, `save`, `saveHeaders`, `expectHeaders`) or a pause (`sleep`, which an import refuses).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/Scenario`.
+        public struct Scenario: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Scenario/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Scenario/source`.
+            public var source: Swift.String?
+            /// Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Scenario/namespace`.
+            public var namespace: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Scenario/stepsPayload`.
+            public struct stepsPayloadPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `stepsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Scenario/steps`.
+            public typealias stepsPayload = [Components.Schemas.Scenario.stepsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/Scenario/steps`.
+            public var steps: Components.Schemas.Scenario.stepsPayload
+            /// Creates a new `Scenario`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - source:
+            ///   - namespace: Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
+            ///   - steps:
+            public init(
+                name: Swift.String,
+                source: Swift.String? = nil,
+                namespace: Swift.String? = nil,
+                steps: Components.Schemas.Scenario.stepsPayload
+            ) {
+                self.name = name
+                self.source = source
+                self.namespace = namespace
+                self.steps = steps
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case source
+                case namespace
+                case steps
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ImportResult`.
+        public struct ImportResult: Codable, Hashable, Sendable {
+            /// Steps run.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/applied`.
+            public var applied: Swift.Int
+            /// The devices the import created
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/devices`.
+            public var devices: [Swift.String]
+            /// The apps the import created
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/apps`.
+            public var apps: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ImportResult/expectations`.
+            @frozen public enum expectationsPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case checked = "checked"
+                case ignored = "ignored"
+            }
+            /// - Remark: Generated from `#/components/schemas/ImportResult/expectations`.
+            public var expectations: Components.Schemas.ImportResult.expectationsPayload
+            /// Creates a new `ImportResult`.
+            ///
+            /// - Parameters:
+            ///   - applied: Steps run.
+            ///   - devices: The devices the import created
+            ///   - apps: The apps the import created
+            ///   - expectations:
+            public init(
+                applied: Swift.Int,
+                devices: [Swift.String],
+                apps: [Swift.String],
+                expectations: Components.Schemas.ImportResult.expectationsPayload
+            ) {
+                self.applied = applied
+                self.devices = devices
+                self.apps = apps
+                self.expectations = expectations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case applied
+                case devices
+                case apps
+                case expectations
             }
         }
         /// - Remark: Generated from `#/components/schemas/VerifyRequest`.

@@ -8186,6 +8186,850 @@ public enum Operations {
             }
         }
     }
+    /// The namespace as a scenario that replays it (in a namespace)
+    ///
+    /// As `GET /v1/export`, for the namespace `ns`. A namespace that does not exist answers `404`.
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/export`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)`.
+    public enum exportScenarioInNamespace {
+        public static let id: Swift.String = "exportScenarioInNamespace"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                /// with `pattern`). Every path under it works as its unprefixed form, which is the namespace `default`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/path/ns`.
+                public var ns: Components.Parameters.NamespacePath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - ns: The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                public init(ns: Components.Parameters.NamespacePath) {
+                    self.ns = ns
+                }
+            }
+            public var path: Operations.exportScenarioInNamespace.Input.Path
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Export this app: its device is replayed whole, the expectations are about this app alone. Not with `device`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/app`.
+                public var app: Swift.String?
+                /// Export this device and its apps. Not with `app`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/device`.
+                public var device: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case scenario = "scenario"
+                }
+                /// The export's format: a scenario (docs/SCENARIOS.md), the one there is.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/format`.
+                public var format: Operations.exportScenarioInNamespace.Input.Query.formatPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - app: Export this app: its device is replayed whole, the expectations are about this app alone. Not with `device`.
+                ///   - device: Export this device and its apps. Not with `app`.
+                ///   - format: The export's format: a scenario (docs/SCENARIOS.md), the one there is.
+                public init(
+                    app: Swift.String? = nil,
+                    device: Swift.String? = nil,
+                    format: Operations.exportScenarioInNamespace.Input.Query.formatPayload? = nil
+                ) {
+                    self.app = app
+                    self.device = device
+                    self.format = format
+                }
+            }
+            public var query: Operations.exportScenarioInNamespace.Input.Query
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/header/If-None-Match`.
+                public var If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportScenarioInNamespace.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_None_hyphen_Match: An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
+                ///   - accept:
+                public init(
+                    If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportScenarioInNamespace.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_None_hyphen_Match = If_hyphen_None_hyphen_Match
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportScenarioInNamespace.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.exportScenarioInNamespace.Input.Path,
+                query: Operations.exportScenarioInNamespace.Input.Query = .init(),
+                headers: Operations.exportScenarioInNamespace.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The scenario; `Content-Disposition` names a file for it (`NAME.scenario.json`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.ExportResponse)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.ExportResponse {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not modified since the `ETag` sent in `If-None-Match`; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not JSON (`invalid-json`), or a member or query parameter is invalid or unknown (`invalid-field`, naming it in `field`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such device or app (`not-found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Devices whose recordings no longer start at their creation (`not-exportable`); `devices` names them.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.NotExportable)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.NotExportable {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than 4096 bytes (`uri-too-long`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Tokens are on and the request carries no token, or one the daemon does not know (`unauthorized`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's role or namespaces do not allow this request (`forbidden`); or a `POST` or `PUT`
+            /// that would create its namespace passes `--max-namespaces` or `--max-namespaces-per-token`
+            /// (`quota-exceeded`, with `limit`). Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Host` names neither an IP address nor a name of the daemon (`misdirected-request`, listing the names in `allowed`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/421`.
+            ///
+            /// HTTP response code: `421 misdirectedRequest`.
+            case misdirectedRequest(Components.Responses.MisdirectedRequest)
+            /// The associated value of the enum case if `self` is `.misdirectedRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.misdirectedRequest`.
+            /// - SeeAlso: `.misdirectedRequest`.
+            public var misdirectedRequest: Components.Responses.MisdirectedRequest {
+                get throws {
+                    switch self {
+                    case let .misdirectedRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "misdirectedRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A transfer coding other than `chunked` (`unsupported-transfer-encoding`); any path; the connection is closed after the answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/501`.
+            ///
+            /// HTTP response code: `501 notImplemented`.
+            case notImplemented(Components.Responses.UnsupportedTransferEncoding)
+            /// The associated value of the enum case if `self` is `.notImplemented`.
+            ///
+            /// - Throws: An error if `self` is not `.notImplemented`.
+            /// - SeeAlso: `.notImplemented`.
+            public var notImplemented: Components.Responses.UnsupportedTransferEncoding {
+                get throws {
+                    switch self {
+                    case let .notImplemented(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notImplemented",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon is starting (store not yet open and recovered), draining, or its store failed to make
+            /// a change durable, which was then not made (`not-ready`). Any change may answer it.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NotReady)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.NotReady {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_problem_plus_json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .application_problem_plus_json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_problem_plus_json:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_problem_plus_json
+                ]
+            }
+        }
+    }
+    /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
+    ///
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
+    public enum importScenarioInNamespace {
+        public static let id: Swift.String = "importScenarioInNamespace"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                /// with `pattern`). Every path under it works as its unprefixed form, which is the namespace `default`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/path/ns`.
+                public var ns: Components.Parameters.NamespacePath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - ns: The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                public init(ns: Components.Parameters.NamespacePath) {
+                    self.ns = ns
+                }
+            }
+            public var path: Operations.importScenarioInNamespace.Input.Path
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/query/expectations`.
+                @frozen public enum expectationsPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case check = "check"
+                    case ignore = "ignore"
+                }
+                /// `check`: each step's `expect` and `expectHeaders` must hold, or the import fails (and leaves nothing); `ignore`: only the steps' statuses are held to.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/query/expectations`.
+                public var expectations: Operations.importScenarioInNamespace.Input.Query.expectationsPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - expectations: `check`: each step's `expect` and `expectHeaders` must hold, or the import fails (and leaves nothing); `ignore`: only the steps' statuses are held to.
+                public init(expectations: Operations.importScenarioInNamespace.Input.Query.expectationsPayload? = nil) {
+                    self.expectations = expectations
+                }
+            }
+            public var query: Operations.importScenarioInNamespace.Input.Query
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/import/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.importScenarioInNamespace.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.importScenarioInNamespace.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.importScenarioInNamespace.Input.Headers
+            public var body: Components.RequestBodies.ScenarioBody
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.importScenarioInNamespace.Input.Path,
+                query: Operations.importScenarioInNamespace.Input.Query = .init(),
+                headers: Operations.importScenarioInNamespace.Input.Headers = .init(),
+                body: Components.RequestBodies.ScenarioBody
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Every step was applied (and, with `expectations=check`, every expectation held).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.ImportResponse)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.ImportResponse {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not JSON (`invalid-json`), or a member or query parameter is invalid or unknown (`invalid-field`, naming it in `field`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A step failed (`import-failed`); `step` names it, `lists` shows two lists that differ; nothing the import created stays.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.ImportFailed)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.ImportFailed {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the request limit (`--max-body-bytes`, 1 MiB by default), or one
+            /// event of it (each event of a batch, measured as compact JSON), or a device's or app's
+            /// description, is larger than the per-event limit (`--max-event-bytes`, 64 KiB by default;
+            /// with `index` in a batch). `limit` gives the limit that was passed, in bytes. Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than 4096 bytes (`uri-too-long`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not labelled `application/json` (or a `+json` type), or has no `Content-Type` (`unsupported-media-type`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Tokens are on and the request carries no token, or one the daemon does not know (`unauthorized`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's role or namespaces do not allow this request (`forbidden`); or a `POST` or `PUT`
+            /// that would create its namespace passes `--max-namespaces` or `--max-namespaces-per-token`
+            /// (`quota-exceeded`, with `limit`). Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Host` names neither an IP address nor a name of the daemon (`misdirected-request`, listing the names in `allowed`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/421`.
+            ///
+            /// HTTP response code: `421 misdirectedRequest`.
+            case misdirectedRequest(Components.Responses.MisdirectedRequest)
+            /// The associated value of the enum case if `self` is `.misdirectedRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.misdirectedRequest`.
+            /// - SeeAlso: `.misdirectedRequest`.
+            public var misdirectedRequest: Components.Responses.MisdirectedRequest {
+                get throws {
+                    switch self {
+                    case let .misdirectedRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "misdirectedRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A transfer coding other than `chunked` (`unsupported-transfer-encoding`); any path; the connection is closed after the answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/501`.
+            ///
+            /// HTTP response code: `501 notImplemented`.
+            case notImplemented(Components.Responses.UnsupportedTransferEncoding)
+            /// The associated value of the enum case if `self` is `.notImplemented`.
+            ///
+            /// - Throws: An error if `self` is not `.notImplemented`.
+            /// - SeeAlso: `.notImplemented`.
+            public var notImplemented: Components.Responses.UnsupportedTransferEncoding {
+                get throws {
+                    switch self {
+                    case let .notImplemented(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notImplemented",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon is starting (store not yet open and recovered), draining, or its store failed to make
+            /// a change durable, which was then not made (`not-ready`). Any change may answer it.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NotReady)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.NotReady {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The data directory holds `--max-data-bytes` already, or its disk has less than
+            /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
+            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.InsufficientStorage)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.InsufficientStorage {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_problem_plus_json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .application_problem_plus_json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_problem_plus_json:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_problem_plus_json
+                ]
+            }
+        }
+    }
     /// The catalogue of events
     ///
     /// Every event type the daemon takes, in one list: whom it targets (`app`, `scene`: an app event

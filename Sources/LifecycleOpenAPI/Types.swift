@@ -165,6 +165,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/namespaces/{ns}/apps/{id}/timeline`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/timeline/get(getAppTimelineInNamespace)`.
     func getAppTimelineInNamespace(_ input: Operations.getAppTimelineInNamespace.Input) async throws -> Operations.getAppTimelineInNamespace.Output
+    /// The namespace as a scenario that replays it (in a namespace)
+    ///
+    /// As `GET /v1/export`, for the namespace `ns`. A namespace that does not exist answers `404`.
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/export`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)`.
+    func exportScenarioInNamespace(_ input: Operations.exportScenarioInNamespace.Input) async throws -> Operations.exportScenarioInNamespace.Output
+    /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
+    ///
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
+    func importScenarioInNamespace(_ input: Operations.importScenarioInNamespace.Input) async throws -> Operations.importScenarioInNamespace.Output
     /// The catalogue of events
     ///
     /// Every event type the daemon takes, in one list: whom it targets (`app`, `scene`: an app event
@@ -529,6 +543,42 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// The namespace as a scenario that replays it (in a namespace)
+    ///
+    /// As `GET /v1/export`, for the namespace `ns`. A namespace that does not exist answers `404`.
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/export`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)`.
+    public func exportScenarioInNamespace(
+        path: Operations.exportScenarioInNamespace.Input.Path,
+        query: Operations.exportScenarioInNamespace.Input.Query = .init(),
+        headers: Operations.exportScenarioInNamespace.Input.Headers = .init()
+    ) async throws -> Operations.exportScenarioInNamespace.Output {
+        try await exportScenarioInNamespace(Operations.exportScenarioInNamespace.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
+    ///
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
+    public func importScenarioInNamespace(
+        path: Operations.importScenarioInNamespace.Input.Path,
+        query: Operations.importScenarioInNamespace.Input.Query = .init(),
+        headers: Operations.importScenarioInNamespace.Input.Headers = .init(),
+        body: Components.RequestBodies.ScenarioBody
+    ) async throws -> Operations.importScenarioInNamespace.Output {
+        try await importScenarioInNamespace(Operations.importScenarioInNamespace.Input(
+            path: path,
+            query: query,
+            headers: headers,
+            body: body
         ))
     }
     /// The catalogue of events

@@ -129,6 +129,25 @@ import Testing
         await #expect(throws: LifecycledProblem.self) { try await lifecycled.app("b").get() }
     }
 
+    @Test func aNamespaceExportedImportsIntoAnotherThroughTheClient() async throws {
+        let daemon = try EmbeddedDaemon()
+        defer { daemon.stop() }
+        let source = daemon.client(namespace: "ci-source")
+        let mail = try await source.createApp(id: "mail", bundleId: "com.example.mail")
+        try await mail.send(.launch, .homeButton)
+        let scenario = try await source.export()
+        #expect(scenario.namespace == "ci-source")
+        let copy = daemon.client(namespace: "ci-copy")
+        let result = try await copy.importScenario(scenario)
+        #expect(result.apps == ["mail"] && result.expectations == .checked)
+        let original = try await mail.callbacks().items.map(\.selector)
+        #expect(original.count == 5)
+        #expect(try await copy.app("mail").callbacks().items.map(\.selector) == original)
+        // Imported again, the app exists: nothing of the second import stays, and the problem says where.
+        let again = await #expect(throws: LifecycledProblem.self) { try await copy.importScenario(scenario) }
+        #expect(again?.code == "import-failed" && again?.document.step == 1)
+    }
+
     /// A stream from a running daemon survives the daemon's restart: it connects again with `Last-Event-ID`
     /// and goes on where it was, nothing lost and nothing twice.
     @Test(.timeLimit(.minutes(1)))
