@@ -74,6 +74,11 @@ import Testing
             #expect(imported.string("expectations") == "checked")
             let original = try Self.timeline(server, "/v1/devices/phone/timeline")
             #expect(try Self.timeline(server, "/v1/namespaces/copy/devices/phone/timeline") == original)
+            // Into `default` by its namespaced path: the steps' paths are its own.
+            #expect(try server.delete("/v1/devices/phone").status == 204)
+            let back = try server.post("/v1/namespaces/default/import", export.text)
+            #expect(back.status == 200, "\(back.text)")
+            #expect(try Self.timeline(server, "/v1/devices/phone/timeline") == original)
             #expect(try Self.timeline(server, "/v1/namespaces/copy/apps/mail/timeline") == Self.timeline(server, "/v1/apps/mail/timeline"))
             // The idempotency key was replayed with its request: a retry in the copy is answered, not applied.
             let retry = try server.post(

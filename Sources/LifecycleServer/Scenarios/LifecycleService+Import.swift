@@ -24,7 +24,8 @@ extension LifecycleService {
                 "expectations", "expectations must be check or ignore, not \"\(other)\"", allowed: ["check", "ignore"])
         }
         let scenario = try Self.importable(try request.requiredJSONBody())
-        let namespace = scope.namespaced ? scope.space.name : nil
+        // The steps' paths as written are `default`'s, whichever path named it.
+        let namespace = scope.space.isDefault ? nil : scope.space.name
         Self.imports.async { [self] in
             switch runImport(scenario, namespace: namespace, checks: checks) {
             case .success(let report): done(.json(200, report))
