@@ -595,21 +595,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NamespaceSettings/labels`.
             public var labels: Components.Schemas.NamespaceSettings.labelsPayload?
+            /// Whether the namespace takes no changes (`503 not-ready`), while it moves to another shard.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NamespaceSettings/frozen`.
+            public var frozen: Swift.Bool?
             /// Creates a new `NamespaceSettings`.
             ///
             /// - Parameters:
             ///   - ttlSeconds: Idle wall-clock seconds after which the namespace is deleted; null keeps it.
             ///   - labels: Free-form labels (at most 64; keys of 1 to 256 characters, values of at most 256).
+            ///   - frozen: Whether the namespace takes no changes (`503 not-ready`), while it moves to another shard.
             public init(
                 ttlSeconds: Swift.Int? = nil,
-                labels: Components.Schemas.NamespaceSettings.labelsPayload? = nil
+                labels: Components.Schemas.NamespaceSettings.labelsPayload? = nil,
+                frozen: Swift.Bool? = nil
             ) {
                 self.ttlSeconds = ttlSeconds
                 self.labels = labels
+                self.frozen = frozen
             }
             public enum CodingKeys: String, CodingKey {
                 case ttlSeconds
                 case labels
+                case frozen
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -621,9 +629,14 @@ extension Components {
                     Components.Schemas.NamespaceSettings.labelsPayload.self,
                     forKey: .labels
                 )
+                self.frozen = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .frozen
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "ttlSeconds",
-                    "labels"
+                    "labels",
+                    "frozen"
                 ])
             }
         }
@@ -641,6 +654,10 @@ extension Components {
             public var lastUsedAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Namespace/ttlSeconds`.
             public var ttlSeconds: Swift.Int?
+            /// Whether it takes no changes while it moves to another shard.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Namespace/frozen`.
+            public var frozen: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Namespace/labels`.
             public struct labelsPayload: Codable, Hashable, Sendable {
                 /// A container of undocumented properties.
@@ -716,6 +733,7 @@ extension Components {
             ///   - createdAt: Wall-clock time (RFC 3339, UTC).
             ///   - lastUsedAt: When a request last named the namespace.
             ///   - ttlSeconds:
+            ///   - frozen: Whether it takes no changes while it moves to another shard.
             ///   - labels:
             ///   - devices:
             ///   - apps:
@@ -725,6 +743,7 @@ extension Components {
                 createdAt: Foundation.Date,
                 lastUsedAt: Foundation.Date,
                 ttlSeconds: Swift.Int? = nil,
+                frozen: Swift.Bool,
                 labels: Components.Schemas.Namespace.labelsPayload,
                 devices: Swift.Int,
                 apps: Swift.Int,
@@ -734,6 +753,7 @@ extension Components {
                 self.createdAt = createdAt
                 self.lastUsedAt = lastUsedAt
                 self.ttlSeconds = ttlSeconds
+                self.frozen = frozen
                 self.labels = labels
                 self.devices = devices
                 self.apps = apps
@@ -744,6 +764,7 @@ extension Components {
                 case createdAt
                 case lastUsedAt
                 case ttlSeconds
+                case frozen
                 case labels
                 case devices
                 case apps
@@ -767,6 +788,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .ttlSeconds
                 )
+                self.frozen = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .frozen
+                )
                 self.labels = try container.decode(
                     Components.Schemas.Namespace.labelsPayload.self,
                     forKey: .labels
@@ -788,6 +813,7 @@ extension Components {
                     "createdAt",
                     "lastUsedAt",
                     "ttlSeconds",
+                    "frozen",
                     "labels",
                     "devices",
                     "apps",

@@ -223,7 +223,22 @@ public final class LifecycleService: HTTPResponder {
         }
         switch operation.handler {
         case .plain(let handle): try handle(self, request, match, done)
-        case .scoped(let handle): try handle(self, try requestScope(match, request), request, match, done)
+        case .scoped(let handle):
+            let scope = try requestScope(match, request)
+            // A change to a namespace passes its gate (not the namespace's own deletion): refused while it is
+            // frozen, counted while under way.
+            guard operation.isWrite, route != .namespace else { return try handle(self, scope, request, match, done) }
+            let writes = scope.space.writes
+            guard writes.enter() else { throw .frozen(scope.space.name) }
+            do {
+                try handle(self, scope, request, match) { response in
+                    writes.leave()
+                    done(response)
+                }
+            } catch {
+                writes.leave()
+                throw error
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTPServer
 import LifecycleCore
@@ -32,8 +33,35 @@ extension LifecycleService {
                 writeSettingsRecord(of: space)
             }
             // Deleted meanwhile: the PUT creates it afresh.
-            if updated { return done(.json(200, namespaceJSON(space))) }
+            if updated {
+                // Frozen: answered once the changes under way are, so what is read next holds them all.
+                let started = ContinuousClock.now
+                return afterChangesUnderWay(in: space, since: started) { [self] drained in
+                    done(drained ? .json(200, namespaceJSON(space)) : Self.stillUnderWay(space).response)
+                }
+            }
         }
+    }
+
+    /// Runs `then` once no change to `space` is under way (`true`), or after `freezeDeadline` seconds with
+    /// some still under way (`false`); at once when the namespace takes changes.
+    private func afterChangesUnderWay(
+        in space: Namespace, since started: ContinuousClock.Instant, _ then: @escaping @Sendable (Bool) -> Void
+    ) {
+        guard space.writes.isFrozen, space.writes.inFlight > 0 else { return then(true) }
+        guard ContinuousClock.now - started < .seconds(Self.freezeDeadline) else { return then(false) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
+            afterChangesUnderWay(in: space, since: started, then)
+        }
+    }
+
+    /// How long a freeze waits for the changes under way, in seconds.
+    static let freezeDeadline = 30
+
+    static func stillUnderWay(_ space: Namespace) -> APIError {
+        APIError.notReady(
+            "the namespace \(space.name) is frozen, but \(space.writes.inFlight) changes to it are still under way "
+                + "after \(freezeDeadline) s; ask again")
     }
 
     func namespaceResponse(_ space: Namespace, _ request: HTTPRequest) -> HTTPResponse {
@@ -75,7 +103,7 @@ extension LifecycleService {
         return w.bytes
     }
 
-    /// The namespace document: `id`, `createdAt`, `lastUsedAt`, `ttlSeconds`, `labels`, `devices`, `apps`,
+    /// The namespace document: `id`, `createdAt`, `lastUsedAt`, `ttlSeconds`, `frozen`, `labels`, `devices`, `apps`,
     /// `limits`.
     private func writeNamespace(_ space: Namespace, into w: inout JSONWriter) {
         let settings = space.settings
@@ -88,6 +116,8 @@ extension LifecycleService {
         w.string(Self.rfc3339(settings.lastUsedAt))
         w.field("ttlSeconds")
         if let ttl = settings.ttlSeconds { w.int(ttl) } else { w.null() }
+        w.field("frozen")
+        w.bool(settings.frozen)
         w.field("labels")
         w.beginObject()
         for key in settings.labels.keys.sorted() {

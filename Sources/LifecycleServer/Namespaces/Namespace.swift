@@ -18,10 +18,13 @@ final class Namespace: Sendable {
     private let lastUsedMillis: Atomic<Int64>
     /// Whether the settings changed since they were last journaled.
     private let unjournaled = Atomic<Bool>(false)
+    /// Whether it takes changes (`frozen`), and those under way.
+    let writes: WriteGate
 
     init(name: String, settings: NamespaceSettings) {
         self.name = name
         stored = Protected(settings)
+        writes = WriteGate(frozen: settings.frozen)
         lastUsedMillis = Atomic(Self.millis(settings.lastUsedAt))
         let registry = Registry(shardCount: name == NamespaceName.defaultName ? 64 : 8)
         self.registry = registry
@@ -40,13 +43,18 @@ final class Namespace: Sendable {
 
     /// Changes the settings (not `lastUsedAt`: `touch` moves it).
     func updateSettings(_ change: (inout NamespaceSettings) -> Void) {
-        stored.withLock { change(&$0) }
+        let frozen = stored.withLock { settings in
+            change(&settings)
+            return settings.frozen
+        }
+        writes.setFrozen(frozen)
         unjournaled.store(true, ordering: .relaxed)
     }
 
     /// Replaces the settings, `lastUsedAt` included (recovery).
     func replaceSettings(_ settings: NamespaceSettings) {
         stored.withLock { $0 = settings }
+        writes.setFrozen(settings.frozen)
         lastUsedMillis.store(Self.millis(settings.lastUsedAt), ordering: .relaxed)
     }
 

@@ -10,14 +10,21 @@ struct NamespaceRequest: Equatable {
     /// nil: left out; `.some(nil)`: `null`, no TTL.
     var ttlSeconds: Int??
     var labels: [String: String]?
+    var frozen: Bool?
 
     init(_ body: JSONValue?) throws(APIError) {
         guard let body else { return }
         guard case .object(let members) = body else {
             throw .invalidField("body", "the body must be a JSON object, not \(body.typeName)")
         }
-        for key in members.keys.sorted() where key != "ttlSeconds" && key != "labels" {
-            throw .invalidField(key, "\(key) is not a known field", allowed: ["ttlSeconds", "labels"])
+        let known = ["ttlSeconds", "labels", "frozen"]
+        for key in members.keys.sorted() where !known.contains(key) {
+            throw .invalidField(key, "\(key) is not a known field", allowed: known)
+        }
+        switch members["frozen"] {
+        case nil: break
+        case .bool(let flag)?: frozen = flag
+        case let value?: throw .invalidField("frozen", "frozen must be true or false, not \(value.typeName)")
         }
         switch members["ttlSeconds"] {
         case nil: break
@@ -58,5 +65,6 @@ struct NamespaceRequest: Equatable {
     func applied(to settings: inout NamespaceSettings) {
         if let ttlSeconds { settings.ttlSeconds = ttlSeconds }
         if let labels { settings.labels = labels }
+        if let frozen { settings.frozen = frozen }
     }
 }

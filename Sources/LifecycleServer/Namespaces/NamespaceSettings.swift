@@ -16,6 +16,8 @@ struct NamespaceSettings: Equatable, Sendable {
     /// The name of the token whose request created it (not an admin's); nil with tokens off, for an admin,
     /// and for namespaces journaled before the field existed. What `--max-namespaces-per-token` counts.
     var createdBy: String?
+    /// Whether it takes no changes, while it moves to another shard (`WriteGate`).
+    var frozen = false
 
     /// Whether the namespace has been idle for its TTL at `now`.
     func expired(at now: Double) -> Bool {
@@ -46,6 +48,10 @@ struct NamespaceSettings: Equatable, Sendable {
             w.field("createdBy")
             w.string(createdBy)
         }
+        if frozen {
+            w.field("frozen")
+            w.bool(true)
+        }
         w.endObject()
         return w.bytes
     }
@@ -65,6 +71,7 @@ struct NamespaceSettings: Equatable, Sendable {
             for (key, label) in members { labels[key] = label.stringValue }
         }
         createdBy = value["createdBy"]?.stringValue
+        frozen = value["frozen"] == .bool(true)
     }
 
     init(createdAt: Double, lastUsedAt: Double, ttlSeconds: Int? = nil, labels: [String: String] = [:]) {

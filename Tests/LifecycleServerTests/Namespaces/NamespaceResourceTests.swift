@@ -20,7 +20,8 @@ struct NamespaceResourceTests {
             #expect(created.header("Location") == "/v1/namespaces/mail-ci")
             #expect(
                 Set(created.object.keys)
-                    == ["id", "createdAt", "lastUsedAt", "ttlSeconds", "labels", "devices", "apps", "limits"])
+                    == ["id", "createdAt", "lastUsedAt", "ttlSeconds", "frozen", "labels", "devices", "apps", "limits"])
+            #expect(created.object["frozen"] as? Bool == false)
             #expect(created.string("id") == "mail-ci")
             #expect(created.int("ttlSeconds") == 3600)
             #expect(canonical(created.object["labels"]!) == #"{"team":"mail"}"#)

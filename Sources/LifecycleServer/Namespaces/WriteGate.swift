@@ -1,0 +1,46 @@
+import LifecycleWire
+import Locking
+
+/// Whether a namespace takes changes, and how many are under way: a frozen namespace (while it moves to
+/// another shard) answers every change `503 not-ready`, and freezing it waits until those under way are
+/// answered, so that an export after it holds every change that was acknowledged.
+final class WriteGate: Sendable {
+    private let state: Protected<(frozen: Bool, inFlight: Int)>
+
+    init(frozen: Bool) {
+        state = Protected((frozen, 0))
+    }
+
+    /// Lets a change in, unless the namespace is frozen; `leave` must follow once it is answered.
+    func enter() -> Bool {
+        state.withLock { state in
+            if state.frozen { return false }
+            state.inFlight += 1
+            return true
+        }
+    }
+
+    func leave() {
+        state.withLock { $0.inFlight -= 1 }
+    }
+
+    var isFrozen: Bool { state.withLock { $0.frozen } }
+
+    /// Changes under way now.
+    var inFlight: Int { state.withLock { $0.inFlight } }
+
+    func setFrozen(_ frozen: Bool) {
+        state.withLock { $0.frozen = frozen }
+    }
+}
+
+extension APIError {
+    /// 503 for a change to a frozen namespace.
+    static func frozen(_ namespace: String) -> APIError {
+        APIError(
+            .notReady,
+            "the namespace \(namespace) is frozen (it is moving to another shard) and takes no changes; "
+                + "try again shortly, or PUT {\"frozen\": false} to it",
+            headers: [("Retry-After", "1")])
+    }
+}

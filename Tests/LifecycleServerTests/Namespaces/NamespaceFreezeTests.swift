@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import LifecycleTesting
+import Locking
+import Testing
+
+@testable import LifecycleServer
+
+/// `PUT /v1/namespaces/{ns}` with `{"frozen": true}`: the namespace takes no changes (503 with `Retry-After`)
+/// while it moves to another shard, and the freeze is answered only once the changes under way are, so a
+/// read after it holds every change that was acknowledged.
+@Suite struct NamespaceFreezeTests {
+    @Test func aFrozenNamespaceRefusesChangesAndServesReads() throws {
+        try withDaemon { server in
+            #expect(try server.request("PUT", "/v1/namespaces/moving", body: "{}").status == 201)
+            _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "mail", "bundleId": "com.example.mail"}"#)
+            let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
+            #expect(frozen.status == 200 && frozen.object["frozen"] as? Bool == true, "\(frozen.text)")
+
+            let refused = try server.post("/v1/namespaces/moving/apps/mail/events", #"{"type": "launch"}"#)
+            expectProblem(refused, status: 503, code: "not-ready")
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.string("detail")?.contains("frozen") == true)
+            expectProblem(
+                try server.post("/v1/namespaces/moving/import", #"{"name": "n", "steps": [{"do": "GET /v1/apps"}]}"#),
+                status: 503, code: "not-ready")
+            expectProblem(try server.delete("/v1/namespaces/moving/apps/mail"), status: 503, code: "not-ready")
+            #expect(try server.get("/v1/namespaces/moving/apps/mail").status == 200)
+            #expect(try server.get("/v1/namespaces/moving/export").status == 200)
+            // Other namespaces are not concerned.
+            #expect(try server.post("/v1/apps", #"{"id": "mail", "bundleId": "com.example.mail"}"#).status == 201)
+
+            let thawed = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#)
+            #expect(thawed.status == 200 && thawed.object["frozen"] as? Bool == false)
+            #expect(try server.post("/v1/namespaces/moving/apps/mail/events", #"{"type": "launch"}"#).status == 200)
+            expectProblem(
+                try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": "yes"}"#), status: 400,
+                code: "invalid-field")
+            // Its deletion is not a change to it: a moved namespace is deleted from its old shard frozen.
+            _ = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
+            #expect(try server.delete("/v1/namespaces/moving").status == 204)
+        }
+    }
+
+    @Test func aFreezeSurvivesARestart() throws {
+        try withTemporaryDirectory { directory in
+            do {
+                let server = try TestDaemon(store: .sqlite(directory: directory))
+                defer { server.stop() }
+                _ = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true, "ttlSeconds": 600}"#)
+            }
+            let server = try TestDaemon(store: .sqlite(directory: directory))
+            defer { server.stop() }
+            #expect(try server.get("/v1/namespaces/moving").object["frozen"] as? Bool == true)
+            expectProblem(
+                try server.post("/v1/namespaces/moving/devices", #"{"id": "d"}"#), status: 503, code: "not-ready")
+        }
+    }
+
+    /// Writers post while the namespace is frozen: every change acknowledged is in what is read right after the
+    /// freeze is answered (it waited for those under way), and none is acknowledged after.
+    @Test func aFreezeIsAnsweredOnlyOnceTheChangesUnderWayAre() throws {
+        try withDaemon { server in
+            _ = try server.request("PUT", "/v1/namespaces/moving", body: "{}")
+            for index in 0..<4 {
+                _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "a\#(index)", "bundleId": "com.example.a"}"#)
+            }
+            let acknowledged = Protected<[String: Set<Int>]>([:])
+            let writers = DispatchGroup()
+            let stop = Protected(false)
+            for index in 0..<4 {
+                DispatchQueue.global().async(group: writers) {
+                    while !stop.get() {
+                        guard
+                            let reply = try? server.post(
+                                "/v1/namespaces/moving/apps/a\(index)/events", #"[{"type": "launch"}, {"type": "terminate"}]"#),
+                            reply.status == 200
+                        else {
+                            Thread.sleep(forTimeInterval: 0.001)
+                            continue
+                        }
+                        let seqs = reply.entries.compactMap { $0["seq"] as? Int }
+                        acknowledged.update { $0["a\(index)", default: []].formUnion(seqs) }
+                    }
+                }
+            }
+            // Rounds of changes, a freeze, a read: the read holds every change acknowledged so far.
+            var read: [String: Set<Int>] = [:]
+            for round in 1...5 {
+                _ = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#)
+                let before = acknowledged.get().values.map(\.count).reduce(0, +)
+                #expect(eventually { acknowledged.get().values.map(\.count).reduce(0, +) >= before + 20 }, "round \(round)")
+                let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
+                #expect(frozen.status == 200)
+                for index in 0..<4 {
+                    let device = try #require(server.get("/v1/namespaces/moving/apps/a\(index)").string("device"))
+                    let items = try server.allEntries("/v1/namespaces/moving/devices/\(device)/timeline", limit: 1000)
+                    read["a\(index)"] = Set(items.filter { $0["app"] as? String == "a\(index)" }.compactMap { $0["seq"] as? Int })
+                }
+                // The writers have heard their answers by now (the frozen namespace refuses the rest).
+                Thread.sleep(forTimeInterval: 0.05)
+                for (app, seqs) in acknowledged.get() {
+                    let missing = seqs.subtracting(read[app] ?? [])
+                    #expect(missing.isEmpty, "round \(round), \(app): \(missing.count) acknowledged entries not read after the freeze")
+                }
+            }
+            stop.set(true)
+            writers.wait()
+        }
+    }
+}
