@@ -7,7 +7,9 @@ by selenium through chromium-driver, against the built daemon.
 - a second window on the same namespace shows a change made with a plain HTTP request, without a reload;
 - the state filter, a refused event shown as a readable error, a namespace that does not exist yet
   shown as an empty state (with no error and no storm of requests);
-- with tokens on (a second daemon, `--tokens`), a wrong token shows the 401 as an error, a right one works.
+- with tokens on (a second daemon, `--tokens`), a wrong token shows the 401 as an error, a right one works;
+- the moveTo control moves an app; Export scenario downloads the app's scenario, Import scenario replays it
+  in another namespace with the same callbacks, and a failed import or export shows its problem.
 
 Screenshots of each view go to .build/screenshots/. Every wait polls the page (WebDriverWait); none sleeps.
 
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,7 +33,7 @@ from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from browser_support import browser, wait  # noqa: E402
-from lifecycled_support import Checks, request, write_private  # noqa: E402
+from lifecycled_support import Checks, request, start_daemon, stop_daemon, write_private  # noqa: E402
 
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "screenshots")
 checks = Checks()
@@ -105,13 +108,19 @@ def main_scenario(driver, base):
     check("... the API has it", status == 200 and app["bundleId"] == "com.example.mail", app)
     check("... and its badge says notRunning", badge_state(driver, "#app-state") == "notRunning")
 
-    # The buttons are the daemon's catalogue: every app and device event, no scene events for this app.
+    # The buttons are the daemon's catalogue: every app and device event, no scene events for this app, and
+    # no moveTo, which has a control of its own with the states the catalogue names.
     _, _, catalogue = request(base + "/v1/event-types", "GET")
-    wanted = sorted(e["type"] for e in catalogue["eventTypes"] if e["scope"] in ("app", "device"))
+    wanted = sorted(e["type"] for e in catalogue["eventTypes"]
+                    if e["scope"] in ("app", "device") and e["type"] != "moveTo")
     offered = lambda d: sorted(d.execute_script(
         "return [...document.querySelectorAll('#event-buttons button')].map(b => b.dataset.event)"))
-    check("the event buttons are the catalogue's app and device events (GET /v1/event-types)",
+    check("the event buttons are the catalogue's app and device events but moveTo (GET /v1/event-types)",
           wait(driver, lambda d: offered(d) == wanted), (offered(driver), wanted))
+    move_to = next(e for e in catalogue["eventTypes"] if e["type"] == "moveTo")
+    states = driver.execute_script("return [...document.querySelectorAll('#move-state option')].map(o => o.value)")
+    check("... and the moveTo control offers the states the catalogue names",
+          driver.find_element(By.ID, "move-form").is_displayed() and states == move_to["fields"][0]["options"], states)
 
     press(driver, "launch", {})
     check("Launch: the badge says active",
@@ -315,6 +324,163 @@ def navigation_scenario(driver, base):
     screenshot(driver, "navigation")
 
 
+def open_namespace(driver, name):
+    """Opens a namespace with the page's namespace form."""
+    field = driver.find_element(By.ID, "namespace")
+    field.clear()
+    field.send_keys(name, Keys.ENTER)
+
+
+def downloaded(folder, name):
+    """The JSON of the file `name` once chromium has finished writing it to `folder`; None until then."""
+    path = os.path.join(folder, name)
+    if not os.path.exists(path) or any(f.endswith(".crdownload") for f in os.listdir(folder)):
+        return None
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except ValueError:
+        return None
+
+
+def selectors(base, namespace, app):
+    _, _, callbacks = request(f"{base}/v1/namespaces/{namespace}/apps/{app}/callbacks?limit=1000", "GET")
+    return [item["selector"] for item in callbacks["items"]]
+
+
+def scenario_files_scenario(driver, base, binary):
+    """An app made and driven from the page (its moveTo control too), exported to a file with Export scenario,
+    and that file imported into another namespace with Import scenario: the same callbacks there. A second
+    import of it, an import whose expectation fails, and an export the daemon refuses show their problems."""
+    downloads = tempfile.mkdtemp(prefix="lifecycled-downloads-")
+    try:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        open_namespace(driver, "export-from")
+        wait(driver, lambda d: "export-from" in text_of(d, "devices"))
+        driver.find_element(By.ID, "new-app-bundle").clear()
+        driver.find_element(By.ID, "new-app-bundle").send_keys("com.example.trip")
+        driver.find_element(By.ID, "new-app-id").clear()
+        driver.find_element(By.ID, "new-app-id").send_keys("trip")
+        if driver.find_element(By.ID, "new-app-scenes").is_selected():
+            driver.find_element(By.ID, "new-app-scenes").click()
+        driver.find_element(By.ID, "create-app").click()
+        check("an app made from the page in namespace export-from",
+              wait(driver, lambda d: text_of(d, "app-heading").startswith("App trip")), text_of(driver, "app-heading"))
+        press(driver, "launch", {})
+        wait(driver, lambda d: badge_state(d, "#app-state") == "active")
+        check("... moveTo is not among the event buttons",
+              not driver.find_elements(By.CSS_SELECTOR, "#event-buttons button[data-event='moveTo']"))
+
+        Select(driver.find_element(By.ID, "move-state")).select_by_value("background")
+        driver.find_element(By.ID, "move-send").click()
+        check("Move to background: the badge says background",
+              wait(driver, lambda d: badge_state(d, "#app-state") == "background"), badge_state(driver, "#app-state"))
+        _, _, trip = request(base + "/v1/namespaces/export-from/apps/trip", "GET")
+        check("... the API says so, with the background task moveTo begins",
+              trip["state"] == "background" and [t["name"] for t in trip["backgroundTasks"]] == ["moveTo"], trip)
+        check("... and the answer line names the move",
+              wait(driver, lambda d: "Move to background: " in text_of(d, "answer")), text_of(driver, "answer"))
+        # A move the daemon refuses (to active on a locked device) is shown as every refused event is.
+        device = trip["device"]
+        request(f"{base}/v1/namespaces/export-from/devices/{device}/events", "POST", {"type": "lock"})
+        Select(driver.find_element(By.ID, "move-state")).select_by_value("active")
+        driver.find_element(By.ID, "move-send").click()
+        shown = wait(driver, lambda d: error_text(d))
+        check("a move the daemon refuses shows the problem (409 invalid-transition)",
+              shown and "409" in shown and "invalid-transition" in shown, shown)
+        check("... and the answer line says it was refused",
+              "Move to active: refused" in text_of(driver, "answer"), text_of(driver, "answer"))
+        request(f"{base}/v1/namespaces/export-from/devices/{device}/events", "POST", {"type": "unlock"})
+        Select(driver.find_element(By.ID, "move-state")).select_by_value("suspended")
+        driver.find_element(By.ID, "move-send").click()
+        check("Move to suspended: the badge says suspended, the error is gone",
+              wait(driver, lambda d: badge_state(d, "#app-state") == "suspended" and error_text(d) == ""),
+              (badge_state(driver, "#app-state"), error_text(driver)))
+        check("... in the API too",
+              request(base + "/v1/namespaces/export-from/apps/trip", "GET")[2]["state"] == "suspended")
+
+        # Export scenario: the file the daemon names, holding the app's creation and its events.
+        driver.find_element(By.ID, "export-app").click()
+        scenario = wait(driver, lambda d: downloaded(downloads, "trip.scenario.json"))
+        check("Export scenario downloads trip.scenario.json", scenario is not None, os.listdir(downloads))
+        steps = (scenario or {}).get("steps", [])
+        made = [s for s in steps if s["do"].endswith("/apps") and s.get("body", {}).get("id") == "trip"]
+        sent = [e for s in steps if s["do"].endswith("/apps/trip/events")
+                for e in (s["body"] if isinstance(s["body"], list) else [s["body"]])]
+        check("... its steps create the app and send its events, the moves included",
+              len(made) == 1 and [e["type"] for e in sent] == ["launch", "moveTo", "moveTo"]
+              and [e.get("state") for e in sent[1:]] == ["background", "suspended"], steps)
+        check("... and the page says what it saved",
+              "Exported trip.scenario.json" in text_of(driver, "answer"), text_of(driver, "answer"))
+        driver.find_element(By.ID, "export-namespace").click()
+        whole = wait(driver, lambda d: downloaded(downloads, "export-from.scenario.json"))
+        check("Export namespace downloads export-from.scenario.json, with the app in it",
+              whole is not None and any(s.get("body", {}).get("id") == "trip" for s in whole["steps"]),
+              os.listdir(downloads))
+
+        # Import scenario into another namespace: the same app, the same callbacks.
+        open_namespace(driver, "export-to")
+        wait(driver, lambda d: "export-to" in text_of(d, "devices"))
+        path = os.path.join(downloads, "trip.scenario.json")
+        driver.find_element(By.ID, "import-file").send_keys(path)
+        message = wait(driver, lambda d: "Imported" in text_of(d, "scenario-answer") and text_of(d, "scenario-answer"))
+        check("Import scenario into export-to says what it did",
+              message and re.match(r"Imported \d+ steps: 1 device, 1 app$", message), text_of(driver, "scenario-answer"))
+        check("... the app shows in the list, suspended",
+              wait(driver, lambda d: badge_state(d, "button[data-app='trip'] .badge") == "suspended"))
+        original, imported = selectors(base, "export-from", "trip"), selectors(base, "export-to", "trip")
+        check("... with the same callbacks as the app exported", imported == original and len(original) >= 5,
+              (imported, original))
+        screenshot(driver, "imported")
+
+        # The same file again: its device exists, so the import fails, and says so.
+        driver.find_element(By.ID, "import-file").send_keys(path)
+        shown = wait(driver, lambda d: "import-failed" in error_text(d) and error_text(d))
+        check("importing it twice shows the problem: 409 import-failed, its step and why",
+              shown and "409" in shown and "step: 1" in shown and "already exists" in shown, error_text(driver))
+        check("... and says the import was refused",
+              "refused" in text_of(driver, "scenario-answer"), text_of(driver, "scenario-answer"))
+        screenshot(driver, "import-failed")
+
+        # An expectation that fails shows where the lists part; without checking expectations it imports.
+        scenario["steps"][-1]["expect"][2] = "applicationDidReceiveMemoryWarning:"
+        changed = os.path.join(downloads, "changed.scenario.json")
+        with open(changed, "w") as f:
+            json.dump(scenario, f)
+        open_namespace(driver, "export-alt")
+        wait(driver, lambda d: "export-alt" in text_of(d, "devices"))
+        driver.find_element(By.ID, "import-file").send_keys(changed)
+        shown = wait(driver, lambda d: "lists differ" in error_text(d) and error_text(d))
+        check("an import whose callbacks differ shows where the lists part",
+              shown and 'lists differ at index 2: expected "applicationDidReceiveMemoryWarning:"' in shown, shown)
+        driver.find_element(By.ID, "import-ignore").click()
+        driver.find_element(By.ID, "import-file").send_keys(changed)
+        message = wait(driver, lambda d: "Imported" in text_of(d, "scenario-answer") and text_of(d, "scenario-answer"))
+        check("... and imports when its expectations are not checked (expectations=ignore)",
+              message and "expectations not checked" in message and error_text(driver) == ""
+              and selectors(base, "export-alt", "trip") == original, (message, error_text(driver)))
+        driver.find_element(By.ID, "import-ignore").click()
+
+        # A daemon that records no inputs cannot export: the 409 not-exportable is shown, naming the device.
+        work = tempfile.mkdtemp(prefix="lifecycled-dashboard-")
+        process, other, _ = start_daemon(binary, work, "--in-memory", "--recording-bytes", "0")
+        try:
+            _, _, app = request(other + "/v1/apps", "POST", {"id": "kept", "bundleId": "com.example.kept"})
+            driver.get(other + "/#ns=default&app=kept")
+            wait(driver, lambda d: text_of(d, "app-heading").startswith("App kept"))
+            driver.find_element(By.ID, "export-app").click()
+            shown = wait(driver, lambda d: "not-exportable" in error_text(d) and error_text(d))
+            check("an export the daemon refuses shows the problem: 409 not-exportable and the device",
+                  shown and "409" in shown and f"devices: {app['device']}" in shown, error_text(driver))
+        finally:
+            driver.get(base + "/")  # before the daemon stops, so the page's requests do not fail meanwhile
+            stop_daemon(process)
+            shutil.rmtree(work, ignore_errors=True)
+    finally:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+        shutil.rmtree(downloads, ignore_errors=True)
+
+
 def scene_scenario(driver, base):
     """A scene app made from the page: its scene session gets a lane of its own."""
     field = driver.find_element(By.ID, "namespace")
@@ -512,6 +678,8 @@ def main():
         for name, scenario in [("main", lambda: main_scenario(driver, args.base)),
                                ("navigation", lambda: navigation_scenario(driver, args.base)),
                                ("scenes", lambda: scene_scenario(driver, args.base)),
+                               ("scenario files", lambda: scenario_files_scenario(driver, args.base,
+                                                                                  os.path.abspath(args.bin))),
                                ("stream client", lambda: stream_client_scenario(driver, args.base)),
                                ("tokens", lambda: tokens_scenario(driver, os.path.abspath(args.bin)))]:
             try:

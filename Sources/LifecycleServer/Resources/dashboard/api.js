@@ -49,12 +49,37 @@ export class Client {
 
   /** A request; every one that changes something is JSON, labelled so (the daemon answers 415 otherwise). */
   async request(method, rest, body, { signal } = {}) {
+    return this.read(await this.exchange(method, rest, body === undefined ? undefined : JSON.stringify(body), signal));
+  }
+
+  /** The answer to a request whose body, if any, is JSON text already written; not read yet. */
+  exchange(method, rest, text, signal) {
     const init = { method, headers: this.headers(), signal };
     if (method !== "GET" && method !== "HEAD") {
       init.headers["Content-Type"] = "application/json";
-      if (body !== undefined) init.body = JSON.stringify(body);
+      if (text !== undefined) init.body = text;
     }
-    return this.read(await send(this.path(rest), init));
+    return send(this.path(rest), init);
+  }
+
+  /**
+   * The scenario that replays this namespace, or one app's device with that app's expectations
+   * (`GET /export`): `{ name, blob }`, with the file name the daemon gives in Content-Disposition.
+   */
+  async exportScenario(app) {
+    const answer = await this.exchange("GET", app ? `/export?app=${encodeURIComponent(app)}` : "/export");
+    if (!answer.ok) await this.read(answer);
+    const given = /filename="([^"]+)"/.exec(answer.headers.get("Content-Disposition") || "");
+    return { name: given ? given[1] : `${app || this.namespace}.scenario.json`, blob: await answer.blob() };
+  }
+
+  /**
+   * Runs a scenario file's steps in this namespace, all or nothing (`POST /import`), sent as it was
+   * written: `{ applied, devices, apps, expectations }`. `ignoreExpectations` skips its `expect` members.
+   */
+  async importScenario(text, { ignoreExpectations = false } = {}) {
+    const query = `?expectations=${ignoreExpectations ? "ignore" : "check"}`;
+    return this.read(await this.exchange("POST", `/import${query}`, text));
   }
 
   /** The catalogue of events (`GET /v1/event-types`): the same in every namespace, readable without a token. */

@@ -1,5 +1,6 @@
 // The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
-// and buttons for the events the app and its device accept. It uses only the public HTTP API.
+// buttons for the events the app and its device accept, a control that moves the app to a state, and
+// scenarios exported and imported as files. It uses only the public HTTP API.
 import { Client, NAMESPACE_PATTERN, Problem, isNamespaceName } from "./api.js";
 import { appEventsFor, definitionsFrom, label, eventFrom } from "./events.js";
 import { NamespaceWatcher, TimelineFollower } from "./live.js";
@@ -24,7 +25,7 @@ const view = {
   selected: null,
   entries: [],
   /** The daemon's catalogue of events as form definitions (`definitionsFrom`), loaded once. */
-  events: { app: [], scene: [], device: [] },
+  events: { app: [], scene: [], device: [], moveTo: null },
 };
 
 function element(name, attributes = {}, ...children) {
@@ -40,6 +41,9 @@ function element(name, attributes = {}, ...children) {
 
 const badge = (state, extra = {}) => element("span", { class: `badge ${state}`, "data-state": state, ...extra }, state);
 
+/** "1 entry", "2 entries". */
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 // ---------------------------------------------------------------- errors
 
 /** Shows a problem document (or any error) in the alert box; `null` hides it. */
@@ -49,9 +53,11 @@ function showError(error) {
   if (error instanceof Problem) {
     const doc = error.document;
     const details = [];
-    for (const key of ["state", "sceneState", "lifecycle", "field", "allowed", "validTypes", "oldestSeq", "limit", "index"]) {
+    for (const key of ["state", "sceneState", "lifecycle", "field", "allowed", "validTypes", "oldestSeq", "limit", "index",
+      "step", "devices"]) {
       if (doc[key] !== undefined) details.push(`${key}: ${Array.isArray(doc[key]) ? doc[key].join(", ") : doc[key]}`);
     }
+    if (doc.lists && typeof doc.lists === "object") details.push(listsDiffer(doc.lists));
     const status = error.status ? ` (${error.status}${doc.code ? ` ${doc.code}` : ""})` : "";
     const hint = error.hint ? error.hint : error.status === 401 ? "Tokens are on: enter a token in the Token field above."
       : error.status === 403 ? "This token may not do that here: try another one." : null;
@@ -66,6 +72,12 @@ function showError(error) {
     box.replaceChildren(element("strong", {}, "Error"), element("span", { class: "detail" }, String(error.message || error)));
   }
   box.hidden = false;
+}
+
+/** Where the two lists of a failed import's expectation part: `lists: {expected, actual, index}`. */
+function listsDiffer({ expected, actual, index }) {
+  const at = (list) => (Array.isArray(list) && index < list.length ? JSON.stringify(list[index]) : "nothing");
+  return `lists differ at index ${index}: expected ${at(expected)}, got ${at(actual)}`;
 }
 
 async function attempt(work) {
@@ -234,21 +246,36 @@ function startEvent(definition, button) {
   form.querySelector("input, select")?.focus();
 }
 
-async function send(definition, values) {
+/** Sends an event to the selected app; `name` is what the answer line calls it. */
+async function send(definition, values, name = label(definition.type)) {
   const app = selectedApp();
   if (!app) return false;
   const answer = await attempt(async () => {
     const event = eventFrom(definition, values);
     return view.client.request("POST", `/apps/${encodeURIComponent(app.id)}/events`, event);
   });
-  if (!answer) { $("answer").textContent = `${label(definition.type)}: refused (see the error above)`; return false; }
+  if (!answer) { $("answer").textContent = `${name}: refused (see the error above)`; return false; }
   if (answer.app) applySnapshot(answer.app);
   const entries = answer.entries || [];
-  $("answer").textContent = answer.changed === false ? `${label(definition.type)}: changed nothing`
-    : `${label(definition.type)}: ${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+  $("answer").textContent = answer.changed === false ? `${name}: changed nothing`
+    : `${name}: ${count(entries.length, "entry", "entries")}`;
   mergeEntries(entries);
   renderLists();
   return true;
+}
+
+/** The moveTo control: the states the catalogue's moveTo offers, and Move, which sends it to the selected app. */
+function setUpMove(definition) {
+  const field = definition?.fields.find((f) => f.name === "state" && f.kind === "choice");
+  if (!field) return;
+  $("move-state").replaceChildren(...field.options.map((state) => element("option", { value: state }, state)));
+  $("move-help").textContent = definition.summary;
+  $("move-form").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const state = $("move-state").value;
+    send(definition, { state }, `Move to ${state}`);
+  });
+  $("move-form").hidden = false;
 }
 
 /** Adds entries (from an answer or from the follower) once each, in seq order. */
@@ -313,6 +340,44 @@ function select(id) {
   if (app) loadQueue(app.id);
 }
 
+// ---------------------------------------------------------------- scenarios
+
+/** Downloads the scenario of one app (its device, its expectations) or, without `app`, of the namespace. */
+async function exportScenario(app, status) {
+  const file = await attempt(() => view.client.exportScenario(app));
+  if (!file) { status.textContent = "Export: refused (see the error above)"; return; }
+  save(file);
+  status.textContent = `Exported ${file.name}`;
+}
+
+/** Saves a blob under a name, as a download. */
+function save({ name, blob }) {
+  const url = URL.createObjectURL(blob);
+  const link = element("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** Runs the chosen scenario file's steps in this namespace, as it was written; the lists follow by themselves. */
+async function importScenario() {
+  const input = $("import-file");
+  const file = input.files[0];
+  input.value = ""; // the same file chosen again is a change too
+  if (!file) return;
+  const status = $("scenario-answer");
+  status.textContent = `Importing ${file.name}…`;
+  const ignoreExpectations = $("import-ignore").checked;
+  const client = view.client;
+  const answer = await attempt(async () => client.importScenario(await file.text(), { ignoreExpectations }));
+  if (!answer) { status.textContent = `Import of ${file.name}: refused (see the error above)`; return; }
+  // A namespace that did not exist is watched quietly and slowly: watch it afresh now that it does.
+  if (view.client === client && view.missing) open(client.namespace, view.selected);
+  status.textContent = `Imported ${count(answer.applied, "step")}: ${count(answer.devices.length, "device")}, `
+    + `${count(answer.apps.length, "app")}${answer.expectations === "ignored" ? " (expectations not checked)" : ""}`;
+}
+
 // ---------------------------------------------------------------- forms and the namespace
 
 async function createApp(submit) {
@@ -361,6 +426,7 @@ function open(namespace, wantedApp) {
     devices: [], apps: [], entries: [], missing: false, refused: false, loaded: false, selected: wantedApp || null,
   });
   $("namespace").value = namespace;
+  $("scenario-answer").textContent = "";
   $("token-form").hidden = !token;
   document.title = `lifecycled · ${namespace}`;
   showError(null);
@@ -435,6 +501,10 @@ async function start() {
     if (mark) $("timeline-detail").textContent = mark.querySelector("title")?.textContent ?? "";
   });
   $("new-app").addEventListener("submit", createApp);
+  setUpMove(view.events.moveTo);
+  $("export-app").addEventListener("click", () => { if (selectedApp()) exportScenario(view.selected, $("answer")); });
+  $("export-namespace").addEventListener("click", () => exportScenario(null, $("scenario-answer")));
+  $("import-file").addEventListener("change", importScenario);
   $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
   const wanted = params.get("ns") || "default";
   if (isNamespaceName(wanted)) {

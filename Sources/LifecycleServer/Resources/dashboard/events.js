@@ -18,12 +18,18 @@ function formField(field, example) {
   }
 }
 
-/** The catalogue's entries as form definitions, grouped by whom they target: `{ app, scene, device }`. */
+/**
+ * The catalogue's entries as form definitions, grouped by whom they target: `{ app, scene, device, moveTo }`.
+ * `moveTo` has a control of its own (a state and Move), so it is not among the app's buttons; `null` when
+ * the daemon has no such event.
+ */
 export function definitionsFrom(catalogue) {
-  const groups = { app: [], scene: [], device: [] };
+  const groups = { app: [], scene: [], device: [], moveTo: null };
   for (const entry of catalogue) {
     const fields = entry.fields.map((field) => formField(field, entry.example?.[field.name]));
-    (groups[entry.scope] || groups.app).push({ type: entry.type, summary: entry.summary, fields });
+    const definition = { type: entry.type, summary: entry.summary, fields };
+    if (entry.type === "moveTo") groups.moveTo = definition;
+    else (groups[entry.scope] || groups.app).push(definition);
   }
   return groups;
 }
