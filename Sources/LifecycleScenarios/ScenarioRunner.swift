@@ -28,10 +28,18 @@ public struct Scenario: Sendable {
         try self.init(file: file, document: document)
     }
 
+    /// The versions of the format this runner reads (`format`; absent: 1).
+    public static let formats: [Double] = [1]
+
     public init(file: String, document: JSONValue) throws(Mismatch) {
         self.file = file
+        if let format = document["format"], !Self.formats.contains(where: { format == .number($0) }) {
+            throw Mismatch(
+                "\(file) is written in format \(Pattern.text(format)) of scenarios; this runner reads format 1 "
+                    + "(docs/SCENARIOS.md)")
+        }
         guard let name = document["name"]?.stringValue, case .array(let steps)? = document["steps"] else {
-            throw Mismatch("\(file) is not a scenario: it needs a name and steps (docs/SCENARIOS.md)")
+            throw Mismatch("\(file) is not a scenario: it needs a name and a list of steps (docs/SCENARIOS.md)")
         }
         self.name = name
         self.steps = steps

@@ -3,11 +3,11 @@
 
   validate.py [--schema FILE] [DIR_OR_FILE...]
 
-Each DIR contributes its *.json files (as run.py reads a folder); with no argument, the scenarios/ and
+Each DIR contributes its *.json files (as `lifecycled check` reads a folder); with no argument, the scenarios/ and
 scenes/ folders beside this script. Every file must
   - be JSON without duplicate keys (the runner would silently keep the last one),
   - validate against docs/scenario.schema.json (JSON Schema 2020-12; the schema itself is checked first),
-  - be named NN_something.json (two digits and an underscore: the order run.py runs them in),
+  - be named NN_something.json (two digits and an underscore: the order the runner runs them in),
   - have a `name` no other file of the set has.
 Prints one line per failure, `FAIL FILE JSON_PATH: message`, and last `N passed, N failed` (files).
 Exit status 1 when a file fails, a path does not exist, or a directory holds no scenario file; 2 when the

@@ -80,3 +80,17 @@ import Testing
         #expect(!xml.contains("\u{1}"))
     }
 }
+
+/// The format's version: absent or 1 is today's; a later one is refused rather than misread.
+@Suite struct ScenarioFormatTests {
+    @Test func aFileNamesItsFormatOrIsTodays() throws {
+        let today = try Scenario(file: "a.json", bytes: Array(#"{"name": "n", "steps": [{"do": "GET /livez"}]}"#.utf8))
+        #expect(today.steps.count == 1)
+        _ = try Scenario(file: "b.json", bytes: Array(#"{"name": "n", "format": 1, "steps": []}"#.utf8))
+        #expect {
+            try Scenario(file: "c.json", bytes: Array(#"{"name": "n", "format": 2, "steps": []}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("format 2") && "\(error)".contains("reads format 1")
+        }
+    }
+}

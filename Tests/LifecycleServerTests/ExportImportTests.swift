@@ -195,6 +195,9 @@ import Testing
             expectProblem(try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", scenario(#"{"sleep": 1}"#)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", #"{"steps": 3}"#), status: 400, code: "invalid-field")
+            let later = try server.post("/v1/import", #"{"name": "n", "format": 2, "steps": [{"do": "GET /v1/apps"}]}"#)
+            expectProblem(later, status: 400, code: "invalid-field")
+            #expect(later.string("detail")?.contains("format 2") == true, "\(later.text)")
             expectProblem(
                 try server.post("/v1/import", scenario(#"{"do": "POST /v1/reset"}"#)), status: 409, code: "import-failed")
             expectProblem(

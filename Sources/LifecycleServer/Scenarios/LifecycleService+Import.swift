@@ -40,7 +40,7 @@ extension LifecycleService {
         do {
             scenario = try Scenario(file: "import", document: document)
         } catch {
-            throw .invalidField("steps", "the body is a scenario (docs/SCENARIOS.md): an object with a name and steps")
+            throw .invalidField("body", "the body is a scenario (docs/SCENARIOS.md): \(error.description)")
         }
         for (index, step) in scenario.steps.enumerated() {
             guard case .object(let members) = step else {
