@@ -77,7 +77,7 @@ public final class Daemon: Sendable {
     /// The scenarios of the configuration's `--seed` paths, read.
     private static func seeds(_ configuration: DaemonConfiguration) throws(DaemonError) -> [SeedScenario] {
         do {
-            return try SeedScenario.read(configuration.seedPaths)
+            return try SeedScenario.read(configuration.seedPaths, limit: configuration.http.maxBodyBytes)
         } catch {
             throw .seed(reason: "\(error)")
         }

@@ -57,9 +57,15 @@ import Testing
             for name in ["02_b.json", "01_a.json", "notes.txt"] {
                 try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
             }
-            let read = try SeedScenario.read([directory]).map { ($0.file as NSString).lastPathComponent }
+            let read = try SeedScenario.read([directory], limit: 1024).map { ($0.file as NSString).lastPathComponent }
             #expect(read == ["01_a.json", "02_b.json"])
-            #expect(throws: SeedError.self) { try SeedScenario.read(["\(directory)/missing.json"]) }
+            #expect(throws: SeedError.self) { try SeedScenario.read(["\(directory)/missing.json"], limit: 1024) }
+            // Bounded as an import's body is.
+            #expect {
+                try SeedScenario.read([directory], limit: 1)
+            } throws: { error in
+                "\(error)".contains("more than a scenario may (1, --max-body-bytes)")
+            }
         }
     }
 }

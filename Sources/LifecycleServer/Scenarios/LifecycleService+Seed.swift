@@ -18,10 +18,18 @@ public struct SeedScenario: Sendable {
     }
 
     /// The scenarios the paths name: a file, or a folder's `*.json` files in name order (as `lifecycled check`
-    /// reads them).
-    public static func read(_ paths: [String]) throws -> [SeedScenario] {
+    /// reads them), each at most `limit` bytes (what an import's body may be: `--max-body-bytes`).
+    public static func read(_ paths: [String], limit: Int) throws -> [SeedScenario] {
         try paths.flatMap(Scenario.files(at:)).map { file in
-            guard let data = FileManager.default.contents(atPath: file) else { throw SeedError(description: "cannot read \(file)") }
+            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
+            guard let size else { throw SeedError(description: "cannot read \(file)") }
+            guard size <= limit else {
+                throw SeedError(
+                    description: "\(file) holds \(size) bytes, more than a scenario may (\(limit), --max-body-bytes)")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw SeedError(description: "cannot read \(file)")
+            }
             return SeedScenario(file: file, bytes: Array(data))
         }
     }
