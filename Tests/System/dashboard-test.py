@@ -8,8 +8,9 @@ by selenium through chromium-driver, against the built daemon.
 - the state filter, a refused event shown as a readable error, a namespace that does not exist yet
   shown as an empty state (with no error and no storm of requests);
 - with tokens on (a second daemon, `--tokens`), a wrong token shows the 401 as an error, a right one works;
-- the moveTo control moves an app; Export scenario downloads the app's scenario, Import scenario replays it
-  in another namespace with the same callbacks, and a failed import or export shows its problem.
+- the moveTo control moves an app; Export scenario downloads the app's scenario, which `lifecycled check`
+  passes; Import scenario replays it in another namespace with the same callbacks and the same device
+  timeline, byte for byte; a failed import or export shows its problem.
 
 Screenshots of each view go to .build/screenshots/. Every wait polls the page (WebDriverWait); none sleeps.
 
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -343,6 +345,12 @@ def downloaded(folder, name):
         return None
 
 
+def raw(url):
+    """The body of a GET, as the daemon sent it."""
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return answer.read()
+
+
 def selectors(base, namespace, app):
     _, _, callbacks = request(f"{base}/v1/namespaces/{namespace}/apps/{app}/callbacks?limit=1000", "GET")
     return [item["selector"] for item in callbacks["items"]]
@@ -431,6 +439,13 @@ def scenario_files_scenario(driver, base, binary):
         original, imported = selectors(base, "export-from", "trip"), selectors(base, "export-to", "trip")
         check("... with the same callbacks as the app exported", imported == original and len(original) >= 5,
               (imported, original))
+        timelines = [raw(f"{base}/v1/namespaces/{space}/devices/{device}/timeline?limit=1000")
+                     for space in ("export-from", "export-to")]
+        check("... and its device's timeline the same, byte for byte", timelines[0] == timelines[1] and timelines[0],
+              [len(t or b"") for t in timelines])
+        checked = subprocess.run([binary, "check", path], capture_output=True, text=True)
+        check("lifecycled check passes the file the page exported", checked.returncode == 0,
+              (checked.stdout + checked.stderr)[-400:])
         screenshot(driver, "imported")
 
         # The same file again: its device exists, so the import fails, and says so.
