@@ -50,7 +50,7 @@ extension DeviceHost {
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
                     let polls = shared.takePolls(for: stored, removedApp: removedApp)
                     let watchers = shared.watchers(for: stored, removedApp: removedApp)
-                    return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.retainedBytes)
+                    return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.heldBytes)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
                 hooks.historyBudget?.holds(self, bytes: retained)

@@ -101,7 +101,7 @@ package final class DeviceHost: @unchecked Sendable {
     /// Tells the daemon's history budget what the device retains now.
     package func reportHistory() {
         guard let budget = hooks.historyBudget else { return }
-        budget.holds(self, bytes: shared.withLock { $0.retainedBytes })
+        budget.holds(self, bytes: shared.withLock { $0.heldBytes })
     }
 
     /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.

@@ -2,10 +2,11 @@ import Dispatch
 import Locking
 import Synchronization
 
-/// The daemon's budget of retained timeline entries, in bytes of their JSON over every device
+/// The daemon's budget of retained timeline entries and recorded inputs, in bytes over every device
 /// (`--history-bytes-total`), beside each device's own `HistoryBounds`. Each device reports what it holds
 /// after each change; once the total passes the budget, the devices holding the most give up their oldest
-/// entries first (a cursor behind what is left answers 410, as for any eviction) until it fits again.
+/// entries first (a cursor behind what is left answers 410, as for any eviction), and one with no entry left
+/// to give up its recording (it can no longer be exported), until it fits again.
 package final class HistoryBudget: Sendable {
     package let limit: Int
     private let holders = Protected<Holders>(Holders())
@@ -76,17 +77,21 @@ package final class HistoryBudget: Sendable {
                 forget(key)
                 continue
             }
-            let (evicted, bytes) = host.shared.withLock { shared in
+            let (evicted, dropped, bytes) = host.shared.withLock { shared in
                 let evicted = shared.evict(bytes: excess)
-                return (evicted, shared.retainedBytes)
+                let dropped = evicted == 0 && shared.recording.bytes > 0
+                if dropped { shared.recording.stop() }
+                return (evicted, dropped, shared.heldBytes)
             }
             if evicted > 0 { host.hooks.entriesEvicted(evicted) }
+            if dropped { host.stopRecording() }
             holders.withLock { holders in
                 guard let holder = holders.byHost[key] else { return }
                 holders.total += bytes - holder.bytes
                 // A device that could give nothing up holds nothing this budget can take.
-                holders.byHost[key] = (holder.host, evicted == 0 ? 0 : bytes)
-                if evicted == 0 { holders.total -= bytes }
+                let gaveUp = evicted > 0 || dropped
+                holders.byHost[key] = (holder.host, gaveUp ? bytes : 0)
+                if !gaveUp { holders.total -= bytes }
             }
         }
     }

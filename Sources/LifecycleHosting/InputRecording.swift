@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The inputs a device accepted, from its creation, in order, as journal records: what an export replays.
 ///
 /// Bounded by bytes (`--recording-bytes`, kept by the host, `DeviceHost.recordingLeft`): a device that accepts
@@ -56,7 +58,17 @@ extension DeviceHost {
     }
 }
 
+extension DeviceHost {
+    /// Records no more inputs (the daemon's budget took the recording).
+    func stopRecording() {
+        queue.async { [self] in recordingLeft = nil }
+    }
+}
+
 extension PublishedDevice {
+    /// What the device holds against the daemon's budget: its entries and its recording.
+    var heldBytes: Int { retainedBytes + recording.bytes }
+
     mutating func record(_ step: InputRecording.Step) {
         switch step {
         case .keep(let record): recording.append(record)

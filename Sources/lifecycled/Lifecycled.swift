@@ -137,7 +137,7 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
-            "Bytes of timeline entries all devices keep together; past it, the devices holding the most give up their oldest first (410). (default: \(defaults.service.historyBytesTotal))"
+            "Bytes of timeline entries and recorded inputs all devices keep together; past it, the devices holding the most give up their oldest entries first (410), then their recordings. (default: \(defaults.service.historyBytesTotal))"
     )
     var historyBytesTotal: Int?
 

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleCore
+import LifecycleHosting
 import LifecycleScenarios
 import LifecycleTesting
 import Testing
@@ -206,6 +207,34 @@ import Testing
             expectProblem(
                 try server.post("/v1/import", scenario(create + #", {"do": "GET /v1/apps/app/timeline?wait=5"}"#)),
                 status: 409, code: "import-failed")
+        }
+    }
+}
+
+/// Recordings count against the daemon's budget (`--history-bytes-total`) with the entries: past it, a device
+/// with no entry left to give up gives up its recording, and can no longer be exported.
+@Suite struct RecordingBudgetTests {
+    @Test func theBudgetTakesTheRecordingsOfTheLargestHolders() throws {
+        try withDaemon(configure: { $0.historyBytesTotal = 1 << 20 }) { server in
+            let state = String(repeating: "s", count: 50_000)
+            for device in 0..<3 {
+                _ = try server.createDevice(#"{"id": "d\#(device)"}"#)
+                for app in 0..<8 {
+                    let made = try server.post(
+                        "/v1/apps",
+                        #"{"id": "a\#(device)-\#(app)", "device": "d\#(device)", "bundleId": "b", "restorableState": {"s": "\#(state)"}}"#)
+                    try #require(made.status == 201, "\(made.text)")
+                }
+            }
+            // 24 creations of about 50 KB each are recorded: more than the budget of 1 MiB.
+            #expect(eventually { server.service.historyBudget.total <= 1 << 20 }, "\(server.service.historyBudget.total)")
+            let refused = try server.get("/v1/export")
+            expectProblem(refused, status: 409, code: "not-exportable")
+            let unrecorded = refused.object["devices"] as? [String] ?? []
+            #expect(!unrecorded.isEmpty && unrecorded.count < 3, "\(unrecorded)")
+            // The others still export, and their recording goes on.
+            let kept = try #require(["d0", "d1", "d2"].first { !unrecorded.contains($0) })
+            #expect(try server.get("/v1/export?device=\(kept)").status == 200)
         }
     }
 }
