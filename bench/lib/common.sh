@@ -9,6 +9,7 @@ mkdir -p "$OUT"
 # BENCH_DAEMON: another build of the daemon to measure (e.g. an earlier commit's, for a before/after pair).
 DAEMON=${BENCH_DAEMON:-$ROOT/.build/release/lifecycled}
 BARE=$BENCH_DIR/bare/bare-server
+OPENLOOP=$BENCH_DIR/openloop/openloop
 TOOLS=$BENCH_DIR/lib
 
 STARTED_PIDS=()
@@ -48,6 +49,7 @@ build_all() {
     (cd "$ROOT" && swift build -c release --product lifecycled) >"$OUT/build.log" 2>&1 \
         || { tail -30 "$OUT/build.log" >&2; exit 1; }
     make -s -C "$BENCH_DIR/bare" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log" >&2; exit 1; }
+    make -s -C "$BENCH_DIR/openloop" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log" >&2; exit 1; }
 }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

@@ -74,7 +74,7 @@ async def main():
     event = {"type": "homeButton"} if snapshot.get("state") == "active" else {"type": "launch"}
     loop = asyncio.get_running_loop()
     posted[0] = time.monotonic()
-    post_status, _ = await loop.run_in_executor(None, call, "POST", f"/v1/apps/{app}/events", json.dumps(event))
+    post_status, _ = await loop.run_in_executor(None, call, "POST", f"/v1/apps/{app}/events", event)
     post_done = time.monotonic()
     await asyncio.gather(*readers)
     for _, writer in connections:
