@@ -268,17 +268,11 @@ package enum SnapshotEncoder {
         w.endObject()
     }
 
-    private static func strings(_ items: [String], into w: inout JSONWriter) {
-        w.beginArray()
-        for item in items { w.string(item) }
-        w.endArray()
-    }
-
-    package static func device(_ device: Device, into w: inout JSONWriter) {
-        let configuration = device.configuration
-        w.beginObject()
-        w.field("id")
-        w.string(device.id)
+    /// A device's configuration as its snapshot shows it and its creation takes it, from `iosVersion` to
+    /// `idiom`; `clockMode` in place of the configured one when given (an export replays realtime as manual).
+    package static func configurationMembers(
+        _ configuration: DeviceConfiguration, clockMode: ClockMode? = nil, into w: inout JSONWriter
+    ) {
         w.field("iosVersion")
         w.version(configuration.iosVersion)
         w.field("multitasking")
@@ -290,7 +284,7 @@ package enum SnapshotEncoder {
         w.field("clock")
         w.beginObject()
         w.field("mode")
-        w.string(configuration.clockMode.rawValue)
+        w.string((clockMode ?? configuration.clockMode).rawValue)
         w.field("speed")
         w.number(configuration.clockSpeed)
         w.endObject()
@@ -298,6 +292,20 @@ package enum SnapshotEncoder {
         w.number(configuration.suspendDelay)
         w.field("idiom")
         w.string(configuration.idiom.rawValue)
+    }
+
+    private static func strings(_ items: [String], into w: inout JSONWriter) {
+        w.beginArray()
+        for item in items { w.string(item) }
+        w.endArray()
+    }
+
+    package static func device(_ device: Device, into w: inout JSONWriter) {
+        let configuration = device.configuration
+        w.beginObject()
+        w.field("id")
+        w.string(device.id)
+        configurationMembers(configuration, into: &w)
         w.field("sceneDisconnectDelay")
         if let delay = configuration.sceneDisconnectDelay { w.number(delay) } else { w.null() }
         w.field("settings")
