@@ -385,21 +385,27 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/lists`.
             public struct listsPayload: Codable, Hashable, Sendable {
+                /// The list the step expected.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Problem/lists/expected`.
-                public var expected: OpenAPIRuntime.OpenAPIArrayContainer?
+                public var expected: [OpenAPIRuntime.OpenAPIValueContainer]?
+                /// The list the answer gave (plucked).
+                ///
                 /// - Remark: Generated from `#/components/schemas/Problem/lists/actual`.
-                public var actual: OpenAPIRuntime.OpenAPIArrayContainer?
+                public var actual: [OpenAPIRuntime.OpenAPIValueContainer]?
+                /// Where the two first differ.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Problem/lists/index`.
                 public var index: Swift.Int?
                 /// Creates a new `listsPayload`.
                 ///
                 /// - Parameters:
-                ///   - expected:
-                ///   - actual:
-                ///   - index:
+                ///   - expected: The list the step expected.
+                ///   - actual: The list the answer gave (plucked).
+                ///   - index: Where the two first differ.
                 public init(
-                    expected: OpenAPIRuntime.OpenAPIArrayContainer? = nil,
-                    actual: OpenAPIRuntime.OpenAPIArrayContainer? = nil,
+                    expected: [OpenAPIRuntime.OpenAPIValueContainer]? = nil,
+                    actual: [OpenAPIRuntime.OpenAPIValueContainer]? = nil,
                     index: Swift.Int? = nil
                 ) {
                     self.expected = expected
