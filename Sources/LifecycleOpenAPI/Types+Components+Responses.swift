@@ -915,6 +915,55 @@ extension Components {
                 self.body = body
             }
         }
+        public struct NamespaceFrozen: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NamespaceFrozen/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// Seconds to wait before trying again.
+                ///
+                /// - Remark: Generated from `#/components/responses/NamespaceFrozen/headers/Retry-After`.
+                public var Retry_hyphen_After: Swift.Int?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - Retry_hyphen_After: Seconds to wait before trying again.
+                public init(Retry_hyphen_After: Swift.Int? = nil) {
+                    self.Retry_hyphen_After = Retry_hyphen_After
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.NamespaceFrozen.Headers
+            /// - Remark: Generated from `#/components/responses/NamespaceFrozen/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NamespaceFrozen/content/application\/problem+json`.
+                case application_problem_plus_json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.application_problem_plus_json`.
+                ///
+                /// - Throws: An error if `self` is not `.application_problem_plus_json`.
+                /// - SeeAlso: `.application_problem_plus_json`.
+                public var application_problem_plus_json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .application_problem_plus_json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.NamespaceFrozen.Body
+            /// Creates a new `NamespaceFrozen`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.NamespaceFrozen.Headers = .init(),
+                body: Components.Responses.NamespaceFrozen.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct NotExportable: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/NotExportable/content`.
             @frozen public enum Body: Sendable, Hashable {

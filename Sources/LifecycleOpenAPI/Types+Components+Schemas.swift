@@ -252,6 +252,7 @@ extension Components {
                     case verification_hyphen_failed = "verification-failed"
                     case not_hyphen_exportable = "not-exportable"
                     case import_hyphen_failed = "import-failed"
+                    case namespace_hyphen_frozen = "namespace-frozen"
                     case already_hyphen_exists = "already-exists"
                     case gone = "gone"
                     case payload_hyphen_too_hyphen_large = "payload-too-large"
@@ -4924,13 +4925,25 @@ extension Components {
                 ])
             }
         }
-        /// A scenario (docs/SCENARIOS.md; its JSON Schema is `docs/scenario.schema.json`): a name, where its
-        /// behaviour comes from, and steps, each a request (`do`, with `body`, `headers`, `status`, `expect`,
-        /// `pluck`, `save`, `saveHeaders`, `expectHeaders`) or a pause (`sleep`, which an import refuses).
+        /// A scenario (docs/SCENARIOS.md; its JSON Schema, the authority on the format, is
+        /// `docs/scenario.schema.json`): a name, where its behaviour comes from, and steps, each a request.
+        /// What an import takes and an export writes: a pause (`sleep`), which the format also has, is refused.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Scenario`.
         public struct Scenario: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Scenario/$schema`.
+            public var _dollar_schema: Swift.String?
+            /// The version of the format; 1 is this one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Scenario/format`.
+            @frozen public enum formatPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _1 = 1
+            }
+            /// The version of the format; 1 is this one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Scenario/format`.
+            public var format: Components.Schemas.Scenario.formatPayload?
             /// - Remark: Generated from `#/components/schemas/Scenario/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Scenario/source`.
@@ -4939,15 +4952,105 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Scenario/namespace`.
             public var namespace: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/Scenario/stepsPayload`.
-            public struct stepsPayloadPayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Scenario/steps`.
+            public var steps: [Components.Schemas.ScenarioStep]
+            /// Creates a new `Scenario`.
+            ///
+            /// - Parameters:
+            ///   - _dollar_schema:
+            ///   - format: The version of the format; 1 is this one.
+            ///   - name:
+            ///   - source:
+            ///   - namespace: Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
+            ///   - steps:
+            public init(
+                _dollar_schema: Swift.String? = nil,
+                format: Components.Schemas.Scenario.formatPayload? = nil,
+                name: Swift.String,
+                source: Swift.String? = nil,
+                namespace: Swift.String? = nil,
+                steps: [Components.Schemas.ScenarioStep]
+            ) {
+                self._dollar_schema = _dollar_schema
+                self.format = format
+                self.name = name
+                self.source = source
+                self.namespace = namespace
+                self.steps = steps
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _dollar_schema = "$schema"
+                case format
+                case name
+                case source
+                case namespace
+                case steps
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._dollar_schema = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: ._dollar_schema
+                )
+                self.format = try container.decodeIfPresent(
+                    Components.Schemas.Scenario.formatPayload.self,
+                    forKey: .format
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.source = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .source
+                )
+                self.namespace = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .namespace
+                )
+                self.steps = try container.decode(
+                    [Components.Schemas.ScenarioStep].self,
+                    forKey: .steps
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "$schema",
+                    "format",
+                    "name",
+                    "source",
+                    "namespace",
+                    "steps"
+                ])
+            }
+        }
+        /// One request of a scenario and what its answer must be (docs/SCENARIOS.md, "Steps").
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScenarioStep`.
+        public struct ScenarioStep: Codable, Hashable, Sendable {
+            /// The method and the path with its query.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/do`.
+            public var _do: Swift.String
+            /// Any JSON value
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/body`.
+            public var body: OpenAPIRuntime.OpenAPIValueContainer?
+            /// Sent as it is (instead of `body`, when a step has both).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/rawBody`.
+            public var rawBody: Swift.String?
+            /// The status the answer must have; without it any 2xx.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/status`.
+            public var status: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/headers`.
+            public struct headersPayload: Codable, Hashable, Sendable {
                 /// A container of undocumented properties.
-                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-                /// Creates a new `stepsPayloadPayload`.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `headersPayload`.
                 ///
                 /// - Parameters:
                 ///   - additionalProperties: A container of undocumented properties.
-                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                public init(additionalProperties: [String: Swift.String] = .init()) {
                     self.additionalProperties = additionalProperties
                 }
                 public init(from decoder: any Swift.Decoder) throws {
@@ -4957,33 +5060,158 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// - Remark: Generated from `#/components/schemas/Scenario/steps`.
-            public typealias stepsPayload = [Components.Schemas.Scenario.stepsPayloadPayload]
-            /// - Remark: Generated from `#/components/schemas/Scenario/steps`.
-            public var steps: Components.Schemas.Scenario.stepsPayload
-            /// Creates a new `Scenario`.
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/headers`.
+            public var headers: Components.Schemas.ScenarioStep.headersPayload?
+            /// A pattern the answer's JSON (after `pluck`) must match.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/expect`.
+            public var expect: OpenAPIRuntime.OpenAPIValueContainer?
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/pluck`.
+            public var pluck: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/save`.
+            public struct savePayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `savePayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/save`.
+            public var save: Components.Schemas.ScenarioStep.savePayload?
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/saveHeaders`.
+            public struct saveHeadersPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `saveHeadersPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/saveHeaders`.
+            public var saveHeaders: Components.Schemas.ScenarioStep.saveHeadersPayload?
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/expectHeaders`.
+            public var expectHeaders: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// Creates a new `ScenarioStep`.
             ///
             /// - Parameters:
-            ///   - name:
-            ///   - source:
-            ///   - namespace: Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
-            ///   - steps:
+            ///   - _do: The method and the path with its query.
+            ///   - body: Any JSON value
+            ///   - rawBody: Sent as it is (instead of `body`, when a step has both).
+            ///   - status: The status the answer must have; without it any 2xx.
+            ///   - headers:
+            ///   - expect: A pattern the answer's JSON (after `pluck`) must match.
+            ///   - pluck:
+            ///   - save:
+            ///   - saveHeaders:
+            ///   - expectHeaders:
             public init(
-                name: Swift.String,
-                source: Swift.String? = nil,
-                namespace: Swift.String? = nil,
-                steps: Components.Schemas.Scenario.stepsPayload
+                _do: Swift.String,
+                body: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                rawBody: Swift.String? = nil,
+                status: Swift.Int? = nil,
+                headers: Components.Schemas.ScenarioStep.headersPayload? = nil,
+                expect: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                pluck: Swift.String? = nil,
+                save: Components.Schemas.ScenarioStep.savePayload? = nil,
+                saveHeaders: Components.Schemas.ScenarioStep.saveHeadersPayload? = nil,
+                expectHeaders: OpenAPIRuntime.OpenAPIObjectContainer? = nil
             ) {
-                self.name = name
-                self.source = source
-                self.namespace = namespace
-                self.steps = steps
+                self._do = _do
+                self.body = body
+                self.rawBody = rawBody
+                self.status = status
+                self.headers = headers
+                self.expect = expect
+                self.pluck = pluck
+                self.save = save
+                self.saveHeaders = saveHeaders
+                self.expectHeaders = expectHeaders
             }
             public enum CodingKeys: String, CodingKey {
-                case name
-                case source
-                case namespace
-                case steps
+                case _do = "do"
+                case body
+                case rawBody
+                case status
+                case headers
+                case expect
+                case pluck
+                case save
+                case saveHeaders
+                case expectHeaders
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    Swift.String.self,
+                    forKey: ._do
+                )
+                self.body = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .body
+                )
+                self.rawBody = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .rawBody
+                )
+                self.status = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.headers = try container.decodeIfPresent(
+                    Components.Schemas.ScenarioStep.headersPayload.self,
+                    forKey: .headers
+                )
+                self.expect = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .expect
+                )
+                self.pluck = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .pluck
+                )
+                self.save = try container.decodeIfPresent(
+                    Components.Schemas.ScenarioStep.savePayload.self,
+                    forKey: .save
+                )
+                self.saveHeaders = try container.decodeIfPresent(
+                    Components.Schemas.ScenarioStep.saveHeadersPayload.self,
+                    forKey: .saveHeaders
+                )
+                self.expectHeaders = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .expectHeaders
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "body",
+                    "rawBody",
+                    "status",
+                    "headers",
+                    "expect",
+                    "pluck",
+                    "save",
+                    "saveHeaders",
+                    "expectHeaders"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ImportResult`.

@@ -819,7 +819,8 @@ public enum Operations {
     /// namespace and everything in it are deleted after that many wall-clock seconds in which no
     /// request named it; `null` keeps it. `default` takes labels but never a TTL. `frozen: true`
     /// (while the namespace moves to another shard, `deploy/reshard`): every change in it answers
-    /// `503 not-ready` with `Retry-After: 1` (reads, exports and its own deletion go on), and the
+    /// `409 namespace-frozen` with `Retry-After: 1` (reads, exports, verifies and its own deletion go
+    /// on), and the
     /// answer comes once the changes under way are answered, so what is read after it holds every
     /// change acknowledged (`503` if some are still under way after 30 s); `frozen: false` thaws it.
     ///
@@ -1691,6 +1692,29 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
+            /// The namespace is frozen while it moves to another shard (`namespace-frozen`); try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/reset/post(resetNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.NamespaceFrozen)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.NamespaceFrozen {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             public struct NoContent: Sendable, Hashable {
                 /// Creates a new `NoContent`.
                 public init() {}
@@ -3185,6 +3209,29 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
+            /// The namespace is frozen while it moves to another shard (`namespace-frozen`); try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/devices/{id}/delete(deleteDeviceInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.NamespaceFrozen)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.NamespaceFrozen {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The device and its apps are gone.
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/devices/{id}/delete(deleteDeviceInNamespace)/responses/204`.
@@ -5636,6 +5683,29 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
+            /// The namespace is frozen while it moves to another shard (`namespace-frozen`); try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/delete(deleteAppInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.NamespaceFrozen)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.NamespaceFrozen {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The app is gone.
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/delete(deleteAppInNamespace)/responses/204`.
@@ -8218,11 +8288,11 @@ public enum Operations {
             public var path: Operations.exportScenarioInNamespace.Input.Path
             /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Export this app: its device is replayed whole, the expectations are about this app alone. Not with `device`.
+                /// Export this app: its device is replayed whole, the expectations are about this app alone. With `device`, the app must be on that device.
                 ///
                 /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/app`.
                 public var app: Swift.String?
-                /// Export this device and its apps. Not with `app`.
+                /// Export this device and its apps.
                 ///
                 /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/query/device`.
                 public var device: Swift.String?
@@ -8237,8 +8307,8 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - app: Export this app: its device is replayed whole, the expectations are about this app alone. Not with `device`.
-                ///   - device: Export this device and its apps. Not with `app`.
+                ///   - app: Export this app: its device is replayed whole, the expectations are about this app alone. With `device`, the app must be on that device.
+                ///   - device: Export this device and its apps.
                 ///   - format: The export's format: a scenario (docs/SCENARIOS.md), the one there is.
                 public init(
                     app: Swift.String? = nil,

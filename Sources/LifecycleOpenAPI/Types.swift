@@ -39,7 +39,8 @@ public protocol APIProtocol: Sendable {
     /// namespace and everything in it are deleted after that many wall-clock seconds in which no
     /// request named it; `null` keeps it. `default` takes labels but never a TTL. `frozen: true`
     /// (while the namespace moves to another shard, `deploy/reshard`): every change in it answers
-    /// `503 not-ready` with `Retry-After: 1` (reads, exports and its own deletion go on), and the
+    /// `409 namespace-frozen` with `Retry-After: 1` (reads, exports, verifies and its own deletion go
+    /// on), and the
     /// answer comes once the changes under way are answered, so what is read after it holds every
     /// change acknowledged (`503` if some are still under way after 30 s); `frozen: false` thaws it.
     ///
@@ -255,7 +256,8 @@ extension APIProtocol {
     /// namespace and everything in it are deleted after that many wall-clock seconds in which no
     /// request named it; `null` keeps it. `default` takes labels but never a TTL. `frozen: true`
     /// (while the namespace moves to another shard, `deploy/reshard`): every change in it answers
-    /// `503 not-ready` with `Retry-After: 1` (reads, exports and its own deletion go on), and the
+    /// `409 namespace-frozen` with `Retry-After: 1` (reads, exports, verifies and its own deletion go
+    /// on), and the
     /// answer comes once the changes under way are answered, so what is read after it holds every
     /// change acknowledged (`503` if some are still under way after 30 s); `frozen: false` thaws it.
     ///

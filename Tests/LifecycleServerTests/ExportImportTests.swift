@@ -102,10 +102,16 @@ import Testing
 
             let device = try server.get("/v1/export?device=tablet")
             #expect(try Scenario(file: "tablet", bytes: device.body).steps.count == 2)
-            expectProblem(try server.get("/v1/export?app=mail&device=phone"), status: 400, code: "invalid-field")
+            // Both: that app, which must be on that device.
+            #expect(try server.get("/v1/export?app=mail&device=phone").text == app.text)
+            expectProblem(try server.get("/v1/export?app=mail&device=tablet"), status: 404, code: "not-found")
+            expectProblem(try server.get("/v1/export?app="), status: 400, code: "invalid-field")
             expectProblem(try server.get("/v1/export?format=har"), status: 400, code: "invalid-field")
             expectProblem(try server.get("/v1/export?app=nobody"), status: 404, code: "not-found")
             expectProblem(try server.get("/v1/namespaces/nowhere/export"), status: 404, code: "not-found")
+            // An empty namespace has nothing to replay, and a scenario has at least one step.
+            _ = try server.request("PUT", "/v1/namespaces/empty", body: "{}")
+            expectProblem(try server.get("/v1/namespaces/empty/export"), status: 409, code: "not-exportable")
         }
     }
 
@@ -196,6 +202,15 @@ import Testing
             expectProblem(try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", scenario(#"{"sleep": 1}"#)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", #"{"steps": 3}"#), status: 400, code: "invalid-field")
+            for body in [
+                #"{"name": "n", "steps": []}"#, #"{"name": "n", "steps": [{}]}"#, #"{"name": "", "steps": [{"do": "GET /v1/apps"}]}"#,
+                #"{"name": "n", "extra": 1, "steps": [{"do": "GET /v1/apps"}]}"#,
+                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "wait": 1}]}"#, #"{"name": "n", "steps": [{"do": "FETCH /v1/apps"}]}"#,
+                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "status": "200"}]}"#,
+                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "headers": {"A": 1}}]}"#,
+            ] {
+                expectProblem(try server.post("/v1/import", body), status: 400, code: "invalid-field")
+            }
             let later = try server.post("/v1/import", #"{"name": "n", "format": 2, "steps": [{"do": "GET /v1/apps"}]}"#)
             expectProblem(later, status: 400, code: "invalid-field")
             #expect(later.string("detail")?.contains("format 2") == true, "\(later.text)")

@@ -225,9 +225,11 @@ public final class LifecycleService: HTTPResponder {
         case .plain(let handle): try handle(self, request, match, done)
         case .scoped(let handle):
             let scope = try requestScope(match, request)
-            // A change to a namespace passes its gate (not the namespace's own deletion): refused while it is
-            // frozen, counted while under way.
-            guard operation.isWrite, route != .namespace else { return try handle(self, scope, request, match, done) }
+            // A change to a namespace passes its gate (not the namespace's own deletion, nor a verify, which
+            // reads): refused while it is frozen, counted while under way.
+            guard operation.isWrite, route != .namespace, route != .appVerify else {
+                return try handle(self, scope, request, match, done)
+            }
             let writes = scope.space.writes
             guard writes.enter() else { throw .frozen(scope.space.name) }
             do {

@@ -2,8 +2,8 @@ import LifecycleWire
 import Locking
 
 /// Whether a namespace takes changes, and how many are under way: a frozen namespace (while it moves to
-/// another shard) answers every change `503 not-ready`, and freezing it waits until those under way are
-/// answered, so that an export after it holds every change that was acknowledged.
+/// another shard) answers every change `409 namespace-frozen` with `Retry-After`, and freezing it waits until
+/// those under way are answered, so that an export after it holds every change that was acknowledged.
 final class WriteGate: Sendable {
     private let state: Protected<(frozen: Bool, inFlight: Int)>
 
@@ -35,10 +35,10 @@ final class WriteGate: Sendable {
 }
 
 extension APIError {
-    /// 503 for a change to a frozen namespace.
+    /// 409 for a change to a frozen namespace: a conflict with its state, for a while (`Retry-After`).
     static func frozen(_ namespace: String) -> APIError {
         APIError(
-            .notReady,
+            .namespaceFrozen,
             "the namespace \(namespace) is frozen (it is moving to another shard) and takes no changes; "
                 + "try again shortly, or PUT {\"frozen\": false} to it",
             headers: [("Retry-After", "1")])

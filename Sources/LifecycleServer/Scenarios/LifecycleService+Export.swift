@@ -6,21 +6,25 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    /// `GET .../export` (`?app=ID` or `?device=ID` for one): the namespace as a scenario that replays it
+    /// `GET .../export` (`?app=ID` or `?device=ID` for one; both: that app, which must be on that device): the
+    /// namespace as a scenario that replays it
     /// (`ScenarioExport`). `409 not-exportable` names the devices whose recordings no longer start at their
     /// creation (`--recording-bytes`).
     func exportScenario(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let app = request.query["app"]
         let deviceID = request.query["device"]
-        if app != nil, deviceID != nil {
-            throw .invalidField("app", "name an app or a device to export, not both; neither exports the namespace")
+        for (name, value) in [("app", app), ("device", deviceID)] where value?.isEmpty == true {
+            throw .invalidField(name, "\(name) names one to export: an id, not an empty string")
         }
         if let format = request.query["format"], format != "scenario" {
             throw .invalidField("format", "format must be scenario, the one format an export has", allowed: ["scenario"])
         }
         let hosts: [DeviceHost]
         if let app {
-            hosts = [try appHost(scope, app)]
+            let host = try appHost(scope, app)
+            // With both, the app is exported, and must be on that device.
+            if let deviceID, host.id != deviceID { throw .notFound("no app \(app) on device \(deviceID)") }
+            hosts = [host]
         } else if let deviceID {
             hosts = [try device(scope, deviceID)]
         } else {
@@ -47,6 +51,12 @@ extension LifecycleService {
                     + "saved before their inputs were recorded, so no scenario replays them from their creation: "
                     + unrecorded.joined(separator: ", "),
                 devices: unrecorded)
+        }
+        // A scenario has at least one step: an empty namespace has nothing to export.
+        if hosts.isEmpty {
+            throw .notExportable(
+                "the namespace \(scope.space.name) holds no device: there is nothing to replay, and a scenario has "
+                    + "at least one step", devices: [])
         }
         let namespace = scope.space.name
         let what = app.map { "app \($0)" } ?? deviceID.map { "device \($0)" } ?? "namespace \(namespace)"

@@ -21,6 +21,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case verificationFailed = "verification-failed"
     case notExportable = "not-exportable"
     case importFailed = "import-failed"
+    case namespaceFrozen = "namespace-frozen"
     case alreadyExists = "already-exists"
     case gone
     case payloadTooLarge = "payload-too-large"
@@ -42,7 +43,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .forbidden, .crossOriginRequest, .quotaExceeded: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .invalidTransition, .alreadyExists, .verificationFailed, .notExportable, .importFailed: return 409
+        case .invalidTransition, .alreadyExists, .verificationFailed, .notExportable, .importFailed, .namespaceFrozen: return 409
         case .gone: return 410
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
@@ -77,6 +78,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .verificationFailed: return "Verification Failed"
         case .notExportable: return "Not Exportable"
         case .importFailed: return "Import Failed"
+        case .namespaceFrozen: return "Namespace Frozen"
         case .alreadyExists: return "Already Exists"
         case .gone: return "Gone"
         case .payloadTooLarge: return "Payload Too Large"

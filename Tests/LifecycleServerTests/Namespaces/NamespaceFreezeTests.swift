@@ -6,7 +6,7 @@ import Testing
 
 @testable import LifecycleServer
 
-/// `PUT /v1/namespaces/{ns}` with `{"frozen": true}`: the namespace takes no changes (503 with `Retry-After`)
+/// `PUT /v1/namespaces/{ns}` with `{"frozen": true}`: the namespace takes no changes (`409 namespace-frozen` with `Retry-After`)
 /// while it moves to another shard, and the freeze is answered only once the changes under way are, so a
 /// read after it holds every change that was acknowledged.
 @Suite struct NamespaceFreezeTests {
@@ -18,13 +18,17 @@ import Testing
             #expect(frozen.status == 200 && frozen.object["frozen"] as? Bool == true, "\(frozen.text)")
 
             let refused = try server.post("/v1/namespaces/moving/apps/mail/events", #"{"type": "launch"}"#)
-            expectProblem(refused, status: 503, code: "not-ready")
+            expectProblem(refused, status: 409, code: "namespace-frozen")
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.string("detail")?.contains("frozen") == true)
             expectProblem(
                 try server.post("/v1/namespaces/moving/import", #"{"name": "n", "steps": [{"do": "GET /v1/apps"}]}"#),
-                status: 503, code: "not-ready")
-            expectProblem(try server.delete("/v1/namespaces/moving/apps/mail"), status: 503, code: "not-ready")
+                status: 409, code: "namespace-frozen")
+            expectProblem(try server.delete("/v1/namespaces/moving/apps/mail"), status: 409, code: "namespace-frozen")
+            // A verify reads: it goes on (and says the app, never launched, had no such callback).
+            let verified = try server.post(
+                "/v1/namespaces/moving/apps/mail/verify", #"{"callbacks": ["applicationDidBecomeActive:"]}"#)
+            #expect(verified.string("code") == "verification-failed", "\(verified.text)")
             #expect(try server.get("/v1/namespaces/moving/apps/mail").status == 200)
             #expect(try server.get("/v1/namespaces/moving/export").status == 200)
             // Other namespaces are not concerned.
@@ -53,7 +57,7 @@ import Testing
             defer { server.stop() }
             #expect(try server.get("/v1/namespaces/moving").object["frozen"] as? Bool == true)
             expectProblem(
-                try server.post("/v1/namespaces/moving/devices", #"{"id": "d"}"#), status: 503, code: "not-ready")
+                try server.post("/v1/namespaces/moving/devices", #"{"id": "d"}"#), status: 409, code: "namespace-frozen")
         }
     }
 
