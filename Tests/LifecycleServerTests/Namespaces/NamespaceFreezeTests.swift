@@ -113,3 +113,31 @@ import Testing
         }
     }
 }
+
+/// An import is one change: a freeze asked while it runs waits for it, and it runs (or rolls back) whole.
+@Suite struct ImportUnderFreezeTests {
+    @Test func aFreezeWaitsForAnImportUnderWay() throws {
+        try withDaemon { server in
+            _ = try server.request("PUT", "/v1/namespaces/moving", body: "{}")
+            // Enough steps that the freeze comes while it runs.
+            var steps = [#"{"do": "POST /v1/devices", "body": {"id": "d"}, "status": 201}"#]
+            for index in 0..<300 {
+                steps.append(#"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d", "bundleId": "b"}, "status": 201}"#)
+            }
+            let body = #"{"name": "many", "steps": [\#(steps.joined(separator: ","))]}"#
+            let imported = Protected<Reply?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                imported.set(try? server.post("/v1/namespaces/moving/import", body))
+                done.signal()
+            }
+            #expect(eventually { (try? server.get("/v1/namespaces/moving/devices/d").status) == 200 })
+            let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
+            #expect(frozen.status == 200)
+            // The import was not cut by the freeze: it applied whole.
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            #expect(imported.get()?.status == 200, "\(imported.get()?.text ?? "")")
+            #expect(try server.get("/v1/namespaces/moving").int("apps") == 300)
+        }
+    }
+}
