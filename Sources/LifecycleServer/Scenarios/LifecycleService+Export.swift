@@ -47,13 +47,14 @@ extension LifecycleService {
         }
         if !unrecorded.isEmpty {
             throw .notExportable(
-                "these devices accepted more than \(options.recordingBytes) bytes of inputs (--recording-bytes), or were "
-                    + "saved before their inputs were recorded, so no scenario replays them from their creation: "
+                "these devices accepted more than \(options.recordingBytes) bytes of inputs (--recording-bytes), gave "
+                    + "their recording up to the daemon's budget (--history-bytes-total), or were saved before their "
+                    + "inputs were recorded, so no scenario replays them from their creation: "
                     + unrecorded.joined(separator: ", "),
                 devices: unrecorded)
         }
-        // A scenario has at least one step: an empty namespace has nothing to export.
-        if hosts.isEmpty {
+        // A scenario has at least one step: an empty namespace (or one emptied meanwhile) has nothing to export.
+        if recorded.isEmpty {
             throw .notExportable(
                 "the namespace \(scope.space.name) holds no device: there is nothing to replay, and a scenario has "
                     + "at least one step", devices: [])
