@@ -115,6 +115,24 @@ import Testing
         }
     }
 
+    /// An app id deleted on one device and created afterwards on another: the first device replays first,
+    /// whatever their ids.
+    @Test func anAppIdReusedOnAnotherDeviceReplaysInTheOrderItHappened() throws {
+        try withDaemon { server in
+            _ = try server.createDevice(#"{"id": "z-old"}"#)
+            _ = try server.createDevice(#"{"id": "a-new"}"#)
+            _ = try server.post("/v1/apps", #"{"id": "mail", "device": "z-old", "bundleId": "com.example.mail"}"#)
+            try server.postEvents("/v1/apps/mail/events", #"{"type": "launch"}"#)
+            #expect(try server.delete("/v1/apps/mail").status == 204)
+            #expect(try server.post("/v1/apps", #"{"id": "mail", "device": "a-new", "bundleId": "com.example.mail"}"#).status == 201)
+            let export = try server.get("/v1/export")
+            let scenario = try Scenario(file: "reused", bytes: export.body)
+            let created = scenario.steps.compactMap { $0["body"]?["device"]?.stringValue }
+            #expect(created == ["z-old", "a-new"], "\(created)")
+            try ScenarioRunner(transport: DaemonTransport(server: server), namespace: "reused").run(scenario)
+        }
+    }
+
     @Test func aRealtimeClockReplaysAsAManualOneWithTheSameCallbacks() throws {
         try withDaemon { server in
             _ = try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime", "speed": 1000}, "suspendDelay": 5}"#)

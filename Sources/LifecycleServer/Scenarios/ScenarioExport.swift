@@ -26,9 +26,13 @@ enum ScenarioExport {
     static func scenario(
         name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil
     ) throws -> [UInt8] {
-        var steps: [Step] = []
+        var inputs: [String: [JournaledInput]] = [:]
         for device in devices {
-            steps += try replay(device)
+            inputs[device.id] = try device.records.map { try JournaledInput(bytes: $0, version1: JournalRecordVersion1.entry) }
+        }
+        var steps: [Step] = []
+        for device in inReplayOrder(devices, inputs: inputs) {
+            steps += try replay(device, inputs: inputs[device.id] ?? [])
             steps += expectations(of: device, apps: apps)
         }
         var w = JSONWriter(reservingCapacity: 1024 + steps.count * 128)
@@ -65,14 +69,44 @@ enum ScenarioExport {
         }
     }
 
+    /// The devices by id, except that one which deleted an app id another created afterwards comes before it
+    /// (each device is replayed whole, one after the other, and an app id is unique in a namespace). Devices
+    /// that would have to come before each other stay in id order: their import fails, naming the app.
+    static func inReplayOrder(_ devices: [RecordedDevice], inputs: [String: [JournaledInput]]) -> [RecordedDevice] {
+        var created: [String: Set<String>] = [:]
+        var deleted: [String: Set<String>] = [:]
+        for device in devices {
+            for input in inputs[device.id] ?? [] {
+                switch input {
+                case .app(let app, _): created[device.id, default: []].insert(app)
+                case .deleteApp(let app): deleted[device.id, default: []].insert(app)
+                default: break
+                }
+            }
+        }
+        var remaining = devices.sorted { $0.id < $1.id }
+        var ordered: [RecordedDevice] = []
+        while !remaining.isEmpty {
+            // The first (by id) that no other remaining device must precede.
+            let next =
+                remaining.firstIndex { device in
+                    !remaining.contains { other in
+                        other.id != device.id
+                            && !(deleted[other.id] ?? []).isDisjoint(with: created[device.id] ?? [])
+                    }
+                } ?? 0
+            ordered.append(remaining.remove(at: next))
+        }
+        return ordered
+    }
+
     /// The requests that rebuild the device from its creation.
-    private static func replay(_ recorded: RecordedDevice) throws -> [Step] {
+    private static func replay(_ recorded: RecordedDevice, inputs: [JournaledInput]) throws -> [Step] {
         var steps: [Step] = []
         // A copy of the device, replayed along, for the time each input found a realtime clock at.
         var replica: Device?
         let id = recorded.id
-        for record in recorded.records {
-            let input = try JournaledInput(bytes: record, version1: JournalRecordVersion1.entry)
+        for input in inputs {
             switch input {
             case .device(let configuration, _):
                 if configuration.clockMode == .realtime { replica = try Device(id: id, configuration: configuration) }
