@@ -35,7 +35,9 @@ extension LifecycleService {
         for host in hosts {
             let read = host.shared.withLock { shared -> RecordedDevice? in
                 guard !shared.gone, shared.recording.complete else { return nil }
-                let device = shared.current
+                // The state its inputs made, not a realtime clock's reading now (`current`): deadlines that passed
+                // since are in no input yet, and the replay must end where the expectations say.
+                let device = shared.device
                 var callbacks: [String: (UInt64, [RetainedEntry])] = [:]
                 for id in device.appOrder where app == nil || id == app {
                     let ring = shared.appTimelines[id] ?? EntryRing(limit: 1)
