@@ -66,13 +66,13 @@ enum AccessHandler {
         )
         request.client = state?.client
         RequestFields.collect(from: connection, into: request)
-        if let refusal = RequestFraming.refusal(headers: request.headers) {
+        if let refusal = request.framing.refusal {
             return ResponseSender.send(server.response(to: refusal), on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
         var acceptedHost = state?.acceptedHost
         request.refusal =
-            state?.takeTarget().flatMap { RequestTarget.refusal(rawTarget: $0) }
+            state?.takeTargetRefusal()
             ?? RequestFields.refusal(headers: request.headers)
             ?? server.policy.refusal(
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)

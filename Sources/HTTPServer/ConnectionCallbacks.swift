@@ -17,21 +17,21 @@ enum ConnectionCallbacks {
         return worker.core.clients.admits(ClientAddress(address)) ? .YES : .NO
     }
 
-    /// `MHD_OPTION_URI_LOG_CALLBACK`: the request target as sent, before libmicrohttpd decodes it; kept for
-    /// the access handler's first call. Returns nil, the initial `req_cls`.
+    /// `MHD_OPTION_URI_LOG_CALLBACK`: the request target as sent, before libmicrohttpd decodes it: its refusal
+    /// (`RequestTarget`) is kept for the access handler's first call. Returns nil, the initial `req_cls`.
     ///
     /// libmicrohttpd parses the query into its per-connection memory right after this call, and a query of
     /// about a thousand parameters exhausts that memory: the connection is then closed without an answer.
-    /// When the target will be refused anyway (`RequestTarget`), its query is cut to nothing here, in
+    /// When the target is refused anyway, its query is cut to nothing here, in
     /// libmicrohttpd's own buffer and within the string, so the refusal can be answered.
     static let requestLine:
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
             UnsafeMutableRawPointer? = { context, target, connection in
                 guard let context, let target, let connection else { return nil }
                 let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
-                let rawTarget = String(cString: target)
-                worker.connections.receivedTarget(rawTarget, on: connection)
-                if RequestTarget.queryWillBeRefused(rawTarget), let mark = strchr(target, Int32(UInt8(ascii: "?"))) {
+                let refusal = RequestTarget.refusal(target: UnsafeRawBufferPointer(start: target, count: strlen(target)))
+                worker.connections.checkedTarget(refusal, on: connection)
+                if refusal != nil, let mark = strchr(target, Int32(UInt8(ascii: "?"))) {
                     UnsafeMutablePointer(mutating: mark + 1).pointee = 0
                 }
                 return nil

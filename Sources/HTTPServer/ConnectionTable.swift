@@ -42,12 +42,12 @@ final class ConnectionTable: Sendable {
         entries.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
     }
 
-    func receivedTarget(_ target: String, on connection: OpaquePointer) {
-        Self.state(of: connection)?.rawTarget = target
+    func checkedTarget(_ refusal: HTTPRefusal?, on connection: OpaquePointer) {
+        Self.state(of: connection)?.targetRefusal = refusal
     }
 
     /// A request head arrived: no deadline until its answer is done. Hands back the connection's state (whose
-    /// `takeTarget()` is this request's target as sent).
+    /// `takeTargetRefusal()` is what this request's target as sent is refused for, if anything).
     func requestStarted(on connection: OpaquePointer) -> OpenConnection? {
         guard let state = Self.state(of: connection) else { return nil }
         state.headDeadline = nil
@@ -89,8 +89,9 @@ final class OpenConnection: @unchecked Sendable {
     let client: ClientAddress?
     /// When the connection is closed unless a request head arrived; nil while a request is under way.
     var headDeadline: ContinuousClock.Instant?
-    /// The current request's target as sent, from the URI log callback until the access handler takes it.
-    var rawTarget: String?
+    /// What the current request's target as sent is refused for (`RequestTarget`), if anything: from the URI log
+    /// callback until the access handler takes it.
+    var targetRefusal: HTTPRefusal?
     /// The `Host` value last accepted on this connection (`RequestPolicy`).
     var acceptedHost: String?
 
@@ -101,8 +102,8 @@ final class OpenConnection: @unchecked Sendable {
     }
 
     /// The current request's target as sent, handed over once.
-    func takeTarget() -> String? {
-        defer { rawTarget = nil }
-        return rawTarget
+    func takeTargetRefusal() -> HTTPRefusal? {
+        defer { targetRefusal = nil }
+        return targetRefusal
     }
 }

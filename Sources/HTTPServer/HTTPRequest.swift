@@ -39,20 +39,25 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// Compares two strings byte by byte, folding ASCII letters only, as HTTP field names require.
+/// Compares two strings byte by byte, folding ASCII letters only, as HTTP field names require. Strings of
+/// different lengths (the usual case when looking a field up) are told apart without reading their bytes.
 func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
-    var lhsBytes = lhs.utf8.makeIterator()
-    var rhsBytes = rhs.utf8.makeIterator()
-    while true {
-        switch (lhsBytes.next(), rhsBytes.next()) {
-        case (nil, nil):
+    let left = lhs.utf8, right = rhs.utf8
+    guard left.count == right.count else { return false }
+    if let equal = left.withContiguousStorageIfAvailable({ l in
+        right.withContiguousStorageIfAvailable { r in
+            for index in 0..<l.count where l[index] != r[index] && asciiLowercased(l[index]) != asciiLowercased(r[index]) {
+                return false
+            }
             return true
-        case let (l?, r?):
-            if l != r && asciiLowercased(l) != asciiLowercased(r) { return false }
-        default:
-            return false
         }
+    }), let equal {
+        return equal
     }
+    for (l, r) in zip(left, right) where l != r && asciiLowercased(l) != asciiLowercased(r) {
+        return false
+    }
+    return true
 }
 
 @inline(__always)

@@ -27,7 +27,9 @@ enum RequestFields {
         let name = string(key, count: keySize)
         let text = string(value, count: valueSize)
         if kind == .HEADER_KIND {
-            if request.declaredBodyBytes == nil && asciiCaseInsensitiveEquals(name, "Content-Length") {
+            let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
+            request.framing.note(name: rawName, value: text)
+            if request.declaredBodyBytes == nil && RequestFraming.isName(rawName, "content-length") {
                 request.declaredBodyBytes = UInt64(text)
             }
             request.headers.append((name: name, value: text))

@@ -3,17 +3,27 @@
 /// (whitespace before the colon, a folded line), several `Content-Length` fields, `Content-Length` together
 /// with `Transfer-Encoding`, and any transfer coding but `chunked`. Answered before the body, with the
 /// connection closed after the answer.
-enum RequestFraming {
-    static func refusal(headers: [(name: String, value: String)]) -> HTTPRefusal? {
-        var contentLengths: [String] = []
-        var transferEncodings: [String] = []
-        for header in headers where !isWellFormedName(header.name) {
-            return .malformedFieldName(header.name)
+///
+/// `RequestFields` notes each field into it as libmicrohttpd hands it over, reading the name's bytes in
+/// place: an ordinary request's fields cost a pass over their names and nothing more.
+struct RequestFraming {
+    /// The first field name that is not well formed.
+    private var malformedName: String?
+    private var contentLengths: [String] = []
+    private var transferEncodings: [String] = []
+
+    /// Notes one field; `name` is its bytes as sent.
+    mutating func note(name: UnsafeRawBufferPointer, value: String) {
+        guard Self.isWellFormedName(name) else {
+            if malformedName == nil { malformedName = String(decoding: name, as: UTF8.self) }
+            return
         }
-        for header in headers {
-            if asciiCaseInsensitiveEquals(header.name, "Content-Length") { contentLengths.append(header.value) }
-            if asciiCaseInsensitiveEquals(header.name, "Transfer-Encoding") { transferEncodings.append(header.value) }
-        }
+        if Self.isName(name, "content-length") { contentLengths.append(value) }
+        if Self.isName(name, "transfer-encoding") { transferEncodings.append(value) }
+    }
+
+    var refusal: HTTPRefusal? {
+        if let malformedName { return .malformedFieldName(malformedName) }
         if contentLengths.count > 1 {
             return .severalContentLengths(contentLengths)
         }
@@ -31,25 +41,37 @@ enum RequestFraming {
     }
 
     /// A token (RFC 9110 tchar), and not a framing field's name with more after it.
-    /// Runs for every field of every request: no allocation.
-    static func isWellFormedName(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return false }
+    static func isWellFormedName(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { return false }
         return !extendsName("content-length", name) && !extendsName("transfer-encoding", name)
     }
 
+    /// Whether `name` is `lowercased`, ASCII case folded.
+    static func isName(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+        name.count == lowercased.utf8CodeUnitCount && startsWith(name, lowercased)
+    }
+
     /// Whether `name` starts with `framing` (ASCII case folded) and goes on past it.
-    private static func extendsName(_ framing: StaticString, _ name: String) -> Bool {
-        let prefix = UnsafeBufferPointer(start: framing.utf8Start, count: framing.utf8CodeUnitCount)
-        guard name.utf8.count > prefix.count else { return false }
-        return zip(name.utf8, prefix).allSatisfy { asciiLowercased($0) == $1 }
+    private static func extendsName(_ framing: StaticString, _ name: UnsafeRawBufferPointer) -> Bool {
+        name.count > framing.utf8CodeUnitCount && startsWith(name, framing)
+    }
+
+    private static func startsWith(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+        let prefix = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
+        guard name.count >= prefix.count else { return false }
+        for index in 0..<prefix.count where asciiLowercased(name[index]) != prefix[index] { return false }
+        return true
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
+        // ! # $ % & ' * + - . ^ _ ` | ~
+        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E...0x60, 0x7C, 0x7E:
+            true
         default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            false
         }
     }
 }

@@ -6,14 +6,8 @@ enum RequestTarget {
     /// Most query parameters accepted.
     static let maxQueryParameters = 100
 
-    /// Whether the target is refused for its length or its number of query parameters (a cheap check).
-    static func queryWillBeRefused(_ rawTarget: String) -> Bool {
-        let bytes = rawTarget.utf8
-        return bytes.count > maxBytes || bytes.lazy.filter { $0 == UInt8(ascii: "&") }.count >= maxQueryParameters
-    }
-
-    static func refusal(rawTarget: String) -> HTTPRefusal? {
-        let bytes = Array(rawTarget.utf8)
+    /// The refusal of a target as sent (its bytes, read in place), or nil.
+    static func refusal(target bytes: UnsafeRawBufferPointer) -> HTTPRefusal? {
         if bytes.count > maxBytes { return .targetTooLong(bytes: bytes.count, limit: maxBytes) }
         let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         var index = 0
@@ -34,7 +28,17 @@ enum RequestTarget {
             }
         }
         if queryStart < bytes.endIndex {
-            let parameters = bytes[(queryStart + 1)...].split(separator: UInt8(ascii: "&")).count
+            // The non-empty parameters between `&`s.
+            var parameters = 0
+            var inParameter = false
+            for byte in bytes[(queryStart + 1)...] {
+                if byte == UInt8(ascii: "&") {
+                    inParameter = false
+                } else if !inParameter {
+                    inParameter = true
+                    parameters += 1
+                }
+            }
             if parameters > maxQueryParameters {
                 return .tooManyQueryParameters(count: parameters, limit: maxQueryParameters)
             }

@@ -13,12 +13,19 @@ enum ResponseSender {
         defer { MHD_destroy_response(mhdResponse) }
         for header in response.headers {
             // libmicrohttpd refuses a few headers it owns (Content-Length); the response still goes out.
-            _ = MHD_add_response_header(mhdResponse, header.name, header.value)
+            add(header.name, header.value, to: mhdResponse)
         }
         if let requestID = response.requestID {
-            _ = MHD_add_response_header(mhdResponse, HTTPResponse.requestIDField, requestID)
+            add(HTTPResponse.requestIDField, requestID, to: mhdResponse)
         }
         let status = (100...599).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), mhdResponse)
+    }
+
+    /// Adds one header field; libmicrohttpd copies both strings. `withCString` lends a native string's own
+    /// bytes (or a small string's, on the stack), where passing a `String` as a C string argument copies it
+    /// into an array of its own.
+    static func add(_ name: String, _ value: String, to response: OpaquePointer) {
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(response, name, value) } }
     }
 }

@@ -49,10 +49,10 @@ enum StreamResponse {
         }
         defer { MHD_destroy_response(created) }
         for header in response.headers {
-            _ = MHD_add_response_header(created, header.name, header.value)
+            ResponseSender.add(header.name, header.value, to: created)
         }
         if let requestID = response.requestID {
-            _ = MHD_add_response_header(created, HTTPResponse.requestIDField, requestID)
+            ResponseSender.add(HTTPResponse.requestIDField, requestID, to: created)
         }
         let status = (100...599).contains(response.status) ? response.status : 500
         return MHD_queue_response(connection, UInt32(status), created)
