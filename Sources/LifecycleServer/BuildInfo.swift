@@ -1,4 +1,5 @@
 import CBuildInfo
+import HTTPServer
 import LifecycleCore
 
 /// Which build is answering: shown by `lifecycled --version`, `/livez`, `/readyz`, the
@@ -15,4 +16,8 @@ extension BuildInfo {
     static func probe(status: String) -> JSONValue {
         ["status": .string(status), "version": .string(version), "revision": .string(revision)]
     }
+
+    /// `/livez`'s and a ready `/readyz`'s answers, made once: they never change while the process runs.
+    static let liveAnswer = HTTPResponse.json(200, probe(status: "ok"))
+    static let readyAnswer = HTTPResponse.json(200, probe(status: "ready"))
 }

@@ -44,6 +44,11 @@ import Testing
             #expect(made != "has space" && !made.isEmpty && made.utf8.count <= 15)
             let next = try #require(try server.get("/v1/apps").header("X-Request-Id"))
             #expect(next != made)
+            // One made here is the process's prefix (6 hex digits), a dash, and a counter in hex.
+            let after = try #require(try server.get("/v1/apps").header("X-Request-Id"))
+            let (nextParts, afterParts) = (next.split(separator: "-"), after.split(separator: "-"))
+            #expect(nextParts.count == 2 && nextParts[0].count == 6 && nextParts[0] == afterParts[0])
+            #expect(UInt64(afterParts[1], radix: 16) == UInt64(nextParts[1], radix: 16).map { $0 + 1 })
         }
     }
 

@@ -16,8 +16,27 @@ enum RequestID {
         {
             return given
         }
-        let next = counter.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + String(next, radix: 16)
+        return made(counter.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// The prefix, a dash and `number` in hex, written into a stack buffer: one string made, no concatenation.
+    private static func made(_ number: UInt64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var count = 0
+            for byte in prefix.utf8 {
+                buffer[count] = byte
+                count += 1
+            }
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+            let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
+            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                let nibble = UInt8((number >> UInt64(shift)) & 0xF)
+                buffer[count] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                count += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 }
 

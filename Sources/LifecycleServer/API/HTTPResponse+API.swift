@@ -4,12 +4,15 @@ import LifecycleJSON
 import LifecycleWire
 
 extension HTTPResponse {
+    /// The header fields of a JSON answer, one array for all of them (a literal here would be made anew each time).
+    private static let jsonHeaders = [(name: "Content-Type", value: "application/json")]
+
     static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         json(status, JSONWriter.encode(value), headers: headers)
     }
 
     static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
     }
 
     /// A read's answer with its `ETag`, or `304` when the client already has it.

@@ -15,7 +15,7 @@ extension LifecycleService {
             return done(APIError.notReady("the store failed and the daemon takes no more changes: \(reason)").response)
         }
         switch currentPhase {
-        case .ready: done(.json(200, BuildInfo.probe(status: "ready")))
+        case .ready: done(BuildInfo.readyAnswer)
         case .recovering: done(APIError.notReady("recovering the data directory").response)
         case .draining: done(APIError.notReady("draining before shutdown").response)
         }

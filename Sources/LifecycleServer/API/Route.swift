@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
     case livez, readyz, metrics, openapi, reset, changes
@@ -22,23 +28,26 @@ enum Route: String, CaseIterable, Sendable {
         var namespace: String?
     }
 
-    private static let namespacesPrefix = "/v1/namespaces"
-
-    /// The route of `path`: every resource path also under `/v1/namespaces/{ns}`.
+    /// The route of `path`: every resource path also under `/v1/namespaces/{ns}`. Read from the path's bytes:
+    /// no string is made but the id and the namespace's name.
     static func match(_ path: String) -> Match {
-        guard path.hasPrefix(namespacesPrefix) else {
-            let (route, id) = matchUnprefixed(path)
+        var path = path
+        return path.withUTF8 { match(Segment($0)) }
+    }
+
+    private static func match(_ path: Segment) -> Match {
+        guard let rest = path.dropping("/v1/namespaces") else {
+            let (route, id) = matchUnprefixed(Segments(path))
             return Match(route: route, id: id)
         }
-        let rest = path.utf8.dropFirst(namespacesPrefix.utf8.count)
-        if rest.isEmpty || rest.elementsEqual("/".utf8) { return Match(route: .namespaces) }
-        guard rest.first == UInt8(ascii: "/") else { return Match(route: .unknown) }
-        let name = rest.dropFirst().prefix { $0 != UInt8(ascii: "/") }
-        let namespace = String(Substring(name))
-        let tail = String(Substring(rest.dropFirst(1 + name.count)))
-        if tail.isEmpty || tail == "/" { return Match(route: .namespace, namespace: namespace) }
-        if tail == "/reset" { return Match(route: .namespaceReset, namespace: namespace) }
-        let (route, id) = matchUnprefixed("/v1" + tail)
+        if rest.is("") || rest.is("/") { return Match(route: .namespaces) }
+        guard let afterSlash = rest.dropping("/") else { return Match(route: .unknown) }
+        let (name, tail) = afterSlash.split(at: UInt8(ascii: "/"))
+        let namespace = name.text
+        if tail.is("") || tail.is("/") { return Match(route: .namespace, namespace: namespace) }
+        if tail.is("/reset") { return Match(route: .namespaceReset, namespace: namespace) }
+        // The rest is read as the unprefixed path `/v1` + tail.
+        let (route, id) = matchUnprefixed(Segments(tail, after: Segment("v1")))
         guard route.isNamespaced else { return Match(route: .unknown) }
         return Match(route: route, id: id, namespace: namespace)
     }
@@ -56,13 +65,12 @@ enum Route: String, CaseIterable, Sendable {
     }
 
     /// The route and the id of an unprefixed path, if any.
-    private static func matchUnprefixed(_ path: String) -> (Route, String?) {
-        let parts = Segments(path)
+    private static func matchUnprefixed(_ parts: Segments) -> (Route, String?) {
         switch parts.count {
         case 0:
             return (.dashboard, nil)
         case 2 where parts[0] == "dashboard":
-            return (.dashboardAsset, String(parts[1]))
+            return (.dashboardAsset, parts[1].text)
         case 1:
             switch parts[0] {
             case "livez": return (.livez, nil)
@@ -85,12 +93,12 @@ enum Route: String, CaseIterable, Sendable {
             }
         case 3 where parts[0] == "v1":
             switch parts[1] {
-            case "devices": return (.device, String(parts[2]))
-            case "apps": return (.app, String(parts[2]))
+            case "devices": return (.device, parts[2].text)
+            case "apps": return (.app, parts[2].text)
             default: return (.unknown, nil)
             }
         case 4 where parts[0] == "v1":
-            let id = String(parts[2])
+            let id = parts[2].text
             switch (parts[1], parts[3]) {
             case ("devices", "events"): return (.deviceEvents, id)
             case ("devices", "timeline"): return (.deviceTimeline, id)
@@ -108,23 +116,29 @@ enum Route: String, CaseIterable, Sendable {
 
 }
 
-/// Up to four non-empty segments of a path, found without allocating (this runs for every request).
+/// Up to four non-empty segments of a path's bytes, found without allocating (this runs for every request).
+/// Valid only while those bytes are (inside `String.withUTF8`).
 private struct Segments {
-    private var found: (Substring, Substring, Substring, Substring) = ("", "", "", "")
+    private var found: (Segment, Segment, Segment, Segment) = (Segment(), Segment(), Segment(), Segment())
     /// The number of segments, or 5 for more than four.
     private(set) var count = 0
 
-    init(_ path: String) {
-        let utf8 = path.utf8
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            guard utf8[index] != UInt8(ascii: "/") else {
-                index = utf8.index(after: index)
+    /// The segments of `path`, after `first` when given.
+    init(_ path: Segment, after first: Segment? = nil) {
+        if let first {
+            found.0 = first
+            count = 1
+        }
+        let bytes = path.bytes
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] != UInt8(ascii: "/") else {
+                index += 1
                 continue
             }
             let start = index
-            while index < utf8.endIndex && utf8[index] != UInt8(ascii: "/") { index = utf8.index(after: index) }
-            let segment = Substring(path[start..<index])
+            while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
+            let segment = Segment(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             switch count {
             case 0: found.0 = segment
             case 1: found.1 = segment
@@ -138,7 +152,7 @@ private struct Segments {
         }
     }
 
-    subscript(index: Int) -> Substring {
+    subscript(index: Int) -> Segment {
         switch index {
         case 0: found.0
         case 1: found.1
@@ -146,4 +160,38 @@ private struct Segments {
         default: found.3
         }
     }
+}
+
+/// A path's bytes or a part of them, compared with the routes' literals byte for byte.
+private struct Segment {
+    fileprivate private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+    init() {}
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// A literal's bytes, which live as long as the program.
+    init(_ literal: StaticString) { bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount) }
+
+    /// The segment as a string of its own (an id).
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    func `is`(_ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        return bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
+    }
+
+    /// What follows `prefix`, when the segment starts with it.
+    func dropping(_ prefix: StaticString) -> Segment? {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count, Segment(UnsafeBufferPointer(rebasing: bytes[..<count])).is(prefix) else { return nil }
+        return Segment(UnsafeBufferPointer(rebasing: bytes[count...]))
+    }
+
+    /// The bytes before the first `separator`, and the rest from it (empty when there is none).
+    func split(at separator: UInt8) -> (Segment, Segment) {
+        let index = bytes.firstIndex(of: separator) ?? bytes.count
+        return (Segment(UnsafeBufferPointer(rebasing: bytes[..<index])), Segment(UnsafeBufferPointer(rebasing: bytes[index...])))
+    }
+
+    static func == (segment: Segment, literal: StaticString) -> Bool { segment.is(literal) }
+    static func ~= (literal: StaticString, segment: Segment) -> Bool { segment.is(literal) }
 }

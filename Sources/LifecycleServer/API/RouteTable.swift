@@ -25,7 +25,7 @@ extension Route {
     /// Every operation of the API, by route: the one place where a path and a method meet their handler.
     /// A route's methods (and a 405's `allowed`) are the methods listed here.
     static let table: [Route: [Operation]] = [
-        .livez: [get { _, _, _, done throws(APIError) in done(.json(200, BuildInfo.probe(status: "ok"))) }],
+        .livez: [get { _, _, _, done throws(APIError) in done(BuildInfo.liveAnswer) }],
         .readyz: [get { service, _, _, done throws(APIError) in service.readyz(done) }],
         .metrics: [get { service, _, _, done throws(APIError) in done(service.metricsResponse()) }],
         .openapi: [get { service, request, _, done throws(APIError) in done(service.openAPIResponse(request)) }],

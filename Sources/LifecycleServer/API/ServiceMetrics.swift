@@ -4,6 +4,8 @@ import Metrics
 
 /// Every metric the service records, created once with fixed labels (never an app or device id).
 final class ServiceMetrics: Sendable {
+    /// The routes in the order of the metrics' arrays (`allCases` makes a new array at each call).
+    private static let routes = Route.allCases
     static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 500, 503, 507]
 
     private let requests: [[Counter]]
@@ -31,18 +33,18 @@ final class ServiceMetrics: Sendable {
 
     init() {
         buildInfo.record(1)
-        requests = Route.allCases.map { route in
+        requests = Self.routes.map { route in
             Self.statuses.map { status in
                 Counter(
                     label: "lifecycled_http_requests_total",
                     dimensions: [("route", route.rawValue), ("status", String(status))])
             }
         }
-        otherStatus = Route.allCases.map { route in
+        otherStatus = Self.routes.map { route in
             Counter(
                 label: "lifecycled_http_requests_total", dimensions: [("route", route.rawValue), ("status", "other")])
         }
-        latency = Route.allCases.map { route in
+        latency = Self.routes.map { route in
             Metrics.Timer(label: "lifecycled_http_request_duration_seconds", dimensions: [("route", route.rawValue)])
         }
         var events: [String: Counter] = [:]
@@ -53,7 +55,7 @@ final class ServiceMetrics: Sendable {
     }
 
     func request(_ route: Route, status: Int, nanoseconds: UInt64) {
-        let routeIndex = Route.allCases.firstIndex(of: route)!
+        let routeIndex = Self.routes.firstIndex(of: route)!
         if let statusIndex = Self.statuses.firstIndex(of: status) {
             requests[routeIndex][statusIndex].increment()
         } else {
