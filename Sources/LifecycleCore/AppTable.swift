@@ -26,6 +26,11 @@ struct AppTable: Sendable, Codable, Equatable {
     /// never matches again. Copies of a table share the marks along with the sets they stand for.
     private var changedMark = Mark.fresh()
     private var undoMark = Mark.none
+    /// The app last changed or focused, and where it sits in `storage`: an event addresses one app at nearly
+    /// every step, and comparing an id costs far less than hashing it. Dropped whenever an app is added or
+    /// removed (which may move the others).
+    private var recentID: String?
+    private var recentIndex: [String: AppBox].Index?
 
     private enum CodingKeys: String, CodingKey {
         case storage
@@ -50,23 +55,38 @@ struct AppTable: Sendable, Codable, Equatable {
             }
     }
 
-    func contains(_ id: String) -> Bool { storage[id] != nil }
+    func contains(_ id: String) -> Bool { recentID == id || storage[id] != nil }
+
+    /// Where app `id` sits in `storage`, if it exists: the remembered place when it is the recent app.
+    @inline(__always) private func index(of id: String) -> [String: AppBox].Index? {
+        if recentID == id { return recentIndex }
+        return storage.index(forKey: id)
+    }
+
+    /// Remembers app `id` (which exists) as the recent app, so the steps of an event about it find it without a hash.
+    mutating func focus(_ id: String) {
+        guard recentID != id else { return }
+        recentID = id
+        recentIndex = storage.index(forKey: id)!
+    }
 
     subscript(id: String) -> AppInstance? {
-        get { storage[id]?.value }
+        get { index(of: id).map { storage.values[$0].value } }
         set { replace(id, with: newValue.map(AppBox.init)) }
     }
 
     /// An app that exists, for reading and changing in place.
     subscript(existing id: String) -> AppInstance {
-        _read { yield storage[id]!.value }
+        _read { yield storage.values[index(of: id)!].value }
         _modify {
-            let index = storage.index(forKey: id)!
+            let index = index(of: id)!
             let before = storage.values[index].footprint
             if inBatch, storage.values[index].undoMark != undoMark { saveForUndo(id, storage.values[index].value) }
             if !isKnownUniquelyReferenced(&storage.values[index]) {
                 storage.values[index] = AppBox(storage.values[index].value)
             }
+            recentID = id
+            recentIndex = index
             yield &storage.values[index].value
             let box = storage.values[index]
             if box.changedMark != changedMark {
@@ -85,6 +105,8 @@ struct AppTable: Sendable, Codable, Equatable {
 
     /// Puts `box` (nil: nothing) in the place of app `id`, keeping every record true.
     private mutating func replace(_ id: String, with box: AppBox?) {
+        recentID = nil
+        recentIndex = nil
         let old = storage[id]
         if inBatch, undo.index(forKey: id) == nil { undo[id] = .some(old?.value) }
         storage[id] = box

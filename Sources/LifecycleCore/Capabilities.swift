@@ -16,7 +16,12 @@ struct Capabilities {
     /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, without scenes, fails to launch.
     let sceneLifecycleRequired: Bool
 
-    init(version: Version, deviceMultitasking: Bool, info: InfoPlist, sdkVersion: Version, idiom: Idiom = .phone) {
+    /// Inlined, so that it reads the few fields of `info` it needs in place instead of a copy of it.
+    @inline(__always)
+    init(
+        version: Version, deviceMultitasking: Bool, info: borrowing InfoPlist, sdkVersion: Version,
+        idiom: Idiom = .phone
+    ) {
         self.version = version
         usesScenes = version >= Version(13, 0) && info.sceneManifest != nil
         // exitsOnSuspend ends at iOS 13 and every iOS 13 device multitasks (§11.1, chosen); an app linked

@@ -8,9 +8,12 @@ extension Device {
     public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
         // Rolling back restores the device as it was, every field of it, without the app table: that rolls
         // back only the apps the batch touched, so a batch costs the same whatever the number of apps. (The
-        // saved copy must not share the table, or the batch's first change would copy it.)
-        var saved = self
-        saved.apps = AppTable()
+        // saved copy must not share the table, or the batch's first change would copy it: the table steps out
+        // while the copy is made, which spares retaining and releasing its parts.)
+        var table = AppTable()
+        swap(&table, &apps)
+        let saved = self
+        swap(&table, &apps)
         log = []
         log.reserveCapacity(8)
         quietChange = false
@@ -81,6 +84,7 @@ extension Device {
         guard apps.contains(target) else {
             throw Rejection(code: .notFound, detail: "no app \(target) on device \(id)")
         }
+        apps.focus(target)
         if case .moveTo(let state) = event { return try moveTo(state, app: target) }
         try applyAppEvent(event, to: target)
         return nil

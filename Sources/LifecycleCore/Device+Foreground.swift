@@ -20,21 +20,21 @@ struct OpenedURL {
 /// Launch, coming to the foreground and leaving it (LIFECYCLE §4).
 extension Device {
     mutating func launchEvent(_ id: String, background: Bool, url: OpenedURL?) throws(Rejection) {
-        let app = apps[existing: id]
+        let state = apps[existing: id].state
         guard background else {
-            if app.state.isForeground, url == nil { return }  // already in front: legal, changes nothing
+            if state.isForeground, url == nil { return }  // already in front: legal, changes nothing
             try bringToForeground(id, url: url)
             return
         }
         if url != nil {
             throw .invalidField("url", "a background launch takes no url: launch in the foreground to open one")
         }
-        guard app.state == .notRunning else { return }  // already in memory: nothing to launch
+        guard state == .notRunning else { return }  // already in memory: nothing to launch
         if failsToLaunch(id) { return }
-        guard capabilities(of: app).multitasking else {
+        guard capabilities(of: id).multitasking else {
             throw .transition(
                 "the app cannot run in the background (it needs iOS 4.0, a multitasking device and no UIApplicationExitsOnSuspend)",
-                state: app.state)
+                state: state)
         }
         try ensureMemory(for: id)
         _ = launch(id, background: true, url: nil)

@@ -41,12 +41,13 @@ extension Device {
     mutating func invoke(
         _ id: String, _ selector: String, args: [String: JSONValue] = [:], limit: Double? = nil
     ) -> Double? {
-        let app = apps[existing: id]
+        // The configuration alone, shared: binding the app would copy it.
+        let configuration = apps[existing: id].storedConfiguration
         var spent = 0.0
-        if app.delegate.implements(selector) {
-            let duration = app.delegate.duration(of: selector)
-            record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
-            if app.delegate.actions != nil, !performActions(id, inside: selector) { return nil }
+        if configuration.value.delegate.implements(selector) {
+            let duration = configuration.value.delegate.duration(of: selector)
+            record(id, .callback(selector: selector, state: apps[existing: id].state, args: args, duration: duration))
+            if configuration.value.delegate.actions != nil, !performActions(id, inside: selector) { return nil }
             if let limit, duration > limit {
                 time = min(time + limit, Self.maximumTime)
                 end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)

@@ -38,9 +38,13 @@ extension Device {
     }
 
     /// A scene that stayed `background` for `sceneDisconnectDelay` in a living process (§11.9).
-    func sceneDisconnectTime(of app: AppInstance) -> Double? {
-        guard let delay = configuration.sceneDisconnectDelay, app.state != .notRunning else { return nil }
-        return app.sessions.compactMap { $0.state == .background ? $0.backgroundSince.map { $0 + delay } : nil }.min()
+    func sceneDisconnectTime(of id: String) -> Double? {
+        guard let delay = configuration.sceneDisconnectDelay, apps[existing: id].state != .notRunning else {
+            return nil
+        }
+        return apps[existing: id].sessions.compactMap {
+            $0.state == .background ? $0.backgroundSince.map { $0 + delay } : nil
+        }.min()
     }
 
     /// Disconnects every scene whose delay ran out; a suspended app first runs again in the background.

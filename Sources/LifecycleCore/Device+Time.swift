@@ -2,31 +2,34 @@
 extension Device {
     /// The earliest simulated time at which something happens by itself; nil when nothing is pending.
     /// A realtime driver calls `advance(to:)` then.
+    ///
+    /// The rules here read each app field by field: binding an app whole would copy it.
     public var nextDeadline: Double? {
         var earliest = Double.infinity
         for id in apps.clocked {
-            let app = apps[existing: id]
-            if let watchdog = app.windowWatchdog { earliest = min(earliest, watchdog) }
-            if let end = app.windowEnd { earliest = min(earliest, end) }
-            for task in app.backgroundTasks {
+            if let watchdog = apps[existing: id].windowWatchdog { earliest = min(earliest, watchdog) }
+            if let end = apps[existing: id].windowEnd { earliest = min(earliest, end) }
+            for task in apps[existing: id].backgroundTasks {
                 if let endsAt = task.endsAt { earliest = min(earliest, endsAt) }
             }
-            if let expiry = budgetExpiry(of: app) { earliest = min(earliest, expiry) }
-            if let suspension = suspensionTime(of: app) { earliest = min(earliest, suspension) }
-            if let disconnect = sceneDisconnectTime(of: app) { earliest = min(earliest, disconnect) }
+            if let expiry = budgetExpiry(of: id) { earliest = min(earliest, expiry) }
+            if let suspension = suspensionTime(of: id) { earliest = min(earliest, suspension) }
+            if let disconnect = sceneDisconnectTime(of: id) { earliest = min(earliest, disconnect) }
         }
         return earliest.isFinite ? earliest : nil
     }
 
-    private func budgetExpiry(of app: AppInstance) -> Double? {
-        guard app.state == .background, !app.backgroundTasks.isEmpty, !app.budgetExhausted,
-            let since = app.backgroundSince
+    private func budgetExpiry(of id: String) -> Double? {
+        guard apps[existing: id].state == .background, !apps[existing: id].backgroundTasks.isEmpty,
+            !apps[existing: id].budgetExhausted, let since = apps[existing: id].backgroundSince
         else { return nil }
-        return since + capabilities(of: app).backgroundBudget
+        return since + capabilities(of: id).backgroundBudget
     }
 
-    private func suspensionTime(of app: AppInstance) -> Double? {
-        guard app.state == .background, app.isIdle, let idle = app.idleSince else { return nil }
+    private func suspensionTime(of id: String) -> Double? {
+        guard apps[existing: id].state == .background, apps[existing: id].isIdle,
+            let idle = apps[existing: id].idleSince
+        else { return nil }
         return idle + configuration.suspendDelay
     }
 
@@ -44,32 +47,25 @@ extension Device {
     }
 
     /// Fires everything due by now, app by app in the order they were added.
-    /// Each app is read once and read again only after a step changed it (nearly always nothing is due).
     private mutating func fireDue() {
         for id in apps.clockedInOrder {
-            var app = apps[existing: id]
-            if let watchdog = app.windowWatchdog, watchdog <= time {
+            if let watchdog = apps[existing: id].windowWatchdog, watchdog <= time {
                 end(id, .watchdog, notified: false, code: Watchdog.code)
                 continue
             }
-            if let end = app.windowEnd, end <= time {
+            if let end = apps[existing: id].windowEnd, end <= time {
                 apps[existing: id].windowEnd = nil
-                app = apps[existing: id]
             }
-            var tasksEnded = false
-            for task in app.backgroundTasks {
+            for task in apps[existing: id].backgroundTasks {
                 if let endsAt = task.endsAt, endsAt <= time {
                     apps[existing: id].backgroundTasks.removeAll { $0.id == task.id }
                     record(id, .backgroundTask(event: .ended, task: task.id, name: task.name))
-                    tasksEnded = true
                 }
             }
-            if tasksEnded { app = apps[existing: id] }
-            if let expiry = budgetExpiry(of: app), expiry <= time {
+            if let expiry = budgetExpiry(of: id), expiry <= time {
                 expireBackgroundTasks(id)
-                app = apps[existing: id]
             }
-            if let disconnect = sceneDisconnectTime(of: app), disconnect <= time {
+            if let disconnect = sceneDisconnectTime(of: id), disconnect <= time {
                 disconnectIdleScenes(id)
             }
             suspendIfDue(id)
@@ -78,7 +74,7 @@ extension Device {
 
     private mutating func suspendIfDue(_ id: String) {
         settleOne(id)
-        if let suspension = suspensionTime(of: apps[existing: id]), suspension <= time {
+        if let suspension = suspensionTime(of: id), suspension <= time {
             setState(id, .suspended)
             apps[existing: id].idleSince = nil
             releaseAtSuspension(id)
@@ -96,10 +92,9 @@ extension Device {
     }
 
     private mutating func settleOne(_ id: String) {
-        let app = apps[existing: id]
-        if app.state == .background, app.isIdle {
-            if app.idleSince == nil { apps[existing: id].idleSince = time }
-        } else if app.idleSince != nil {
+        if apps[existing: id].state == .background, apps[existing: id].isIdle {
+            if apps[existing: id].idleSince == nil { apps[existing: id].idleSince = time }
+        } else if apps[existing: id].idleSince != nil {
             apps[existing: id].idleSince = nil
         }
     }

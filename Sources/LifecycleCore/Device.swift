@@ -115,7 +115,13 @@ public struct Device: Equatable, Sendable, Codable {
             idiom: configuration.idiom)
     }
 
-    func capabilities(of id: String) -> Capabilities { capabilities(of: apps[existing: id]) }
+    /// The same for app `id`, read field by field: reading the app whole would copy it.
+    func capabilities(of id: String) -> Capabilities {
+        let app = apps[existing: id].storedConfiguration
+        return Capabilities(
+            version: configuration.iosVersion, deviceMultitasking: configuration.multitasking, info: app.value.info,
+            sdkVersion: app.value.sdkVersion ?? apps[existing: id].iosVersion, idiom: configuration.idiom)
+    }
 }
 
 /// What applying an input produced.
