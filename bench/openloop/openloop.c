@@ -65,6 +65,20 @@ static int open_connection(const char *host, int port) {
     return fd;
 }
 
+// Connects connection `index` (afresh when it had a socket) and watches it in `epoll`; its fd is -1 when the
+// connection could not be opened.
+static void connect_slot(int epoll, connection_t *connections, int index, const char *host, int port) {
+    connection_t *c = &connections[index];
+    if (c->fd >= 0) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL);
+        close(c->fd);
+    }
+    c->fd = open_connection(host, port);
+    if (c->fd < 0) return;
+    struct epoll_event event = {.events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.u32 = (uint32_t)index};
+    epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event);
+}
+
 // The length of a complete answer at the start of the buffer, 0 when it is not complete yet, -1 when it
 // cannot be read (no Content-Length). *status gets the status code.
 static long complete_answer(const char *buffer, size_t have, int *status) {
@@ -123,10 +137,9 @@ int main(int argc, char **argv) {
     connection_t *connections = calloc((size_t)count, sizeof *connections);
     int epoll = epoll_create1(0);
     for (int i = 0; i < count; i++) {
-        connections[i].fd = open_connection(host, port);
+        connections[i].fd = -1;
+        connect_slot(epoll, connections, i, host, port);
         if (connections[i].fd < 0) { perror("connect"); return 1; }
-        struct epoll_event event = {.events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.u32 = (uint32_t)i};
-        epoll_ctl(epoll, EPOLL_CTL_ADD, connections[i].fd, &event);
     }
     int *idle = malloc((size_t)count * sizeof *idle);
     int idle_count = 0;
@@ -162,12 +175,7 @@ int main(int argc, char **argv) {
             if (!c->busy) {
                 // An idle connection the server closed: open another in its place.
                 if (events[e].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-                    epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL);
-                    close(c->fd);
-                    c->fd = open_connection(host, port);
-                    struct epoll_event event = {.events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP,
-                                                .data.u32 = (uint32_t)(c - connections)};
-                    epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event);
+                    connect_slot(epoll, connections, (int)(c - connections), host, port);
                 }
                 continue;
             }
@@ -181,12 +189,7 @@ int main(int argc, char **argv) {
                 if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
                     errors++;
                     c->busy = 0;
-                    epoll_ctl(epoll, EPOLL_CTL_DEL, c->fd, NULL);
-                    close(c->fd);
-                    c->fd = open_connection(host, port);
-                    struct epoll_event event = {.events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP,
-                                                .data.u32 = (uint32_t)(c - connections)};
-                    epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event);
+                    connect_slot(epoll, connections, (int)(c - connections), host, port);
                     idle[idle_count++] = (int)(c - connections);
                 }
                 break;
