@@ -28,17 +28,10 @@ enum RequestTarget {
             }
         }
         if queryStart < bytes.endIndex {
-            // The non-empty parameters between `&`s.
-            var parameters = 0
-            var inParameter = false
-            for byte in bytes[(queryStart + 1)...] {
-                if byte == UInt8(ascii: "&") {
-                    inParameter = false
-                } else if !inParameter {
-                    inParameter = true
-                    parameters += 1
-                }
-            }
+            // Every piece between `&`s counts, an empty one too: libmicrohttpd keeps each in the connection's
+            // memory, so a query of thousands of `&` would exhaust it before any answer.
+            var parameters = 1
+            for byte in bytes[(queryStart + 1)...] where byte == UInt8(ascii: "&") { parameters += 1 }
             if parameters > maxQueryParameters {
                 return .tooManyQueryParameters(count: parameters, limit: maxQueryParameters)
             }

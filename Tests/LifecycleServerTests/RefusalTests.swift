@@ -58,6 +58,14 @@ import Testing
             "GET /v1/devices?\(query) HTTP/1.1\r\nHost: localhost\r\n\r\n", code: .tooManyQueryParameters, limit: 100)
     }
 
+    /// Empty parameters count: thousands of `&` would exhaust libmicrohttpd's memory for the connection, which
+    /// would then close without an answer.
+    @Test func aQueryOfEmptyParametersIsRefusedWithAnAnswer() throws {
+        try expectRefused(
+            "GET /v1/devices?a\(String(repeating: "&", count: 2000)) HTTP/1.1\r\nHost: localhost\r\n\r\n",
+            code: .tooManyQueryParameters, limit: 100)
+    }
+
     @Test func largeHeaderFieldsAreTooLarge() throws {
         try expectRefused(
             "GET /v1/devices HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 17000))\r\n\r\n",
