@@ -15,6 +15,7 @@ final class JournalWriter {
     private let rollback: SQLiteStatement
     private let insertRecord: SQLiteStatement
     private let insertStream: SQLiteStatement
+    private let snapshotRow: SQLiteStatement
     private let upsertSnapshot: SQLiteStatement
     private let pruneRecords: SQLiteStatement
     private let deleteStreamRecords: SQLiteStatement
@@ -28,7 +29,10 @@ final class JournalWriter {
     /// writing, so the cache never has to be rolled back.
     private var streamIDs: [String: Int64] = [:]
 
-    /// Bytes of records and snapshots written since the last `takeBytesWritten()`.
+    /// Snapshots (ids in the snapshot store) no row names any longer, as of the batch being written.
+    private var unnamed: [Int64] = []
+
+    /// Bytes of records written since the last `takeBytesWritten()`.
     private var bytesWritten = 0
     private var bytesSinceMeasure = 0
     private var deletedSinceMeasure = false
@@ -47,19 +51,19 @@ final class JournalWriter {
         rollback = try connection.prepare("ROLLBACK")
         insertRecord = try connection.prepare("INSERT INTO journal(seq, stream_id, record) VALUES (?1, ?2, ?3)")
         insertStream = try connection.prepare("INSERT INTO stream(name) VALUES (?1) RETURNING id")
+        snapshotRow = try connection.prepare("SELECT seq, stored FROM snapshot WHERE stream_id = ?1")
         upsertSnapshot = try connection.prepare(
             """
-            INSERT INTO snapshot(stream_id, seq, state) VALUES (?1, ?2, ?3)
-            ON CONFLICT(stream_id) DO UPDATE SET seq = excluded.seq, state = excluded.state
-            WHERE excluded.seq >= snapshot.seq
+            INSERT INTO snapshot(stream_id, seq, state, stored) VALUES (?1, ?2, x'', ?3)
+            ON CONFLICT(stream_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, stored = excluded.stored
             """
         )
         pruneRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1 AND seq <= ?2")
         deleteStreamRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1")
-        deleteStreamSnapshot = try connection.prepare("DELETE FROM snapshot WHERE stream_id = ?1")
+        deleteStreamSnapshot = try connection.prepare("DELETE FROM snapshot WHERE stream_id = ?1 RETURNING stored")
         deleteStreamRow = try connection.prepare("DELETE FROM stream WHERE id = ?1")
         deleteAllRecords = try connection.prepare("DELETE FROM journal")
-        deleteAllSnapshots = try connection.prepare("DELETE FROM snapshot")
+        deleteAllSnapshots = try connection.prepare("DELETE FROM snapshot RETURNING stored")
         deleteAllStreams = try connection.prepare("DELETE FROM stream")
         setLastSeq = try connection.prepare("UPDATE store_meta SET value = ?1 WHERE key = 'last_seq'")
 
@@ -76,6 +80,22 @@ final class JournalWriter {
     }
 
     var streamCount: Int { streamIDs.count }
+
+    /// The snapshots the journal names, by their id in the snapshot store.
+    func namedSnapshots() throws(StoreError) -> Set<Int64> {
+        let rows = try connection.prepare("SELECT stored FROM snapshot WHERE stored != 0")
+        defer { rows.finalize() }
+        var named: Set<Int64> = []
+        while try rows.step() { named.insert(rows.int64(0)) }
+        return named
+    }
+
+    /// The snapshots the last committed batch stopped naming (replaced, or their stream gone), or named
+    /// never (too old, or their stream gone): the snapshot store may delete them.
+    func takeUnnamed() -> [Int64] {
+        defer { unnamed = [] }
+        return unnamed
+    }
 
     /// Writes the batch in one transaction and commits it; on any error rolls it all back.
     func write(_ batch: [PendingOperation]) -> StoreError? {
@@ -97,6 +117,7 @@ final class JournalWriter {
             return nil
         } catch {
             try? rollback.run()
+            unnamed = []
             return error
         }
     }
@@ -152,10 +173,10 @@ final class JournalWriter {
         case .append(let seq, let stream, let record, let startsStream, _):
             // A stream's first record starts it afresh: nothing of an earlier stream of that name remains.
             if startsStream, let id = streamIDs[stream] {
-                for statement in [deleteStreamRecords, deleteStreamSnapshot] {
-                    try statement.bind(1, id)
-                    try statement.run()
-                }
+                try deleteStreamRecords.bind(1, id)
+                try deleteStreamRecords.run()
+                try deleteStreamSnapshot.bind(1, id)
+                try collectUnnamed(deleteStreamSnapshot)
             }
             try insertRecord.bind(1, seq)
             try insertRecord.bind(2, try streamID(stream))
@@ -165,38 +186,58 @@ final class JournalWriter {
             bytesSinceMeasure += record.count
             metrics.recordBytes.increment(by: record.count)
             return seq
-        case .saveSnapshot(let stream, let upTo, let state, _):
+        case .nameSnapshot(let stream, let upTo, let stored, _):
             // A snapshot never creates a stream: one that is gone stays gone.
-            guard let id = streamIDs[stream] else { return nil }
+            guard let id = streamIDs[stream] else {
+                unnamed.append(stored)
+                return nil
+            }
+            try snapshotRow.bind(1, id)
+            let current = try snapshotRow.step() ? (seq: snapshotRow.uint64(0), stored: snapshotRow.int64(1)) : nil
+            snapshotRow.reset()
+            // An older snapshot than the one named is not named.
+            if let current, current.seq > upTo {
+                unnamed.append(stored)
+                return nil
+            }
+            if let current, current.stored != 0 { unnamed.append(current.stored) }
             try upsertSnapshot.bind(1, id)
             try upsertSnapshot.bind(2, upTo)
-            try upsertSnapshot.bind(3, state)
+            try upsertSnapshot.bind(3, stored)
             try upsertSnapshot.run()
             // Retention: the snapshot stands for these records, so disk use stays bounded by live state.
             try pruneRecords.bind(1, id)
             try pruneRecords.bind(2, upTo)
             try pruneRecords.run()
-            bytesWritten += state.count
-            bytesSinceMeasure += state.count
-            metrics.snapshots.increment()
-            metrics.snapshotBytes.increment(by: state.count)
+            deletedSinceMeasure = true
             return nil
         case .deleteStream(let stream, _):
             guard let id = streamIDs[stream] else { return nil }
             deletedSinceMeasure = true
-            for statement in [deleteStreamRecords, deleteStreamSnapshot, deleteStreamRow] {
+            for statement in [deleteStreamRecords, deleteStreamRow] {
                 try statement.bind(1, id)
                 try statement.run()
             }
+            try deleteStreamSnapshot.bind(1, id)
+            try collectUnnamed(deleteStreamSnapshot)
             streamIDs[stream] = nil
             return nil
         case .deleteAll:
             deletedSinceMeasure = true
             try deleteAllRecords.run()
-            try deleteAllSnapshots.run()
+            try collectUnnamed(deleteAllSnapshots)
             try deleteAllStreams.run()
             streamIDs.removeAll()
             return nil
+        }
+    }
+
+    /// Runs a deletion of snapshot rows that returns their `stored` ids, keeping those to delete.
+    private func collectUnnamed(_ statement: SQLiteStatement) throws(StoreError) {
+        defer { statement.reset() }
+        while try statement.step() {
+            let stored = statement.int64(0)
+            if stored != 0 { unnamed.append(stored) }
         }
     }
 
@@ -214,7 +255,7 @@ final class JournalWriter {
     func close() {
         _ = try? connection.checkpoint(.truncate)
         for statement in [
-            begin, commit, rollback, insertRecord, insertStream, upsertSnapshot, pruneRecords, deleteStreamRecords,
+            begin, commit, rollback, insertRecord, insertStream, snapshotRow, upsertSnapshot, pruneRecords, deleteStreamRecords,
             deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,
             pageCount, freelistCount, pageSize,
         ] {

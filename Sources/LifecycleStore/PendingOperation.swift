@@ -3,7 +3,8 @@ enum PendingOperation {
     case append(
         seq: UInt64, stream: String, record: [UInt8], startsStream: Bool,
         durable: @Sendable (Result<UInt64, StoreError>) -> Void)
-    case saveSnapshot(stream: String, upTo: UInt64, state: [UInt8], durable: DurableCompletion?)
+    /// A snapshot already committed to the snapshot store, as `stored` there, to be named by the journal.
+    case nameSnapshot(stream: String, upTo: UInt64, stored: Int64, durable: DurableCompletion?)
     case deleteStream(String, durable: DurableCompletion?)
     case deleteAll(durable: DurableCompletion?)
 
@@ -12,7 +13,7 @@ enum PendingOperation {
         switch self {
         case .append(let seq, _, _, _, let durable):
             durable(failure.map { .failure($0) } ?? .success(seq))
-        case .saveSnapshot(_, _, _, let durable), .deleteStream(_, let durable), .deleteAll(let durable):
+        case .nameSnapshot(_, _, _, let durable), .deleteStream(_, let durable), .deleteAll(let durable):
             durable?(failure.map { .failure($0) } ?? .success(()))
         }
     }

@@ -11,6 +11,14 @@ extension SQLiteJournal {
     ) throws {
         flush()
         guard isOpen else { throw StoreError.closed }
+        try snapshots.whileReading { stored in try recover(including: including, each: each, stored: stored) }
+    }
+
+    /// `stored` reads a snapshot's bytes from the snapshot store, which deletes none meanwhile.
+    private func recover(
+        including: (String) -> Bool, each: (RecoveredStream) throws -> Void,
+        stored: (Int64) throws(StoreError) -> [UInt8]
+    ) throws {
         let connection = try SQLiteConnection(path: databasePath, readOnly: true)
         defer { connection.close() }
         try connection.execute("BEGIN", operation: "begin recovery")
@@ -25,7 +33,7 @@ extension SQLiteJournal {
         }
         names.sort { $0.name < $1.name }
 
-        let snapshotRow = try connection.prepare("SELECT seq, state FROM snapshot WHERE stream_id = ?1")
+        let snapshotRow = try connection.prepare("SELECT seq, state, stored FROM snapshot WHERE stream_id = ?1")
         defer { snapshotRow.finalize() }
         // Records a snapshot covers are normally deleted with it; any left behind are skipped.
         let recordRows = try connection.prepare(
@@ -33,8 +41,12 @@ extension SQLiteJournal {
         defer { recordRows.finalize() }
         for (id, name) in names {
             try snapshotRow.bind(1, id)
+            // Schema 1's snapshots hold their bytes in the row; later ones name them in the snapshot store.
             let snapshot = try snapshotRow.step()
-                ? StreamSnapshot(seq: snapshotRow.uint64(0), state: snapshotRow.bytes(1)) : nil
+                ? StreamSnapshot(
+                    seq: snapshotRow.uint64(0),
+                    state: snapshotRow.int64(2) == 0 ? snapshotRow.bytes(1) : try stored(snapshotRow.int64(2)))
+                : nil
             snapshotRow.reset()
             try recordRows.bind(1, id)
             try recordRows.bind(2, snapshot?.seq ?? 0)

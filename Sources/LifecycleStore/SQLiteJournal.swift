@@ -18,12 +18,16 @@ import Synchronization
 public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// The database file's name inside the data directory.
     public static let databaseFileName = "lifecycled.sqlite3"
+    /// Every database file of a data directory: the journal's and its snapshots' (`SnapshotStore`).
+    public static let databaseFileNames = [databaseFileName, SnapshotStore.fileName]
     /// The lock file's name inside the data directory.
     public static let lockFileName = "lifecycled.lock"
 
     /// The database file this journal writes.
     public let databasePath: String
     private let logger: Logger
+    /// Where snapshots' bytes are written before the journal names them.
+    let snapshots: SnapshotStore
 
     // Everything below is guarded by `state`. The writer thread alone uses the writer, the checkpointer
     // and the lock once started, and releases them when it exits.
@@ -86,6 +90,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             _ = try connection.integer("PRAGMA max_page_count = \(pageLimit)")
         }
         let writer = try JournalWriter(connection: connection)
+        snapshots = try SnapshotStore(
+            path: directoryURL.appendingPathComponent(SnapshotStore.fileName).path,
+            named: try writer.namedSnapshots(), logger: logger)
         nextSeq = try writer.lastSeq() + 1
         let use = writer.diskUse()
         usedBytes.store(use.usedBytes, ordering: .relaxed)
@@ -100,6 +107,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             "Opened journal",
             metadata: ["path": "\(databasePath)", "next_seq": "\(nextSeq)", "streams": "\(writer.streamCount)"]
         )
+        snapshots.start { [weak self] written in self?.name(written) }
         let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)
         let thread = Thread { [self] in
             runWriter(owned.writer, checkpointer: owned.checkpointer, lock: owned.lock)
@@ -139,10 +147,12 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         state.unlock()
     }
 
-    /// Replaces the stream's snapshot and drops its records up to `journalSeq`, ordered with appends.
+    /// Writes the snapshot to the snapshot store, off the appends' path; once it is durable there, the
+    /// journal names it and drops the stream's records up to `journalSeq`, ordered with appends then.
     ///
-    /// An older snapshot than the one stored is ignored. A snapshot that claims a sequence number not
-    /// yet appended fails with `StoreError.snapshotAheadOfJournal`.
+    /// An older snapshot than the one named is ignored. A snapshot that claims a sequence number not
+    /// yet appended fails with `StoreError.snapshotAheadOfJournal`. The stream's deletions are checked when
+    /// the snapshot is accepted and again when it is named.
     public func saveSnapshot(
         stream: String, upTo journalSeq: UInt64, state snapshot: [UInt8], durable: DurableCompletion?
     ) {
@@ -154,12 +164,29 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         if refusal == nil, deletions.refusesSnapshot(of: stream, upTo: journalSeq) {
             refusal = .streamDeleted(stream: stream)
         }
+        state.unlock()
         if let refusal {
-            state.unlock()
             durable?(.failure(refusal))
             return
         }
-        enqueue(.saveSnapshot(stream: stream, upTo: journalSeq, state: snapshot, durable: durable))
+        snapshots.submit(stream: stream, upTo: journalSeq, state: snapshot, durable: durable)
+    }
+
+    /// Names a snapshot the snapshot store committed, in order with the appends accepted until now; one
+    /// whose stream was deleted or started again meanwhile is not named, and the store deletes it.
+    private func name(_ snapshot: SnapshotStore.Written) {
+        state.lock()
+        var refusal = refusal()
+        if refusal == nil, deletions.refusesSnapshot(of: snapshot.stream, upTo: snapshot.upTo) {
+            refusal = .streamDeleted(stream: snapshot.stream)
+        }
+        if let refusal {
+            state.unlock()
+            snapshots.discard([snapshot.id])
+            snapshot.durable?(.failure(refusal))
+            return
+        }
+        enqueue(.nameSnapshot(stream: snapshot.stream, upTo: snapshot.upTo, stored: snapshot.id, durable: snapshot.durable))
         state.unlock()
     }
 
@@ -177,9 +204,10 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     ///
     /// From a completion (on the writer thread) it returns at once: waiting there would wait for itself.
     public func flush() {
+        guard !state.withLock({ isWriterThread }) else { return }
+        snapshots.flush()
         state.lock()
         defer { state.unlock() }
-        guard !isWriterThread else { return }
         let target = accepted
         while completed < target && !finished { state.wait() }
     }
@@ -187,7 +215,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     public var keepsRecords: Bool { true }
 
     public var diskUse: DiskUse? {
-        DiskUse(usedBytes: usedBytes.load(ordering: .relaxed), freeBytes: freeBytes.load(ordering: .relaxed))
+        DiskUse(
+            usedBytes: usedBytes.load(ordering: .relaxed) + snapshots.storedBytes,
+            freeBytes: freeBytes.load(ordering: .relaxed))
     }
 
     /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
@@ -195,6 +225,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
     /// writer has finished, since that completion runs on the writer.
     public func close() {
+        // Snapshots already accepted are written and named first, as appends accepted are.
+        if !state.withLock({ isWriterThread }) { snapshots.flush() }
         state.lock()
         defer { state.unlock() }
         closing = true
@@ -218,6 +250,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
 
             let outcome = earlierFailure ?? writer.write(batch)
             if outcome == nil {
+                snapshots.discard(writer.takeUnnamed())
                 checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
                 restartLogIfTooLarge(writer)
                 if writer.diskUseChanged() {
@@ -246,6 +279,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         state.unlock()
 
         checkpointer.stop()
+        snapshots.stop()
         writer.close()
         lock.release()
         logger.info("Closed journal", metadata: ["path": "\(databasePath)"])

@@ -4,8 +4,10 @@ import Foundation
 enum StoreSchema {
     /// `PRAGMA application_id` of a lifecycled database: "LCYD".
     static let applicationID: Int64 = 0x4C43_5944
-    /// `PRAGMA user_version` this build writes and understands.
-    static let version: Int64 = 1
+    /// `PRAGMA user_version` this build writes and understands: one per step.
+    static var version: Int64 { Int64(steps.count) }
+    /// The journal's schema, step by step (see `open`).
+    static let steps = [createVersion1, upgradeTo2]
 
     /// Tables of version 1. Sequence numbers are the journal's rowid, so replay reads the table in order.
     /// Streams get a small integer id, so the journal does not repeat the device id on every row.
@@ -18,15 +20,31 @@ enum StoreSchema {
         CREATE INDEX journal_by_stream ON journal(stream_id, seq);
         CREATE TABLE snapshot(stream_id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL);
         PRAGMA application_id = \(applicationID);
-        PRAGMA user_version = \(version);
+        PRAGMA user_version = 1;
         COMMIT;
         """
 
-    /// Opens the database for writing, creating it when the file is new or empty.
+    /// Version 2: a snapshot's bytes live in the snapshot store (`SnapshotStore`), and its row names them by
+    /// `stored`, the id there, its `state` empty. A row of version 1 keeps its bytes in `state`, `stored` 0.
+    static let upgradeTo2 = """
+        BEGIN IMMEDIATE;
+        ALTER TABLE snapshot ADD COLUMN stored INTEGER NOT NULL DEFAULT 0;
+        PRAGMA user_version = 2;
+        COMMIT;
+        """
+
+    /// Opens the journal's database for writing: created when the file is new or empty, brought up to
+    /// `version` when older.
+    static func openForWriting(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
+        try open(path: path, steps: steps, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// Opens one of the store's databases for writing. `steps[0]` creates version 1 in an empty file, and
+    /// each later step makes version n + 1 of version n, setting `user_version` in the same transaction.
     ///
     /// Refuses, rather than starting empty, anything that is not a lifecycled database, is damaged, or
     /// has a newer schema. The caller must hold the directory lock.
-    static func openForWriting(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
+    static func open(path: String, steps: [String], busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
         try checkHeader(path: path)
         let connection = try SQLiteConnection(
             path: path,
@@ -37,6 +55,7 @@ enum StoreSchema {
         let version = try connection.integer("PRAGMA user_version")
         let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
         let isNew = applicationID == 0 && version == 0 && objects == 0
+        let supported = Int64(steps.count)
         if !isNew {
             guard applicationID == Self.applicationID else {
                 throw StoreError.notALifecycledDatabase(
@@ -44,8 +63,8 @@ enum StoreSchema {
                     reason: "application_id is \(applicationID), expected \(Self.applicationID)"
                 )
             }
-            guard version <= Self.version else {
-                throw StoreError.schemaVersionTooNew(path: path, found: version, supported: Self.version)
+            guard version <= supported else {
+                throw StoreError.schemaVersionTooNew(path: path, found: version, supported: supported)
             }
             guard version >= 1 else {
                 throw StoreError.corrupt(path: path, details: "schema version \(version) was never completed")
@@ -56,8 +75,8 @@ enum StoreSchema {
             }
         }
         try configure(connection)
-        if isNew {
-            try connection.execute(createVersion1, operation: "create schema")
+        for step in steps.dropFirst(Int(isNew ? 0 : version)) {
+            try connection.execute(step, operation: "create or upgrade schema")
         }
         return connection
     }

@@ -76,7 +76,10 @@ def main(daemon, folder):
         finally:
             process.terminate()
             process.wait()
-        shutil.copy(os.path.join(work, "data", "lifecycled.sqlite3"), os.path.join(folder, "lifecycled.sqlite3"))
+        # The store and, from schema 2 on, its snapshots' file (SQLiteJournal.databaseFileNames).
+        for name in ("lifecycled.sqlite3", "lifecycled-snapshots.sqlite3"):
+            if os.path.exists(os.path.join(work, "data", name)):
+                shutil.copy(os.path.join(work, "data", name), os.path.join(folder, name))
     print(f"{os.path.basename(folder.rstrip('/'))}: {len(answers)} reads saved")
 
 

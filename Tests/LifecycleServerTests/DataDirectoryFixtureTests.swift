@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleStore
 import LifecycleTesting
 import Testing
 
@@ -49,17 +50,28 @@ import Testing
     /// Members whose value depends on when the fixture is read (a namespace's `lastUsedAt` moves with use).
     static let moving: Set<String> = ["lastUsedAt"]
 
-    /// Copies the fixture's database into `directory`, so the committed file is never written.
+    /// The fixture's database files (the snapshots' file exists from schema 2 on).
+    static func files(of fixture: Fixture) -> [String] {
+        SQLiteJournal.databaseFileNames.filter {
+            FileManager.default.fileExists(atPath: fixture.folder.appendingPathComponent($0).path)
+        }
+    }
+
+    /// Copies the fixture's database files into `directory`, so the committed files are never written.
     static func copy(_ fixture: Fixture, to directory: String) throws {
-        try FileManager.default.copyItem(
-            at: fixture.folder.appendingPathComponent("lifecycled.sqlite3"),
-            to: URL(fileURLWithPath: directory).appendingPathComponent("lifecycled.sqlite3"))
+        for name in files(of: fixture) {
+            try FileManager.default.copyItem(
+                at: fixture.folder.appendingPathComponent(name),
+                to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+        }
     }
 
     /// Each fixture holds snapshots of the version it stands for (SQLite keeps blobs this small in its pages).
     @Test(arguments: fixtures)
     func eachFixtureHoldsSnapshotsOfItsVersion(_ fixture: Fixture) throws {
-        let file = try Data(contentsOf: fixture.folder.appendingPathComponent("lifecycled.sqlite3"))
+        let file = try Self.files(of: fixture).reduce(into: Data()) {
+            $0 += try Data(contentsOf: fixture.folder.appendingPathComponent($1))
+        }
         for version: UInt8 in 1...4 {
             let holds = file.range(of: Data("LCSN".utf8 + [version])) != nil
             #expect(holds == (version == fixture.snapshotVersion), "version \(version) in \(fixture.name)")
