@@ -78,12 +78,12 @@ enum AccessHandler {
                 method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
         request.crossOrigin = server.policy.allowedCrossOrigin(headers: request.headers)
-        if let declared = request.declaredBodyBytes, declared > UInt64(server.maxBodyBytes) {
-            return ResponseSender.send(
-                server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
-        }
-        if let declared = request.declaredBodyBytes, declared > 0 {
-            request.body.reserveCapacity(Int(declared))
+        if let declared = request.framing.declaredBodyBytes {
+            guard declared <= UInt64(server.maxBodyBytes) else {
+                return ResponseSender.send(
+                    server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
+            }
+            if declared > 0 { request.body.reserveCapacity(Int(declared)) }
         }
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
         return .YES

@@ -36,9 +36,8 @@ final class RequestContext: @unchecked Sendable {
     let path: String
     var query: [String: String] = [:]
     var headers: [(name: String, value: String)] = []
-    /// What the header fields say of the body's boundary (`RequestFraming`), noted as they are copied.
+    /// What the header fields say of the body's boundary and length (`RequestFraming`), noted as they are copied.
     var framing = RequestFraming()
-    var declaredBodyBytes: UInt64?
     var body: [UInt8] = []
     var receivedBodyBytes = 0
     var bodyTooLarge = false

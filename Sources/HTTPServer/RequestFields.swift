@@ -29,9 +29,6 @@ enum RequestFields {
         if kind == .HEADER_KIND {
             let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
             request.framing.note(name: rawName, value: text)
-            if request.declaredBodyBytes == nil && RequestFraming.isName(rawName, "content-length") {
-                request.declaredBodyBytes = UInt64(text)
-            }
             request.headers.append((name: name, value: text))
         } else {
             request.query[name] = text

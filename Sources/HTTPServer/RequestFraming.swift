@@ -5,12 +5,16 @@
 /// connection closed after the answer.
 ///
 /// `RequestFields` notes each field into it as libmicrohttpd hands it over, reading the name's bytes in
-/// place: an ordinary request's fields cost a pass over their names and nothing more.
+/// place: an ordinary request's fields cost a pass over their names and nothing more. It also keeps the
+/// body length the first `Content-Length` declares, so each name is compared with it once.
 struct RequestFraming {
     /// The first field name that is not well formed.
     private var malformedName: String?
     private var contentLengths: [String] = []
     private var transferEncodings: [String] = []
+    /// The body length the first `Content-Length` field declares, or nil without one or when its value is
+    /// not a decimal number (a request with several is refused by `refusal` before this is read).
+    private(set) var declaredBodyBytes: UInt64?
 
     /// Notes one field; `name` is its bytes as sent.
     mutating func note(name: UnsafeRawBufferPointer, value: String) {
@@ -18,7 +22,10 @@ struct RequestFraming {
             if malformedName == nil { malformedName = String(decoding: name, as: UTF8.self) }
             return
         }
-        if Self.isName(name, "content-length") { contentLengths.append(value) }
+        if Self.isName(name, "content-length") {
+            if contentLengths.isEmpty { declaredBodyBytes = UInt64(value) }
+            contentLengths.append(value)
+        }
         if Self.isName(name, "transfer-encoding") { transferEncodings.append(value) }
     }
 
@@ -47,7 +54,7 @@ struct RequestFraming {
     }
 
     /// Whether `name` is `lowercased`, ASCII case folded.
-    static func isName(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+    private static func isName(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
         name.count == lowercased.utf8CodeUnitCount && startsWith(name, lowercased)
     }
 
