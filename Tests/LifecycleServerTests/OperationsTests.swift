@@ -65,7 +65,12 @@ import Testing
             server.service.beginDraining()
             expectProblem(try server.get("/readyz"), status: 503, code: "not-ready")
             expectProblem(try server.post("/v1/devices", "{}"), status: 503, code: "not-ready")
+            // However the path is slashed: matching skips empty segments, and so does the gate.
+            for path in ["//v1/devices", "/v1//devices", "///v1/apps"] {
+                expectProblem(try server.post(path, "{}"), status: 503, code: "not-ready")
+            }
             #expect(try server.get("/v1/devices/d1").status == 200)
+            #expect(try server.get("//v1/devices/d1").status == 200)
             #expect(try server.get("/livez").status == 200)
         }
     }

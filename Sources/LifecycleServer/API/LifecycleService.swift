@@ -204,7 +204,7 @@ public final class LifecycleService: HTTPResponder {
             throw .methodNotAllowed(request.method, allowed: operations.map(\.method))
         }
         if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
-        if request.path.hasPrefix("/v1/") {
+        if route.isVersioned {
             switch currentPhase {
             // The daemon's own requests (seeds) apply once the journal is recovered, before it is ready.
             case .recovering where !trusted: throw .notReady("the daemon is recovering its data; try again shortly")

@@ -44,10 +44,11 @@ enum Route: String, CaseIterable, Sendable {
         guard let afterSlash = rest.dropping("/") else { return Match(route: .unknown) }
         let (name, tail) = afterSlash.split(at: UInt8(ascii: "/"))
         let namespace = name.text
-        if tail.is("") || tail.is("/") { return Match(route: .namespace, namespace: namespace) }
-        if tail.is("/reset") { return Match(route: .namespaceReset, namespace: namespace) }
-        // The rest is read as the unprefixed path `/v1` + tail.
-        let (route, id) = matchUnprefixed(Segments(tail, after: Segment("v1")))
+        // The rest is read as the unprefixed path `/v1` + tail, its empty segments skipped as theirs are.
+        let parts = Segments(tail, after: Segment("v1"))
+        if parts.count == 1 { return Match(route: .namespace, namespace: namespace) }
+        if parts.count == 2 && parts[1] == "reset" { return Match(route: .namespaceReset, namespace: namespace) }
+        let (route, id) = matchUnprefixed(parts)
         guard route.isNamespaced else { return Match(route: .unknown) }
         return Match(route: route, id: id, namespace: namespace)
     }
@@ -60,6 +61,20 @@ enum Route: String, CaseIterable, Sendable {
             true
         case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset, .reset, .namespaces,
             .unknown:
+            false
+        }
+    }
+
+    /// Whether the route's path is under `/v1/`: the API proper, which is refused while the daemon recovers, and
+    /// its changes while it drains or after a store failure. Read from the route, not the path's text, which may
+    /// start with empty segments (`//v1/devices`) that matching skips.
+    var isVersioned: Bool {
+        switch self {
+        case .openapi, .eventTypes, .reset, .changes, .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app,
+            .appEvents, .appCallbacks, .appTimeline, .appNotifications, .appVerify, .export, .import, .namespaces,
+            .namespace, .namespaceReset:
+            true
+        case .livez, .readyz, .metrics, .dashboard, .dashboardAsset, .unknown:
             false
         }
     }
