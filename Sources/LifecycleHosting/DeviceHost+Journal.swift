@@ -77,13 +77,13 @@ extension DeviceHost {
         }
     }
 
-    /// Encodes and saves a snapshot off the store's thread; a failure only means a longer replay next
-    /// start. The journal drops it if the device was deleted meanwhile.
+    /// Encodes and saves a snapshot off the store's thread, on `snapshotEncoding`; a failure only means a
+    /// longer replay next start. The journal drops it if the device was deleted meanwhile.
     private func saveSnapshot(
         _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
     ) {
         snapshotSaves.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
+        Self.snapshotEncoding.async { [self] in
             defer { snapshotSaves.leave() }
             let started = DispatchTime.now().uptimeNanoseconds
             let snapshot = DeviceSnapshot(

@@ -32,6 +32,9 @@ package final class DeviceHost: @unchecked Sendable {
     /// whenever it has work, so a busy daemon ran a thread per active device and switched between them
     /// on every event. Nothing run on a device queue waits for another one, so this cannot starve.
     package static let workers = DispatchQueue.global()
+    /// Where snapshots are encoded, one at a time: devices tend to reach their snapshot together (as many
+    /// entries since the last), and encoding them all at once took every core from the requests for as long.
+    static let snapshotEncoding = DispatchQueue(label: "lifecycled.snapshot-encoding", qos: .utility)
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
     package let anchorWall: Double
     package let shared: Protected<PublishedDevice>
