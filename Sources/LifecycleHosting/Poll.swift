@@ -30,17 +30,20 @@ package final class Poll: Sendable {
     var isWaiting: Bool { state.withLock { !$0.answered } }
 
     /// Arms the poll's one timer: after `seconds`, `expire` runs (it answers, whatever it finds).
+    /// A poll answered before (entries arrived between its parking and this call) gets no timer: libdispatch
+    /// traps the process when a source that was never activated is released.
     package func arm(after seconds: Double, expire: @escaping @Sendable (Poll) -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let made = state.withLock { state -> (any DispatchSourceTimer)? in
+            guard !state.answered else { return nil }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            state.timer = timer
+            return timer
+        }
+        guard let timer = made else { return }
+        // An answer from here on cancels the timer; resumed below, it then never fires.
         timer.setEventHandler { [self] in
             if takeTimer() { expire(self) }
         }
-        let armed = state.withLock { state -> Bool in
-            guard !state.answered else { return false }
-            state.timer = timer
-            return true
-        }
-        guard armed else { return }
         timerArmed(1)
         timer.schedule(deadline: .now() + seconds)
         timer.resume()
