@@ -79,8 +79,11 @@ final class SnapshotStore: @unchecked Sendable {
         connection = try StoreSchema.open(
             path: path, steps: [Self.createVersion1],
             busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds)
-        // This store's commits hold no append: its log is checkpointed inside them, on its own thread.
-        try connection.execute("PRAGMA wal_autocheckpoint = 1000", operation: "configure snapshot store")
+        // This store's commits hold no append: its log is checkpointed inside them, on its own thread, every
+        // 4 MiB, and kept no longer than that, so the log adds at most a few snapshots' bytes to the disk.
+        try connection.execute(
+            "PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 4194304;",
+            operation: "configure snapshot store")
         insert = try connection.prepare("INSERT INTO snapshot_state(state) VALUES (?1) RETURNING id")
         delete = try connection.prepare("DELETE FROM snapshot_state WHERE id = ?1")
         begin = try connection.prepare("BEGIN IMMEDIATE")
@@ -110,8 +113,14 @@ final class SnapshotStore: @unchecked Sendable {
 
     /// Queues a snapshot's bytes. Of two snapshots of a stream waiting together only the newer (the higher
     /// `upTo`) is written, and both complete as it does: the queue holds at most one snapshot per stream.
+    /// Once the store is stopping, a snapshot fails with `StoreError.closed`.
     func submit(stream: String, upTo: UInt64, state: [UInt8], durable: DurableCompletion?) {
         condition.lock()
+        guard !stopping else {
+            condition.unlock()
+            durable?(.failure(.closed))
+            return
+        }
         defer { condition.unlock() }
         if let index = queued.firstIndex(where: { $0.stream == stream }) {
             var combined = durable

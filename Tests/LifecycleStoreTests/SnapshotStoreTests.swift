@@ -151,6 +151,23 @@ import Testing
         }
     }
 
+    @Test func aSnapshotSubmittedOnceTheStoreStopsFailsAsClosed() throws {
+        try TemporaryDirectory.with { directory in
+            try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+            let path = URL(fileURLWithPath: directory.path).appendingPathComponent(SnapshotStore.fileName).path
+            let store = try SnapshotStore(path: path, named: [], logger: testLogger)
+            let handed = Protected<[Int64]>([])
+            store.start { written in handed.append(written.id) }
+            store.submit(stream: "phone", upTo: 1, state: [1], durable: nil)
+            store.flush()
+            store.stop()
+            let late = Protected<[Result<Void, StoreError>]>([])
+            store.submit(stream: "phone", upTo: 2, state: [2]) { late.append($0) }
+            #expect(handed.get().count == 1)
+            #expect(late.get().map(StreamDeletionTests.error) == [.closed])
+        }
+    }
+
     @Test func aSchemaOneDatabaseIsUpgradedAndItsSnapshotsStillRead() throws {
         try TemporaryDirectory.with { directory in
             try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
