@@ -151,6 +151,39 @@ import Testing
         }
     }
 
+    @Test func ofSnapshotsOfAStreamWaitingTogetherOnlyTheNewestIsWrittenAndEachCompletes() throws {
+        try TemporaryDirectory.with { directory in
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            let seqs = Protected<[UInt64]>([])
+            for index in 0..<3 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
+            journal.flush()
+            let s = seqs.get()
+            let gate = Gate()
+            gate.hold(journal)
+            let done = Protected<[String]>([])
+            journal.saveSnapshot(stream: "phone", upTo: s[0], state: bytes("a")) { _ in done.append("a") }
+            #expect(gate.entered.wait(timeout: .now() + 30) == .success)
+            // While "a" is being written, three more wait: "c" replaces "b", and "d", older, does not replace "c".
+            journal.saveSnapshot(stream: "phone", upTo: s[1], state: bytes("b")) { _ in done.append("b") }
+            journal.saveSnapshot(stream: "phone", upTo: s[2], state: bytes("c")) { _ in done.append("c") }
+            journal.saveSnapshot(stream: "phone", upTo: s[0], state: bytes("d")) { _ in done.append("d") }
+            gate.release(journal)
+            journal.flush()
+            #expect(done.get() == ["a", "b", "c", "d"])
+            #expect(
+                try journal.recover() == [
+                    RecoveredStream(stream: "phone", snapshot: StreamSnapshot(seq: s[2], state: bytes("c")), records: [])
+                ])
+            journal.close()
+            // Two written ("a" and "c"), and "a" deleted once "c" was named.
+            let path = URL(fileURLWithPath: directory.path).appendingPathComponent(SnapshotStore.fileName).path
+            let connection = try SQLiteConnection(path: path, readOnly: true)
+            defer { connection.close() }
+            #expect(try connection.integer("SELECT seq FROM sqlite_sequence WHERE name = 'snapshot_state'") == 2)
+            #expect(try Self.storedSnapshots(in: directory) == 1)
+        }
+    }
+
     @Test func aSnapshotSubmittedOnceTheStoreStopsFailsAsClosed() throws {
         try TemporaryDirectory.with { directory in
             try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
