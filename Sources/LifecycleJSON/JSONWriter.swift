@@ -15,13 +15,17 @@ public import LifecycleCore
 /// leaves its parent in that state (the container was itself the parent's latest value). The
 /// writer does not check the call sequence: a key outside an object or an unclosed container
 /// yields invalid JSON.
-public struct JSONWriter: Sendable {
+///
+/// Not copyable: the writer owns its buffer outright, so writing a token is a capacity check and a copy,
+/// with no check for a shared buffer and no reference count (pass it `inout`, or `borrowing` to read it).
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// The text written so far, as a new array (a copy: take it once, when done).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
     /// Bytes written so far.
-    public var count: Int { buffer.count }
+    public private(set) var count = 0
 
-    private var buffer: ByteBuffer
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var state = State.empty
 
     private enum State: UInt8, Sendable {
@@ -34,35 +38,44 @@ public struct JSONWriter: Sendable {
     }
 
     public init(reservingCapacity capacity: Int = 512) {
-        buffer = ByteBuffer(capacity: capacity)
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
     }
 
     /// Continues after existing bytes, e.g. a prefix already in the buffer, with room for `capacity` more.
     public init(appendingTo bytes: [UInt8], reservingCapacity capacity: Int = 0) {
-        buffer = ByteBuffer(capacity: bytes.count + capacity)
+        self.init(reservingCapacity: bytes.count + capacity)
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    deinit { base.deallocate() }
+
     /// Empties the buffer, keeping its capacity, to write another value.
     public mutating func removeAll() {
-        if isKnownUniquelyReferenced(&buffer) {
-            buffer.count = 0
-        } else {
-            buffer = ByteBuffer(capacity: buffer.capacity)
-        }
+        count = 0
         state = .empty
     }
 
     /// Room for `count` more bytes at the end: the pointer to write them at. The caller writes exactly
-    /// `count` bytes there and the count moves on. One uniqueness and one capacity check per token.
+    /// `count` bytes there and the count moves on. One capacity check per token.
     @inline(__always)
     private mutating func extend(by count: Int) -> UnsafeMutablePointer<UInt8> {
-        if !isKnownUniquelyReferenced(&buffer) || buffer.count + count > buffer.capacity {
-            buffer = buffer.copy(minimumCapacity: buffer.count + count)
-        }
-        let at = buffer.base + buffer.count
-        buffer.count += count
+        if self.count + count > capacity { grow(toAtLeast: self.count + count) }
+        let at = base + self.count
+        self.count += count
         return at
+    }
+
+    /// Moves the text to a buffer with room for at least `minimumCapacity` bytes, twice the old room when
+    /// that is more.
+    @inline(never)
+    private mutating func grow(toAtLeast minimumCapacity: Int) {
+        let larger = Swift.max(minimumCapacity, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 
     @inline(__always)
@@ -330,27 +343,5 @@ public struct JSONWriter: Sendable {
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
-    }
-}
-
-/// The writer's storage: a growable run of bytes, shared between copies of a writer until one of them writes.
-private final class ByteBuffer: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<UInt8>
-    package let capacity: Int
-    package var count = 0
-
-    package init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    /// A copy with room for at least `minimumCapacity` bytes, twice the old room when that is more.
-    package func copy(minimumCapacity: Int) -> ByteBuffer {
-        let copy = ByteBuffer(capacity: Swift.max(minimumCapacity, capacity * 2))
-        copy.base.update(from: base, count: count)
-        copy.count = count
-        return copy
     }
 }

@@ -65,7 +65,7 @@ package enum ConfigurationEncoder {
     }
 
     /// What the writer wrote, as a value (it wrote JSON).
-    private static func parsed(_ w: JSONWriter) -> JSONValue {
+    private static func parsed(_ w: borrowing JSONWriter) -> JSONValue {
         (try? JSONParser.parse(w.bytes)) ?? .null
     }
 }
