@@ -54,7 +54,7 @@ package struct PublishedDevice: Sendable {
         retainedBytes = deviceTimeline.bytes
         for ring in appTimelines.values {
             for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {
-                retainedBytes += entry.encoded.count
+                retainedBytes += entry.encodedCount
             }
         }
         _ = evictOverBytes()
@@ -70,17 +70,18 @@ package struct PublishedDevice: Sendable {
         // (an index stays valid until a timeline is added).
         var ring: (app: String, index: Dictionary<String, EntryRing>.Index)?
         for entry in entries {
-            retainedBytes += entry.encoded.count
+            retainedBytes += entry.encodedCount
             if let dropped = deviceTimeline.append(entry) {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
-            guard let app = entry.app else { continue }
-            appEntriesRetained += 1
-            if ring?.app != app {
+            // Most entries are about the app of the entry before: no string is made for them.
+            if !(ring.map { entry.isAbout(app: $0.app) } ?? false) {
+                guard let app = entry.app else { continue }
                 if appTimelines.index(forKey: app) == nil { appTimelines[app] = EntryRing(limit: historyLimit) }
                 ring = (app, appTimelines.index(forKey: app)!)
             }
+            appEntriesRetained += 1
             if let dropped = appTimelines.values[ring!.index].append(entry) {
                 evicted += 1
                 releaseFromApp(dropped)
@@ -133,14 +134,14 @@ package struct PublishedDevice: Sendable {
         {
             return
         }
-        retainedBytes -= entry.encoded.count
+        retainedBytes -= entry.encodedCount
     }
 
     /// An entry left its app's timeline: its bytes are free unless the device's timeline still holds it.
     private mutating func releaseFromApp(_ entry: RetainedEntry, counted: Bool = true) {
         if counted { appEntriesRetained -= 1 }
         if deviceTimeline.evictedThrough < entry.seq { return }
-        retainedBytes -= entry.encoded.count
+        retainedBytes -= entry.encodedCount
     }
 
     /// The device as a reader should see it now. A realtime clock moves between events: its time,

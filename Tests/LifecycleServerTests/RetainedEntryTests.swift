@@ -20,7 +20,8 @@ import Testing
         }
     }
 
-    /// A callback as devices record them most: under half the bytes of its JSON, in an array of its own size.
+    /// A callback as devices record them most: under half the bytes of its JSON, kept in one allocation that
+    /// both timelines refer to (a reference each).
     @Test func aCallbackTakesFewerBytesThanItsJSON() throws {
         let entry = TimelineEntry(
             seq: 12_345, time: 3.25, app: "com.example.mail",
@@ -30,7 +31,20 @@ import Testing
         var w = JSONWriter()
         EntryEncoder.write(entry, into: &w)
         #expect(retained.encoded.count * 2 < w.count, "\(retained.encoded.count) bytes against \(w.count)")
-        #expect(retained.encoded.capacity < retained.encoded.count + 32)
+        #expect(retained.encodedCount == retained.encoded.count)
+        #expect(MemoryLayout<RetainedEntry>.size == MemoryLayout<UnsafeRawPointer>.size)
+    }
+
+    /// The app and the session read back as given: absent apart from empty, long, and not ASCII.
+    @Test func appAndSessionReadBackAsGiven() throws {
+        let long = String(repeating: "ü", count: 300)
+        for (app, session) in [(nil, nil), ("", nil), (nil, ""), ("", ""), ("a1", "s1"), (long, "s\(long)")] as [(String?, String?)] {
+            let entry = TimelineEntry(
+                seq: 7, time: 1, app: app, body: .state(from: .notRunning, to: .active), session: session)
+            let retained = RetainedEntry(entry)
+            #expect(retained.app == app && retained.session == session, "\(String(describing: app)) \(String(describing: session))")
+            #expect(retained.entry == entry)
+        }
     }
 
     @Test func bytesThatAreNotAnEntryAreRefused() throws {

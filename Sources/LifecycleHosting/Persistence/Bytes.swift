@@ -38,25 +38,34 @@ struct ByteWriter {
         u32(UInt32(data.count))
         bytes += data
     }
+
+    mutating func blob(_ data: UnsafeRawBufferPointer) {
+        u32(UInt32(data.count))
+        bytes.append(contentsOf: data)
+    }
 }
 
-/// Reads what `ByteWriter` wrote; throws on anything cut short or out of range.
-struct ByteReader {
-    private let bytes: [UInt8]
-    private var offset = 0
+/// Reads what `ByteWriter` wrote, from an array or from memory lent for the read (a retained entry's
+/// bytes); throws on anything cut short or out of range.
+struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+    private let bytes: Bytes
+    private var offset: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: Bytes) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+    }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    var isAtEnd: Bool { offset == bytes.endIndex }
 
-    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
-        guard count >= 0, count <= bytes.count - offset else { throw JournaledInput.CorruptRecord() }
+    mutating func take(_ count: Int) throws -> Bytes.SubSequence {
+        guard count >= 0, count <= bytes.endIndex - offset else { throw JournaledInput.CorruptRecord() }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
     mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw JournaledInput.CorruptRecord() }
+        guard offset < bytes.endIndex else { throw JournaledInput.CorruptRecord() }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -67,7 +76,7 @@ struct ByteReader {
 
     /// `count` bytes, little-endian.
     private mutating func little(_ count: Int) throws -> UInt64 {
-        guard count <= bytes.count - offset else { throw JournaledInput.CorruptRecord() }
+        guard count <= bytes.endIndex - offset else { throw JournaledInput.CorruptRecord() }
         var value: UInt64 = 0
         for index in (offset..<offset + count).reversed() { value = value << 8 | UInt64(bytes[index]) }
         offset += count
@@ -98,17 +107,17 @@ struct ByteReader {
     mutating func string() throws -> String { String(decoding: try utf8(), as: UTF8.self) }
 
     /// The bytes of a string `string` would read.
-    mutating func utf8() throws -> ArraySlice<UInt8> {
+    mutating func utf8() throws -> Bytes.SubSequence {
         let count = try varint()
-        guard count <= UInt64(bytes.count - offset) else { throw JournaledInput.CorruptRecord() }
+        guard count <= UInt64(bytes.endIndex - offset) else { throw JournaledInput.CorruptRecord() }
         return try take(Int(count))
     }
 
-    mutating func blob() throws -> ArraySlice<UInt8> { try take(Int(try u32())) }
+    mutating func blob() throws -> Bytes.SubSequence { try take(Int(try u32())) }
 
     /// Everything not read yet.
-    mutating func rest() -> ArraySlice<UInt8> {
-        defer { offset = bytes.count }
+    mutating func rest() -> Bytes.SubSequence {
+        defer { offset = bytes.endIndex }
         return bytes[offset...]
     }
 }

@@ -102,7 +102,7 @@ package struct DeviceSnapshot {
             out.u32(index ?? Self.noApp)
             if let named { out.blob(Array(named.utf8)) }
             if let session = entry.session { out.blob(Array(session.utf8)) }
-            out.blob(entry.encoded)
+            entry.withEncoded { out.blob($0) }
         }
         for (_, answer) in idempotency { out.blob(answer.body) }
         if let recording, recording.complete {
@@ -117,7 +117,7 @@ package struct DeviceSnapshot {
         var outer = ByteReader(bytes)
         guard try outer.take(4) == Self.magic[...] else { throw JournaledInput.CorruptRecord() }
         let version = try outer.byte()
-        var input: ByteReader
+        var input: ByteReader<[UInt8]>
         switch version {
         case 1:
             input = outer

@@ -77,7 +77,9 @@ enum EntryCoding {
         }
     }
 
-    static func decode(_ bytes: [UInt8], seq: UInt64, app: String?, session: String?) throws -> TimelineEntry {
+    static func decode<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, seq: UInt64, app: String?, session: String?
+    ) throws -> TimelineEntry where Bytes.Index == Int {
         var r = ByteReader(bytes)
         guard let kind = Kind(rawValue: try r.byte()) else { throw JournaledInput.CorruptRecord() }
         let time = try r.double()
@@ -142,7 +144,7 @@ enum EntryCoding {
     }
 
     /// The kind of an entry's bytes, without decoding the rest.
-    static func kind(of bytes: [UInt8]) -> Kind? { bytes.first.flatMap(Kind.init(rawValue:)) }
+    static func kind(of bytes: some Collection<UInt8>) -> Kind? { bytes.first.flatMap(Kind.init(rawValue:)) }
 
     private static func start(_ kind: Kind, _ time: Double, _ w: inout ByteWriter) {
         w.byte(kind.rawValue)
@@ -176,7 +178,7 @@ enum EntryCoding {
     }
 
     /// Nesting as deep as the JSON the daemon parses, and no deeper: a damaged blob cannot recurse without end.
-    private static func json(_ r: inout ByteReader, depth: Int) throws -> JSONValue {
+    private static func json<Bytes>(_ r: inout ByteReader<Bytes>, depth: Int) throws -> JSONValue {
         guard depth <= JSONParser.defaultMaxDepth, let tag = Tag(rawValue: try r.byte()) else { throw JournaledInput.CorruptRecord() }
         switch tag {
         case .null: return .null

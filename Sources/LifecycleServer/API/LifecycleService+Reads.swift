@@ -131,7 +131,7 @@ extension LifecycleService {
         }
         // Rendered outside the host's lock: its device's queue is not held up by readers.
         if let items = result {
-            var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.encoded.count * 3 })
+            var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.encodedCount * 3 })
             w.beginObject()
             w.field("items")
             w.beginArray()

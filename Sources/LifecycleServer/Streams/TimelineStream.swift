@@ -66,7 +66,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
             outcome = (early.produced, early.cursor)
         case .success(let items):
             var out: [UInt8] = []
-            out.reserveCapacity(items.reduce(0) { $0 + $1.encoded.count * 3 + 40 })
+            out.reserveCapacity(items.reduce(0) { $0 + $1.encodedCount * 3 + 40 })
             var json = JSONWriter(reservingCapacity: 512)
             var written = after
             for item in items where out.count < Self.maxChunkBytes && WireRendering.json(item, into: &json) {
