@@ -69,20 +69,26 @@ package struct PublishedDevice: Sendable {
         // The entries of one change are mostly one app's: its timeline is looked up once for a run of them
         // (an index stays valid until a timeline is added).
         var ring: (app: String, index: Dictionary<String, EntryRing>.Index)?
-        for entry in entries {
+        for made in entries {
+            // Most entries are about the app of the entry before: no string is made for them.
+            var app: Dictionary<String, EntryRing>.Index?
+            if let current = ring, made.isAbout(app: current.app) {
+                app = current.index
+            } else if let id = made.app {
+                if appTimelines.index(forKey: id) == nil { appTimelines[id] = EntryRing(limit: historyLimit) }
+                ring = (id, appTimelines.index(forKey: id)!)
+                app = ring!.index
+            }
+            // An equal entry's body, if the app's timeline (or the device's, for a device's entry) holds one.
+            let entry = app.map { appTimelines.values[$0].sharing(made) } ?? deviceTimeline.sharing(made)
             retainedBytes += entry.encodedCount
             if let dropped = deviceTimeline.append(entry) {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
-            // Most entries are about the app of the entry before: no string is made for them.
-            if !(ring.map { entry.isAbout(app: $0.app) } ?? false) {
-                guard let app = entry.app else { continue }
-                if appTimelines.index(forKey: app) == nil { appTimelines[app] = EntryRing(limit: historyLimit) }
-                ring = (app, appTimelines.index(forKey: app)!)
-            }
+            guard let app else { continue }
             appEntriesRetained += 1
-            if let dropped = appTimelines.values[ring!.index].append(entry) {
+            if let dropped = appTimelines.values[app].append(entry) {
                 evicted += 1
                 releaseFromApp(dropped)
             }

@@ -11,43 +11,59 @@ package import LifecycleCore
 /// A timeline entry as timelines retain it: the core's value in `EntryCoding`'s compact form, with what
 /// reads filter on beside it. Readers render it in their format when they serve it.
 ///
-/// One allocation holds all of it (`seq`, then the app's, the session's and the entry's bytes), and the
-/// value is a reference to it: the device's timeline and its app's share it at 8 bytes each. (As a struct
-/// of `seq`, two strings and an array it took two 48-byte values and an array of its own, about 176 bytes
-/// for an entry of 46.) Sendable because the allocation never changes once made.
+/// `seq` and the time, which differ from entry to entry, are kept in the value; everything else (the app,
+/// the session, the kind and the rest of the compact form) in one immutable allocation, its body, which
+/// entries with the same body share: an app going through the same lifecycle again records the same
+/// callbacks and notifications at other times, and its timeline hands a new entry the body of an equal one
+/// it holds (`EntryRing.sharing`). The device's timeline and its app's hold the same value, 24 bytes each.
+/// (As a struct of `seq`, two strings and an array, an entry of 46 bytes took about 176.) Sendable because
+/// a body never changes once made.
 package struct RetainedEntry: @unchecked Sendable {
-    private let storage: Storage
+    package let seq: UInt64
+    /// The time's 8 bytes as the compact form holds them (after the kind).
+    private let time: UInt64
+    private let body: Body
 
-    package var seq: UInt64 { storage.fixed.seq }
     /// The app it is about; nil for a device-level entry.
-    package var app: String? { storage.text(at: 0, count: storage.fixed.appCount) }
+    package var app: String? { body.text(at: 0, count: body.fixed.appCount) }
     /// The scene session the entry is about (`?session=` keeps only these).
     package var session: String? {
-        let fixed = storage.fixed
-        return storage.text(at: max(0, Int(fixed.appCount)), count: fixed.sessionCount)
+        let fixed = body.fixed
+        return body.text(at: max(0, Int(fixed.appCount)), count: fixed.sessionCount)
     }
     /// How many bytes the entry's compact form takes (`EntryCoding`), what the history's budget counts.
-    package var encodedCount: Int { Int(storage.fixed.encodedCount) }
+    package var encodedCount: Int {
+        let count = Int(body.fixed.codeCount)
+        return count == 0 ? 0 : count + Self.timeBytes
+    }
 
     /// Whether the entry is about `app`, told by its bytes (no string is made).
     package func isAbout(app: String) -> Bool {
-        let count = storage.fixed.appCount
+        let count = body.fixed.appCount
         guard count >= 0 else { return false }
         var app = app
         return app.withUTF8 { utf8 in
             guard utf8.count == Int(count), let base = utf8.baseAddress else { return utf8.count == Int(count) }
-            return storage.withUnsafeMutablePointerToElements { memcmp($0, base, utf8.count) == 0 }
+            return body.withUnsafeMutablePointerToElements { memcmp($0, base, utf8.count) == 0 }
         }
     }
+
     /// The entry's compact form, copied.
     package var encoded: [UInt8] { withEncoded { Array($0) } }
 
-    /// Lends the entry's compact form for the duration of `body`.
-    package func withEncoded<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointerToElements { elements in
-            let header = storage.fixed
-            let start = max(0, Int(header.appCount)) + max(0, Int(header.sessionCount))
-            return try body(UnsafeRawBufferPointer(start: elements + start, count: Int(header.encodedCount)))
+    /// Lends the entry's compact form (assembled on the stack: kind, time, rest) for the duration of `read`.
+    package func withEncoded<Result>(_ read: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let count = encodedCount
+        guard count > 0 else { return try read(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { out in
+            body.withUnsafeMutablePointerToElements { elements in
+                let fixed = body.fixed
+                let code = elements + max(0, Int(fixed.appCount)) + max(0, Int(fixed.sessionCount))
+                out[0] = code.pointee
+                out.storeBytes(of: time, toByteOffset: 1, as: UInt64.self)
+                (out.baseAddress! + 1 + Self.timeBytes).copyMemory(from: code + 1, byteCount: Int(fixed.codeCount) - 1)
+            }
+            return try read(UnsafeRawBufferPointer(out))
         }
     }
 
@@ -56,11 +72,13 @@ package struct RetainedEntry: @unchecked Sendable {
         self.init(entry, through: &scratch)
     }
 
-    /// Encodes through `scratch`, a buffer reused from entry to entry; the entry keeps exactly its bytes.
+    /// Encodes through `scratch`, a buffer reused from entry to entry; the body keeps exactly its bytes.
     private init(_ entry: TimelineEntry, through scratch: inout ByteWriter) {
         scratch.bytes.removeAll(keepingCapacity: true)
         EntryCoding.encode(entry, into: &scratch)
-        storage = scratch.bytes.withUnsafeBytes { Storage.make(seq: entry.seq, app: entry.app, session: entry.session, encoded: $0) }
+        self = scratch.bytes.withUnsafeBytes {
+            RetainedEntry(seq: entry.seq, app: entry.app, session: entry.session, checked: $0)
+        }
     }
 
     /// Each of `entries`, encoded through one buffer.
@@ -72,17 +90,46 @@ package struct RetainedEntry: @unchecked Sendable {
     /// An entry as a snapshot stored it; throws when its bytes do not read as an entry.
     init(seq: UInt64, app: String?, session: String?, encoded: [UInt8]) throws {
         _ = try EntryCoding.decode(encoded, seq: seq, app: app, session: session)
-        storage = encoded.withUnsafeBytes { Storage.make(seq: seq, app: app, session: session, encoded: $0) }
+        self = encoded.withUnsafeBytes { RetainedEntry(seq: seq, app: app, session: session, checked: $0) }
     }
 
-    private init(storage: Storage) { self.storage = storage }
+    /// From bytes known to be an entry's compact form (at least its kind and time).
+    private init(seq: UInt64, app: String?, session: String?, checked encoded: UnsafeRawBufferPointer) {
+        precondition(encoded.count > Self.timeBytes, "an entry's compact form holds its kind and time")
+        self.seq = seq
+        time = encoded.loadUnaligned(fromByteOffset: 1, as: UInt64.self)
+        body = Body.make(app: app, session: session, kind: encoded[0], rest: UnsafeRawBufferPointer(rebasing: encoded[(1 + Self.timeBytes)...]))
+    }
 
-    /// The slot of an evicted entry until its ring is compacted: it holds nothing (one shared empty entry;
+    private init(seq: UInt64, time: UInt64, body: Body) {
+        self.seq = seq
+        self.time = time
+        self.body = body
+    }
+
+    /// The slot of an evicted entry until its ring is compacted: it holds nothing (one shared empty body;
     /// nothing reads a slot before the ring's start).
-    static func evicted(_ seq: UInt64) -> RetainedEntry { RetainedEntry(storage: Storage.evicted) }
+    static func evicted(_ seq: UInt64) -> RetainedEntry { RetainedEntry(seq: seq, time: 0, body: Body.empty) }
 
-    package var isCallback: Bool { withEncoded { EntryCoding.kind(of: $0) } == .callback }
-    package var isNotification: Bool { withEncoded { EntryCoding.kind(of: $0) } == .notification }
+    /// This entry with `other`'s body when the two bodies hold the same bytes; else this entry.
+    func sharingBody(of other: RetainedEntry) -> RetainedEntry? {
+        guard body !== other.body, body.sameBytes(as: other.body) else { return nil }
+        return RetainedEntry(seq: seq, time: time, body: other.body)
+    }
+
+    /// Whether the two entries' bodies are one allocation.
+    package func sharesBody(with other: RetainedEntry) -> Bool { body === other.body }
+
+    package var isCallback: Bool { kind == .callback }
+    package var isNotification: Bool { kind == .notification }
+
+    private var kind: EntryCoding.Kind? {
+        let fixed = body.fixed
+        guard fixed.codeCount > 0 else { return nil }
+        return body.withUnsafeMutablePointerToElements { elements in
+            EntryCoding.Kind(rawValue: elements[max(0, Int(fixed.appCount)) + max(0, Int(fixed.sessionCount))])
+        }
+    }
 
     /// The core's entry. Never nil for an entry made here or loaded (both are checked as they are made).
     package var entry: TimelineEntry? {
@@ -90,37 +137,42 @@ package struct RetainedEntry: @unchecked Sendable {
         return withEncoded { try? EntryCoding.decode($0, seq: seq, app: app, session: session) }
     }
 
-    /// What one allocation holds before its bytes: the app's and the session's byte counts (-1: none).
-    fileprivate struct Header {
-        var seq: UInt64
+    private static let timeBytes = 8
+
+    /// What a body holds before its bytes: the app's and the session's byte counts (-1: none), and the count
+    /// of the kind and the rest of the compact form (0: none, the evicted slots' body).
+    fileprivate struct Header: Equatable {
         var appCount: Int16
         var sessionCount: Int16
-        var encodedCount: UInt32
+        var codeCount: UInt32
     }
 
-    /// `Header`, then the app's UTF-8, the session's, and the entry's compact form. Never changed once made.
-    fileprivate final class Storage: ManagedBuffer<Header, UInt8> {
-        nonisolated(unsafe) static let evicted = make(seq: 0, app: nil, session: nil, encoded: UnsafeRawBufferPointer(start: nil, count: 0))
+    /// `Header`, then the app's UTF-8, the session's, the kind, and the compact form after the time.
+    fileprivate final class Body: ManagedBuffer<Header, UInt8> {
+        nonisolated(unsafe) static let empty = make(
+            app: nil, session: nil, kind: nil, rest: UnsafeRawBufferPointer(start: nil, count: 0))
 
-        static func make(seq: UInt64, app: String?, session: String?, encoded: UnsafeRawBufferPointer) -> Storage {
+        static func make(app: String?, session: String?, kind: UInt8?, rest: UnsafeRawBufferPointer) -> Body {
             var app = app
             var session = session
             let appCount = app?.utf8.count ?? -1
             let sessionCount = session?.utf8.count ?? -1
+            let codeCount = kind == nil ? 0 : 1 + rest.count
             // Identifiers are far shorter (`Identifier`); past Int16 a text would not fit its count.
-            precondition(appCount <= Int(Int16.max) && sessionCount <= Int(Int16.max) && encoded.count <= Int(UInt32.max))
-            let total = max(0, appCount) + max(0, sessionCount) + encoded.count
-            let buffer = Storage.create(minimumCapacity: total) { _ in
-                Header(
-                    seq: seq, appCount: Int16(appCount), sessionCount: Int16(sessionCount),
-                    encodedCount: UInt32(encoded.count))
+            precondition(appCount <= Int(Int16.max) && sessionCount <= Int(Int16.max) && codeCount <= Int(UInt32.max))
+            let total = max(0, appCount) + max(0, sessionCount) + codeCount
+            let buffer = Body.create(minimumCapacity: total) { _ in
+                Header(appCount: Int16(appCount), sessionCount: Int16(sessionCount), codeCount: UInt32(codeCount))
             }
             buffer.withUnsafeMutablePointerToElements { elements in
-                let afterApp = app?.withUTF8 { Self.copy(UnsafeRawBufferPointer($0), to: elements) } ?? elements
-                let afterSession = session?.withUTF8 { Self.copy(UnsafeRawBufferPointer($0), to: afterApp) } ?? afterApp
-                _ = Self.copy(encoded, to: afterSession)
+                let afterApp = app?.withUTF8 { copy(UnsafeRawBufferPointer($0), to: elements) } ?? elements
+                let afterSession = session?.withUTF8 { copy(UnsafeRawBufferPointer($0), to: afterApp) } ?? afterApp
+                if let kind {
+                    afterSession.pointee = kind
+                    _ = copy(rest, to: afterSession + 1)
+                }
             }
-            return unsafeDowncast(buffer, to: Storage.self)
+            return unsafeDowncast(buffer, to: Body.self)
         }
 
         /// Copies `bytes` to `at`; returns the place after them.
@@ -135,6 +187,20 @@ package struct RetainedEntry: @unchecked Sendable {
         /// The header, read through its pointer: `header` itself is a class's stored property, and every
         /// access to it would be checked for exclusivity at run time (the value never changes once made).
         var fixed: Header { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+        var byteCount: Int {
+            let fixed = fixed
+            return max(0, Int(fixed.appCount)) + max(0, Int(fixed.sessionCount)) + Int(fixed.codeCount)
+        }
+
+        /// Whether `other` holds the same app, session and compact form.
+        func sameBytes(as other: Body) -> Bool {
+            guard fixed == other.fixed else { return false }
+            let count = byteCount
+            return withUnsafeMutablePointerToElements { mine in
+                other.withUnsafeMutablePointerToElements { theirs in memcmp(mine, theirs, count) == 0 }
+            }
+        }
 
         /// The text of `count` bytes at `offset` among the elements; nil when `count` is -1.
         func text(at offset: Int, count: Int16) -> String? {
@@ -167,6 +233,22 @@ package struct EntryRing: Sendable {
     package var count: Int { entries.count - start }
     package var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }
     package var newestSeq: UInt64? { count > 0 ? entries[entries.count - 1].seq : nil }
+
+    /// How far back `sharing` looks: a lifecycle's round (launch, Home, launch again) records a dozen entries.
+    static let sharingWindow = 16
+
+    /// `entry`, with the body of an equal entry among this timeline's newest (`sharingWindow`) when one
+    /// holds the same bytes: what both timelines then keep, so a repeated entry costs no body of its own.
+    package func sharing(_ entry: RetainedEntry) -> RetainedEntry {
+        var index = entries.count - 1
+        let end = max(start, entries.count - Self.sharingWindow)
+        while index >= end {
+            if entry.sharesBody(with: entries[index]) { return entry }
+            if let shared = entry.sharingBody(of: entries[index]) { return shared }
+            index -= 1
+        }
+        return entry
+    }
 
     /// Appends an entry; returns the entry evicted to stay within `limit` entries, if one was.
     @discardableResult

@@ -20,8 +20,8 @@ import Testing
         }
     }
 
-    /// A callback as devices record them most: under half the bytes of its JSON, kept in one allocation that
-    /// both timelines refer to (a reference each).
+    /// A callback as devices record them most: under half the bytes of its JSON; a timeline's slot holds its
+    /// seq, its time and a reference to the rest.
     @Test func aCallbackTakesFewerBytesThanItsJSON() throws {
         let entry = TimelineEntry(
             seq: 12_345, time: 3.25, app: "com.example.mail",
@@ -32,7 +32,7 @@ import Testing
         EntryEncoder.write(entry, into: &w)
         #expect(retained.encoded.count * 2 < w.count, "\(retained.encoded.count) bytes against \(w.count)")
         #expect(retained.encodedCount == retained.encoded.count)
-        #expect(MemoryLayout<RetainedEntry>.size == MemoryLayout<UnsafeRawPointer>.size)
+        #expect(MemoryLayout<RetainedEntry>.size == 2 * MemoryLayout<UInt64>.size + MemoryLayout<UnsafeRawPointer>.size)
     }
 
     /// The app and the session read back as given: absent apart from empty, long, and not ASCII.
@@ -60,5 +60,33 @@ import Testing
             }
         }
         #expect(throws: (any Error).self) { try RetainedEntry(seq: 1, app: nil, session: nil, encoded: [0xFF]) }
+    }
+
+    /// A timeline hands an entry the body of an equal one among its newest: the entries share one allocation
+    /// and each still reads back as itself (its own seq and time).
+    @Test func anEqualEntryTakesTheBodyOfOneTheTimelineHolds() throws {
+        func entry(_ seq: UInt64, _ time: Double, app: String? = "a1", session: String? = nil, state: AppState = .background) -> TimelineEntry {
+            TimelineEntry(
+                seq: seq, time: time, app: app,
+                body: .callback(selector: "applicationDidEnterBackground:", state: state, args: [:], duration: 0),
+                session: session)
+        }
+        var ring = EntryRing(limit: 100)
+        let first = RetainedEntry(entry(1, 1.5))
+        ring.append(ring.sharing(first))
+        let again = ring.sharing(RetainedEntry(entry(2, 9.25)))
+        #expect(again.sharesBody(with: first))
+        #expect(again.entry == entry(2, 9.25))
+        ring.append(again)
+        #expect(ring.retained.map(\.entry) == [entry(1, 1.5), entry(2, 9.25)])
+        // Anything else that differs keeps a body of its own.
+        for other in [entry(3, 1.5, app: "a2"), entry(3, 1.5, app: nil), entry(3, 1.5, session: "s1"), entry(3, 1.5, state: .active)] {
+            let kept = ring.sharing(RetainedEntry(other))
+            #expect(!kept.sharesBody(with: first), "\(other)")
+            #expect(kept.entry == other)
+        }
+        // Only the newest entries are looked at.
+        for seq in 3..<(3 + UInt64(EntryRing.sharingWindow)) { ring.append(RetainedEntry(entry(seq, 2, app: "a\(seq)"))) }
+        #expect(!ring.sharing(RetainedEntry(entry(99, 3))).sharesBody(with: first))
     }
 }

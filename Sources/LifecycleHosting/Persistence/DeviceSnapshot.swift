@@ -157,15 +157,17 @@ package struct DeviceSnapshot {
             guard app == Self.noApp || Int(app) < appIDs.count else { throw JournaledInput.CorruptRecord() }
             let appID = named ?? (app == Self.noApp ? nil : appIDs[Int(app)])
             let stored = Array(try input.blob())
-            let entry: RetainedEntry
+            let made: RetainedEntry
             if version >= 4 {
-                entry = try RetainedEntry(seq: seq, app: appID, session: session, encoded: stored)
+                made = try RetainedEntry(seq: seq, app: appID, session: session, encoded: stored)
             } else {
                 guard let served = rendering.entry(served: stored), served.seq == seq else {
                     throw JournaledInput.CorruptRecord()
                 }
-                entry = RetainedEntry(served)
+                made = RetainedEntry(served)
             }
+            // Shared as `PublishedDevice.install` shares it: an equal entry's body, from the app's timeline.
+            let entry = app == Self.noApp ? deviceRing.sharing(made) : rings[Int(app)].ring.sharing(made)
             if seq >= deviceOldest { deviceRing.append(entry) }
             if app != Self.noApp, seq >= rings[Int(app)].oldest { rings[Int(app)].ring.append(entry) }
         }
