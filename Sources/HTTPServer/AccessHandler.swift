@@ -34,15 +34,16 @@ enum AccessHandler {
     }
 
     /// `MHD_RequestCompletedCallback`: ends the request's life in libmicrohttpd, also for aborted connections.
+    /// The context goes back to the daemon's pool unless a completion or the parked list still holds it.
     static let completed: MHD_RequestCompletedCallback = { context, connection, requestSlot, _ in
         if let context, let connection {
             Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue().connections.requestEnded(on: connection)
         }
         guard let requestSlot, let existing = requestSlot.pointee else { return }
         requestSlot.pointee = nil
-        let request = Unmanaged<RequestContext>.fromOpaque(existing)
-        request.takeUnretainedValue().finish()
-        request.release()
+        var request = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
+        request.finish()
+        request.worker.requests.recycle(&request)
     }
 
     /// First call: headers only. Never queues a response, except on purpose when the connection must close
@@ -58,28 +59,32 @@ enum AccessHandler {
         requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let server = worker.core
-        let request = RequestContext(
+        var request = worker.requests.take(
             connection: connection,
+            socket: state?.socket ?? lifecycled_mhd_connection_fd(connection),
             worker: worker,
-            method: method.map { String(cString: $0) } ?? "",
+            method: method.map(RequestFields.method) ?? "",
             path: url.map { String(cString: $0) } ?? "/"
         )
         request.client = state?.client
         RequestFields.collect(from: connection, into: request)
         if let refusal = request.framing.refusal {
+            worker.requests.recycle(&request)
             return ResponseSender.send(server.response(to: refusal), on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
+        let headers = request.headers
         var acceptedHost = state?.acceptedHost
         request.refusal =
             state?.takeTargetRefusal()
-            ?? RequestFields.refusal(headers: request.headers)
+            ?? RequestFields.refusal(headers: headers)
             ?? server.policy.refusal(
-                method: request.method, headers: request.headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
+                method: request.method, headers: headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
-        request.crossOrigin = server.policy.allowedCrossOrigin(headers: request.headers)
+        request.crossOrigin = server.policy.allowedCrossOrigin(headers: headers)
         if let declared = request.framing.declaredBodyBytes {
             guard declared <= UInt64(server.maxBodyBytes) else {
+                worker.requests.recycle(&request)
                 return ResponseSender.send(
                     server.response(to: .bodyTooLarge(bytes: declared, limit: server.maxBodyBytes)), on: connection)
             }

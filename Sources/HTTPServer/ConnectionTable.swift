@@ -83,17 +83,18 @@ final class ConnectionTable: Sendable {
 }
 
 /// One open connection. Its fields change only on the thread that serves the connection (libmicrohttpd runs
-/// every callback of a connection on one thread, and the sweep runs on the loop's own thread).
+/// every callback of a connection on one thread, and the sweep runs on the loop's own thread), one access at a
+/// time: the runtime's exclusivity checks on them are left out.
 final class OpenConnection: @unchecked Sendable {
     let socket: Int32
     let client: ClientAddress?
     /// When the connection is closed unless a request head arrived; nil while a request is under way.
-    var headDeadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) var headDeadline: ContinuousClock.Instant?
     /// What the current request's target as sent is refused for (`RequestTarget`), if anything: from the URI log
     /// callback until the access handler takes it.
-    var targetRefusal: HTTPRefusal?
+    @exclusivity(unchecked) var targetRefusal: HTTPRefusal?
     /// The `Host` value last accepted on this connection (`RequestPolicy`).
-    var acceptedHost: String?
+    @exclusivity(unchecked) var acceptedHost: String?
 
     init(socket: Int32, client: ClientAddress?, headDeadline: ContinuousClock.Instant?) {
         self.socket = socket

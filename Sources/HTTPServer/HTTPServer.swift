@@ -97,6 +97,7 @@ public final class HTTPServer: Sendable {
         } catch {
             for loop in daemons.loops { loop.stop() }
             for handle in daemons.handles { MHD_stop_daemon(handle) }
+            for worker in daemons.workers { worker.requests.drain() }
             throw error
         }
         return daemons
@@ -190,6 +191,8 @@ public final class HTTPServer: Sendable {
             // since parking is refused once the parked requests were closed above, and every parked one was
             // resumed (MHD_stop_daemon finishes resumes still pending).
             for handle in daemons.handles { MHD_stop_daemon(handle) }
+            // No callback runs any more: the kept request contexts (which hold their worker) can go.
+            for worker in daemons.workers { worker.requests.drain() }
             for socket in daemons.quiescedSockets ?? [] { close(socket) }
             phase = .stopped(port: daemons.port)
             logger.info(

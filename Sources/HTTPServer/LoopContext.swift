@@ -6,6 +6,8 @@ final class LoopContext: Sendable {
     let wakeUp: EventSignal
     /// Parked sockets watched for a client that leaves.
     let departures: DepartureWatch
+    /// Request contexts kept for the daemon's next requests.
+    let requests = RequestContextPool()
 
     init(core: ServerContext, idleTimeout: Duration, wakeUp: EventSignal, departures: DepartureWatch) {
         self.core = core

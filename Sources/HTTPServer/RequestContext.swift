@@ -5,7 +5,12 @@ import Locking
 /// `MHD_OPTION_NOTIFY_COMPLETED`, and kept alive after that by any completion closure still held.
 ///
 /// The request fields are written only by the libmicrohttpd thread serving the connection, before
-/// `respond` is called. `progress` is shared with whichever thread calls the completion and is guarded by its mutex.
+/// `respond` is called. `progress` is shared with whichever thread calls the completion and is guarded by its mutex;
+/// another thread reads `connection` and `socket` only under that mutex too.
+///
+/// A context nobody else holds when its request completes goes back to its daemon's `RequestContextPool`, emptied
+/// by `reset()`, and serves a later request of the same daemon: no allocation per request for it, its lock or
+/// the capacity of its fields.
 final class RequestContext: @unchecked Sendable {
     /// Where a request stands between the handler calls and its completion.
     enum State {
@@ -27,28 +32,33 @@ final class RequestContext: @unchecked Sendable {
         case finished
     }
 
-    let connection: OpaquePointer
-    /// The connection's socket, watched while parked (see `DepartureWatch`).
-    let socket: Int32
+    // The request fields: written on the connection's libmicrohttpd thread only, one at a time, and read
+    // elsewhere only under `progress`'s lock (`connection`, `socket`); so the runtime's exclusivity checks on
+    // them (a call per access, several per request) are left out.
+
+    /// The connection of the request served now (in the pool: of the last one, never used there).
+    @exclusivity(unchecked) private(set) var connection: OpaquePointer
+    /// The connection's socket, watched while parked (see `DepartureWatch`); -1 in the pool.
+    @exclusivity(unchecked) private(set) var socket: Int32
     let worker: LoopContext
     var core: ServerContext { worker.core }
-    let method: String
-    let path: String
-    var query: [String: String] = [:]
-    var headers: [(name: String, value: String)] = []
+    @exclusivity(unchecked) private(set) var method: String
+    @exclusivity(unchecked) private(set) var path: String
+    @exclusivity(unchecked) var query: [String: String] = [:]
+    @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
     /// What the header fields say of the body's boundary and length (`RequestFraming`), noted as they are copied.
-    var framing = RequestFraming()
-    var body: [UInt8] = []
-    var receivedBodyBytes = 0
-    var bodyTooLarge = false
+    @exclusivity(unchecked) var framing = RequestFraming()
+    @exclusivity(unchecked) var body: [UInt8] = []
+    @exclusivity(unchecked) var receivedBodyBytes = 0
+    @exclusivity(unchecked) var bodyTooLarge = false
     /// Set by the handler when it calls the responder; later no-data calls follow a resume.
-    var responderCalled = false
+    @exclusivity(unchecked) var responderCalled = false
     /// The answer given instead of calling the responder (a foreign `Host` or `Origin`, a bad target).
-    var refusal: HTTPRefusal?
+    @exclusivity(unchecked) var refusal: HTTPRefusal?
     /// An allowed `Origin` (`--allowed-origin`) the answer is made readable to (`CrossOrigin`).
-    var crossOrigin: String?
+    @exclusivity(unchecked) var crossOrigin: String?
     /// The connection's client address (for the access log).
-    var client: ClientAddress?
+    @exclusivity(unchecked) var client: ClientAddress?
 
     private struct Progress {
         var state = State.receiving
@@ -59,12 +69,60 @@ final class RequestContext: @unchecked Sendable {
 
     private let progress = Protected(Progress())
 
-    init(connection: OpaquePointer, worker: LoopContext, method: String, path: String) {
+    init(connection: OpaquePointer, socket: Int32, worker: LoopContext, method: String, path: String) {
         self.connection = connection
-        self.socket = lifecycled_mhd_connection_fd(connection)
+        self.socket = socket
         self.worker = worker
         self.method = method
         self.path = path
+    }
+
+    /// Capacities `reset()` keeps for the next request; a context that held more gives its storage back.
+    static let keptHeaderCapacity = 64
+    static let keptQueryCapacity = 64
+    static let keptBodyCapacity = 16 << 10
+
+    /// Makes a context from the pool serve a new request (it was `reset()` when it went there).
+    func start(connection: OpaquePointer, socket: Int32, method: String, path: String) {
+        self.connection = connection
+        self.socket = socket
+        self.method = method
+        self.path = path
+    }
+
+    /// Empties the context for the pool: nothing of the request stays, only the storage of its fields (up to the
+    /// kept capacities). Called only when nothing but the pool holds it: its request finished and no
+    /// completion or parked list refers to it. The lock comes first, so a thread that last touched the context
+    /// under it (a completion) is ordered before these writes.
+    func reset() {
+        progress.withLock { $0 = Progress() }
+        socket = -1
+        method = ""
+        path = ""
+        // Most requests have no query and no body: nothing to empty then (storage reserved for a body that
+        // never came is let go all the same when large).
+        if query.capacity > Self.keptQueryCapacity {
+            query = [:]
+        } else if !query.isEmpty {
+            query.removeAll(keepingCapacity: true)
+        }
+        if headers.capacity > Self.keptHeaderCapacity {
+            headers = []
+        } else if !headers.isEmpty {
+            headers.removeAll(keepingCapacity: true)
+        }
+        framing = RequestFraming()
+        if body.capacity > Self.keptBodyCapacity {
+            body = []
+        } else if !body.isEmpty {
+            body.removeAll(keepingCapacity: true)
+        }
+        receivedBodyBytes = 0
+        bodyTooLarge = false
+        responderCalled = false
+        refusal = nil
+        crossOrigin = nil
+        client = nil
     }
 
     /// Marks the request as handed to the responder and builds what the responder sees.
@@ -118,23 +176,25 @@ final class RequestContext: @unchecked Sendable {
 
     /// The completion handed to the responder: runs on any thread, any number of times; the first call counts.
     func complete(with response: HTTPResponse) {
-        let (wasParked, taken) = progress.withLock { progress -> (Bool, Bool) in
+        // The connection and socket are read under the lock: this may run on any thread, and the context is
+        // reused (`reset()`) once nothing holds it.
+        let (resumed, taken) = progress.withLock { progress -> ((OpaquePointer, Int32)?, Bool) in
             switch progress.state {
             case .responding:
                 progress.state = .answeredEarly(response)
-                return (false, true)
+                return (nil, true)
             case .parked:
                 progress.state = .resumed(response)
-                return (true, true)
+                return ((connection, socket), true)
             case .receiving:
                 preconditionFailure("completion ran before the responder was called")
             case .answeredEarly, .resumed, .queued, .finished:
-                return (false, false)
+                return (nil, false)
             }
         }
         // A stream nobody will send is over: its source must hear so.
         if !taken { response.stream?.close() }
-        guard wasParked else { return }
+        guard let (connection, socket) = resumed else { return }
         worker.departures.unwatch(socket)
         // Safe outside the lock: only the transition out of `.parked` resumes, and a suspended
         // connection is never freed, so the pointer stays valid until this call.

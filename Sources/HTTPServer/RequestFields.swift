@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Copies headers and query arguments out of libmicrohttpd on the first handler call, while the
 /// connection's strings are valid. libmicrohttpd has already percent-decoded the query arguments.
 enum RequestFields {
@@ -14,30 +20,132 @@ enum RequestFields {
         return bytes > maxHeaderBytes ? .headerFieldsTooLarge(bytes: bytes, limit: maxHeaderBytes) : nil
     }
 
-    static func collect(from connection: OpaquePointer, into request: RequestContext) {
-        // Two passes: Swift imports MHD_ValueKind as a closed enum, so the kinds cannot be OR-ed into one mask.
-        let context = Unmanaged.passUnretained(request).toOpaque()
-        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, iterator, context)
-        _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, iterator, context)
+    /// Header fields a request's storage is first made for; more grow it.
+    static let typicalHeaderCount = 16
+
+    /// What the iterators fill, handed to them by pointer: the fields are moved out of the context while
+    /// they are copied, so each field costs no access to the context (and no reference count).
+    private struct Collected {
+        var headers: [(name: String, value: String)]
+        var query: [String: String]
+        var framing: RequestFraming
     }
 
-    private static let iterator: MHD_KeyValueIteratorN = { context, kind, key, keySize, value, valueSize in
-        guard let context else { return .NO }
-        let request = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
-        let name = string(key, count: keySize)
-        let text = string(value, count: valueSize)
-        if kind == .HEADER_KIND {
-            let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
-            request.framing.note(name: rawName, value: text)
-            request.headers.append((name: name, value: text))
-        } else {
-            request.query[name] = text
+    /// Copies the header fields (in arrival order) and the query arguments into `request`, which has none yet;
+    /// their storage (a reused context's, or reserved here) grows only for more fields than it had room for.
+    static func collect(from connection: OpaquePointer, into request: RequestContext) {
+        var collected = Collected(headers: [], query: [:], framing: RequestFraming())
+        swap(&collected.headers, &request.headers)
+        collected.headers.reserveCapacity(typicalHeaderCount)
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, headerIterator, pointer)
         }
+        // Most requests have no query: then its dictionary is not touched.
+        let arguments = Int(MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, nil, nil))
+        if arguments > 0 {
+            swap(&collected.query, &request.query)
+            collected.query.reserveCapacity(arguments)
+            withUnsafeMutablePointer(to: &collected) { pointer in
+                _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, argumentIterator, pointer)
+            }
+            swap(&collected.query, &request.query)
+        }
+        swap(&collected.headers, &request.headers)
+        request.framing = collected.framing
+    }
+
+    private static let headerIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+        guard let context else { return .NO }
+        let collected = context.assumingMemoryBound(to: Collected.self)
+        let text = string(value, count: valueSize)
+        let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
+        collected.pointee.framing.note(name: rawName, value: text)
+        collected.pointee.headers.append((name: name(key, count: keySize), value: text))
+        return .YES
+    }
+
+    /// Repeated names: the last value wins. A name without `=` has the value "".
+    private static let argumentIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+        guard let context else { return .NO }
+        let collected = context.assumingMemoryBound(to: Collected.self)
+        collected.pointee.query[string(key, count: keySize)] = string(value, count: valueSize)
         return .YES
     }
 
     private static func string(_ pointer: UnsafePointer<CChar>?, count: Int) -> String {
         guard let pointer, count > 0 else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// A header field's name as sent; the usual ones, spelled as clients send them, as constant strings: they
+    /// cost no validation, and no allocation past 15 bytes.
+    static func name(_ pointer: UnsafePointer<CChar>?, count: Int) -> String {
+        guard let pointer, count > 0 else { return "" }
+        let name = UnsafeRawBufferPointer(start: pointer, count: count)
+        switch count {
+        case 4:
+            if name.isSpelled("Host") { return "Host" }
+        case 6:
+            if name.isSpelled("Accept") { return "Accept" }
+            if name.isSpelled("Origin") { return "Origin" }
+            if name.isSpelled("Cookie") { return "Cookie" }
+        case 7:
+            if name.isSpelled("Referer") { return "Referer" }
+        case 10:
+            if name.isSpelled("User-Agent") { return "User-Agent" }
+            if name.isSpelled("Connection") { return "Connection" }
+        case 12:
+            if name.isSpelled("Content-Type") { return "Content-Type" }
+            if name.isSpelled("X-Request-Id") { return "X-Request-Id" }
+        case 13:
+            if name.isSpelled("Authorization") { return "Authorization" }
+            if name.isSpelled("If-None-Match") { return "If-None-Match" }
+            if name.isSpelled("Cache-Control") { return "Cache-Control" }
+            if name.isSpelled("Last-Event-ID") { return "Last-Event-ID" }
+        case 14:
+            if name.isSpelled("Content-Length") { return "Content-Length" }
+            if name.isSpelled("Sec-Fetch-Site") { return "Sec-Fetch-Site" }
+            if name.isSpelled("Sec-Fetch-Mode") { return "Sec-Fetch-Mode" }
+            if name.isSpelled("Sec-Fetch-Dest") { return "Sec-Fetch-Dest" }
+        case 15:
+            if name.isSpelled("Accept-Encoding") { return "Accept-Encoding" }
+            if name.isSpelled("Accept-Language") { return "Accept-Language" }
+            if name.isSpelled("Idempotency-Key") { return "Idempotency-Key" }
+        case 17:
+            if name.isSpelled("Transfer-Encoding") { return "Transfer-Encoding" }
+        default:
+            break
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// The request method as sent; the usual ones as constant strings, which cost no copy nor validation.
+    static func method(_ pointer: UnsafePointer<CChar>) -> String {
+        switch pointer[0] {
+        case 0x47 where isMethod(pointer, "GET"): "GET"
+        case 0x50 where isMethod(pointer, "POST"): "POST"
+        case 0x50 where isMethod(pointer, "PUT"): "PUT"
+        case 0x44 where isMethod(pointer, "DELETE"): "DELETE"
+        case 0x48 where isMethod(pointer, "HEAD"): "HEAD"
+        case 0x4F where isMethod(pointer, "OPTIONS"): "OPTIONS"
+        default: String(cString: pointer)
+        }
+    }
+
+    /// Whether the C string at `pointer` is exactly `method`.
+    private static func isMethod(_ pointer: UnsafePointer<CChar>, _ method: StaticString) -> Bool {
+        let count = method.utf8CodeUnitCount
+        let bytes = method.utf8Start
+        for index in 0..<count where UInt8(bitPattern: pointer[index]) != bytes[index] { return false }
+        return pointer[count] == 0
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether the buffer holds exactly `text`'s bytes.
+    fileprivate func isSpelled(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard self.count == count, let base = baseAddress else { return self.count == count }
+        return memcmp(base, text.utf8Start, count) == 0
     }
 }
