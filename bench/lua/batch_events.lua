@@ -1,9 +1,11 @@
 -- Sends BENCH_COUNT POSTs to /v1/apps/{id}/events, each an array of BENCH_BATCH events (launch and
 -- homeButton alternating), over apps a0 .. a(BENCH_APPS-1) in turn, then asks the caller to stop wrk. Once every batch
--- has been sent, idle connections ask GET /livez until the last batches are answered.
+-- has been sent, idle connections ask GET /livez until the last batches are answered. BENCH_UNIQUE_URLS=1: every
+-- launch opens a URL of its own (the entries that carry it are then unlike any before them).
 local count = tonumber(os.getenv("BENCH_COUNT") or "1000")
 local apps = tonumber(os.getenv("BENCH_APPS") or "1000")
 local batch = tonumber(os.getenv("BENCH_BATCH") or "50")
+local unique = os.getenv("BENCH_UNIQUE_URLS") == "1"
 local headers = { ["Content-Type"] = "application/json" }
 -- Formatted on first use: wrk sets wrk.headers.Host only after the script is loaded, and a request
 -- without Host is refused.
@@ -30,6 +32,13 @@ request = function()
   local k = next_
   if k >= count then return filler end
   next_ = k + 1
+  if unique then
+    local events = {}
+    for i = 1, batch do
+      events[i] = (i % 2 == 1) and ('{"type":"launch","url":"bench://u/' .. k .. '/' .. i .. '"}') or '{"type":"homeButton"}'
+    end
+    return wrk.format("POST", "/v1/apps/a" .. (k % apps) .. "/events", headers, "[" .. table.concat(events, ",") .. "]")
+  end
   return requests_[k % apps]
 end
 
