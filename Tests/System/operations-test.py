@@ -67,6 +67,7 @@ def metrics(binary, work):
         request(base + "/v1/devices", "POST", {"id": "d1"})
         request(base + "/v1/apps", "POST", {"id": "a1", "device": "d1", "bundleId": "com.example.a"})
         request(base + "/v1/apps/a1/events", "POST", {"type": "launch"})
+        request(base + "/v1/namespaces/team-a/devices")
         # Past --max-connections: the ninth connection is refused at accept and counted.
         port = int(base.rsplit(":", 1)[1])
         # The eight stay open while the count is read (over a ninth connection, once one of them is gone).
@@ -96,6 +97,10 @@ def metrics(binary, work):
     started = re.search(r"^process_start_time_seconds (\S+)", text, re.M)
     check("the start time is within the last ten minutes",
           started and time.time() - 600 < float(started.group(1)) <= time.time() + 1, started and started.group(0))
+    check("the default namespace's requests and events are counted under its label, a named one's under its name",
+          re.search(r'^lifecycled_namespace_requests_total\{namespace="default"\} ([3-9]|\d\d+)$', text, re.M)
+          and re.search(r'^lifecycled_namespace_events_total\{namespace="default"\} 1$', text, re.M)
+          and re.search(r'^lifecycled_namespace_requests_total\{namespace="team-a"\} 1$', text, re.M))
     check("a group commit was timed", re.search(r"^lifecycled_store_commit_duration_seconds_count [1-9]", text, re.M))
     check("a connection past --max-connections was refused and counted",
           re.search(r'^lifecycled_http_connections_refused_total\{reason="max-connections"\} [1-9]', text, re.M))

@@ -171,8 +171,12 @@ public final class LifecycleService: HTTPResponder {
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             metrics.request(match.route, status: response.status, nanoseconds: elapsed)
             if match.route.isNamespaced {
-                let name = match.namespace ?? NamespaceName.defaultName
-                if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
+                // The default namespace (no name in the path) needs no check.
+                if let name = match.namespace {
+                    if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
+                } else {
+                    metrics.namespaces.request(NamespaceName.defaultName)
+                }
             }
             if options.accessLog {
                 logAccess(request, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)

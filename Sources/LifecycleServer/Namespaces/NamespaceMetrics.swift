@@ -26,10 +26,14 @@ final class NamespaceMetrics: Sendable {
     private let labelled = Protected<[String: Series]>([:])
     private let other = Series(otherLabel)
     private let maxLabels: Int
+    /// The default namespace's series, resolved once: most requests count there, without a lock or a lookup.
+    private let defaultSeries: Series
 
     init(maxLabels: Int = NamespaceMetrics.maxLabels) {
         self.maxLabels = maxLabels
-        _ = series(NamespaceName.defaultName)
+        let series = Series(NamespaceName.defaultName)
+        defaultSeries = series
+        labelled.withLock { $0[NamespaceName.defaultName] = series }
     }
 
     /// The label `name` is counted under: its own, or `other` once `maxLabels` names have one.
@@ -38,7 +42,8 @@ final class NamespaceMetrics: Sendable {
     }
 
     private func series(_ name: String) -> Series {
-        labelled.withLock { series in
+        if name == NamespaceName.defaultName { return defaultSeries }
+        return labelled.withLock { series in
             if let existing = series[name] { return existing }
             guard series.count < maxLabels else { return other }
             let fresh = Series(name)

@@ -8,13 +8,13 @@ public enum NamespaceName {
     static let defaultName = "default"
 
     public static func isValid(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...63).contains(bytes.count) else { return false }
+        let bytes = name.utf8
+        guard (1...63).contains(bytes.count), let first = bytes.first, let last = bytes.last else { return false }
         func alphanumeric(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        guard alphanumeric(bytes[0]), alphanumeric(bytes[bytes.count - 1]) else { return false }
+        guard alphanumeric(first), alphanumeric(last) else { return false }
         return bytes.allSatisfy { alphanumeric($0) || $0 == UInt8(ascii: "-") }
     }
 
