@@ -49,6 +49,7 @@ import Testing
             let after = try #require(try server.get("/v1/apps").header("X-Request-Id"))
             let (nextParts, afterParts) = (next.split(separator: "-"), after.split(separator: "-"))
             #expect(nextParts.count == 2 && nextParts[0].count == 6 && nextParts[0] == afterParts[0])
+            #expect(next.allSatisfy { "0123456789abcdef-".contains($0) } && !nextParts[0].hasPrefix("0"))
             let (nextNumber, afterNumber) = (UInt64(nextParts[1], radix: 16), UInt64(afterParts[1], radix: 16))
             #expect(nextNumber != nil && afterNumber != nil && afterNumber! > nextNumber!)
         }

@@ -7,7 +7,8 @@ import Synchronization
 /// 2^32, so a Swift small string that needs no allocation. The answer carries it back
 /// (`HTTPResponse.requestID`), and the access log shows it.
 enum RequestID {
-    private static let prefix = String(UInt32.random(in: 0x10_0000...0xFF_FFFF), radix: 16)
+    /// This process's prefix: 6 hex digits (0x100000...0xFFFFFF).
+    private static let prefix = UInt32.random(in: 0x10_0000...0xFF_FFFF)
     private static let counter = Atomic<UInt64>(0)
 
     static func of(_ request: HTTPRequest) -> String {
@@ -21,22 +22,21 @@ enum RequestID {
 
     /// The prefix, a dash and `number` in hex, written into a stack buffer: one string made, no concatenation.
     private static func made(_ number: UInt64) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var count = 0
-            for byte in prefix.utf8 {
-                buffer[count] = byte
-                count += 1
-            }
-            buffer[count] = UInt8(ascii: "-")
-            count += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            let prefix = prefix
+            for index in 0..<6 { buffer[index] = hexDigit(UInt8(truncatingIfNeeded: prefix >> (20 - 4 * index)) & 0xF) }
+            buffer[6] = UInt8(ascii: "-")
             let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
-            for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-                let nibble = UInt8((number >> UInt64(shift)) & 0xF)
-                buffer[count] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                count += 1
+            for index in 0..<digits {
+                buffer[7 + index] = hexDigit(UInt8(truncatingIfNeeded: number >> UInt64(4 * (digits - 1 - index))) & 0xF)
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<(7 + digits)]), as: UTF8.self)
         }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
     }
 }
 
