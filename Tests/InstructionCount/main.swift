@@ -12,7 +12,9 @@ import Logging
 let usage = """
     usage: instruction-count WORKLOAD N
     workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, each
-    app in turn, the core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices), post-event (POST
+    app in turn, the core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices, each read in turn:
+    most counted reads are an app's first, whose answer is written then), read-app-kept (the same once every
+    app was read: each answer is kept, as it is for a dashboard reading apps again), post-event (POST
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
     without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory)
     """
@@ -106,6 +108,10 @@ do {
     case "core-event-1000": try coreEvents(apps: 1000, count: count)
     case "read-app":
         let client = try Client()
+        for index in 0..<count { try client.send("GET", "/v1/apps/a\((index * 7) % 1000)") }
+    case "read-app-kept":
+        let client = try Client()
+        for index in 0..<1000 { try client.send("GET", "/v1/apps/a\(index)") }
         for index in 0..<count { try client.send("GET", "/v1/apps/a\((index * 7) % 1000)") }
     case "post-event":
         try postEvents(through: try Client(), count: count)
