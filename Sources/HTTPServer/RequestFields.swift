@@ -96,7 +96,6 @@ enum RequestFields {
             if name.isSpelled("Connection") { return "Connection" }
         case 12:
             if name.isSpelled("Content-Type") { return "Content-Type" }
-            if name.isSpelled("X-Request-Id") { return "X-Request-Id" }
         case 13:
             if name.isSpelled("Authorization") { return "Authorization" }
             if name.isSpelled("If-None-Match") { return "If-None-Match" }

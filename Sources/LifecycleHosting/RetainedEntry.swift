@@ -38,14 +38,12 @@ package struct RetainedEntry: @unchecked Sendable {
     }
 
     /// Whether the entry is about `app`, told by its bytes (no string is made).
-    package func isAbout(app: String) -> Bool {
-        let count = body.fixed.appCount
-        guard count >= 0 else { return false }
-        var app = app
-        return app.withUTF8 { utf8 in
-            guard utf8.count == Int(count), let base = utf8.baseAddress else { return utf8.count == Int(count) }
-            return body.withUnsafeMutablePointerToElements { memcmp($0, base, utf8.count) == 0 }
-        }
+    package func isAbout(app: String) -> Bool { body.holds(app, at: 0, count: body.fixed.appCount) }
+
+    /// Whether the entry is about scene session `session`, told by its bytes (no string is made).
+    package func isIn(session: String) -> Bool {
+        let fixed = body.fixed
+        return body.holds(session, at: max(0, Int(fixed.appCount)), count: fixed.sessionCount)
     }
 
     /// The entry's compact form, copied.
@@ -199,6 +197,16 @@ package struct RetainedEntry: @unchecked Sendable {
             let count = byteCount
             return withUnsafeMutablePointerToElements { mine in
                 other.withUnsafeMutablePointerToElements { theirs in memcmp(mine, theirs, count) == 0 }
+            }
+        }
+
+        /// Whether the `count` bytes at `offset` among the elements are `text`'s (never when `count` is -1).
+        func holds(_ text: String, at offset: Int, count: Int16) -> Bool {
+            guard count >= 0 else { return false }
+            var text = text
+            return text.withUTF8 { utf8 in
+                guard utf8.count == Int(count), let base = utf8.baseAddress else { return utf8.count == Int(count) }
+                return withUnsafeMutablePointerToElements { memcmp($0 + offset, base, utf8.count) == 0 }
             }
         }
 

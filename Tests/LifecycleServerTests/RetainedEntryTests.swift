@@ -44,6 +44,11 @@ import Testing
             let retained = RetainedEntry(entry)
             #expect(retained.app == app && retained.session == session, "\(String(describing: app)) \(String(describing: session))")
             #expect(retained.entry == entry)
+            // Told by their bytes: the same text only, and never when there is none.
+            for other in ["", "s1", "a1", "s2", long] as [String] {
+                #expect(retained.isIn(session: other) == (session == other), "\(other)")
+                #expect(retained.isAbout(app: other) == (app == other), "\(other)")
+            }
         }
     }
 

@@ -18,7 +18,7 @@ extension LifecycleService {
         let session = try request.sessionFilter()
         if request.acceptsEventStream {
             let filter: @Sendable (RetainedEntry) -> Bool = { entry in
-                (!callbacksOnly || entry.isCallback) && (session == nil || entry.session == session)
+                (!callbacksOnly || entry.isCallback) && (session.map(entry.isIn(session:)) ?? true)
             }
             return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
         }
@@ -27,9 +27,9 @@ extension LifecycleService {
         case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
         case (true, let session?):
             try page(
-                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.session == session }, done)
+                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.isIn(session: session) }, done)
         case (false, let session?):
-            try page(request, query: query, host: host, app: id, filter: { $0.session == session }, done)
+            try page(request, query: query, host: host, app: id, filter: { $0.isIn(session: session) }, done)
         }
     }
 

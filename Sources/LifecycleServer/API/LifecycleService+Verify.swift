@@ -25,7 +25,7 @@ extension LifecycleService {
             guard !shared.gone, shared.device.app(id) != nil else { throw .notFound("no app \(id)") }
             let ring = shared.appTimelines[id] ?? EntryRing(limit: 1)
             if after < ring.evictedThrough { throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1) }
-            return ring.page(after: after, limit: .max) { $0.isCallback && (session == nil || $0.session == session) }
+            return ring.page(after: after, limit: .max) { $0.isCallback && (session.map($0.isIn(session:)) ?? true) }
         }
         // Read back outside the host's lock.
         let actual = retained.compactMap(\.entry)
