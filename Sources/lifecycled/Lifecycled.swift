@@ -308,12 +308,7 @@ struct Lifecycled: ParsableCommand {
     private static func bootstrapMetrics() -> PrometheusCollectorRegistry {
         let prometheus = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: prometheus)
-        // Requests take microseconds to milliseconds; long polls up to a minute.
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-            .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
-            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60),
-        ]
+        factory.defaultDurationHistogramBuckets = RequestMetrics.durationBounds
         MetricsSystem.bootstrap(factory)
         return prometheus
     }

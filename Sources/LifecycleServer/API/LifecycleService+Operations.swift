@@ -32,7 +32,7 @@ extension LifecycleService {
         }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: Array(MetricsCatalogue.withHelp(options.metricsText() + ProcessMetrics.text()).utf8))
+            body: Array(MetricsCatalogue.withHelp(options.metricsText() + metrics.requests.text() + ProcessMetrics.text()).utf8))
     }
 
     /// Records the device and app gauges: totals over every namespace.

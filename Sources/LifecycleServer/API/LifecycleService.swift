@@ -169,7 +169,7 @@ public final class LifecycleService: HTTPResponder {
         let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
             inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
-            metrics.request(match.route, status: response.status, nanoseconds: elapsed)
+            metrics.requests.record(match.route, status: response.status, nanoseconds: elapsed)
             if match.route.isNamespaced {
                 // The default namespace (no name in the path) needs no check.
                 if let name = match.namespace {
