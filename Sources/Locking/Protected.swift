@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 /// A value behind a pthread mutex, with `Mutex`'s `withLock` shape. Copies share the value and its lock.
@@ -13,14 +13,19 @@
 /// not tell real races from those. Cheap when uncontended, which is the request path's case: the value
 /// and the mutex are one allocation, and reaching the value takes no dynamic exclusivity check (the
 /// mutex is what keeps accesses apart).
-package struct Protected<Value>: @unchecked Sendable {
-    private let storage: Storage
+///
+/// Public and `withLock` inlinable, so each caller's use is specialized for its value and result (a `package`
+/// declaration's body is not made available to other modules, so it was called unspecialized, every value it
+/// returned copied through the runtime's generic value witnesses).
+public struct Protected<Value>: @unchecked Sendable {
+    @usableFromInline let storage: Storage
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         storage = Storage.make(value)
     }
 
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try storage.withUnsafeMutablePointers { value, mutex throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
@@ -29,7 +34,7 @@ package struct Protected<Value>: @unchecked Sendable {
     }
 
     /// The value as the header of a buffer whose one element is the mutex.
-    private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+    @usableFromInline final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         static func make(_ value: Value) -> Storage {
             let buffer = Storage.create(minimumCapacity: 1) { _ in value }
             buffer.withUnsafeMutablePointerToElements { mutex in
