@@ -69,10 +69,12 @@ final class EventLoop: Sendable {
             pollfd(fd: stopRequest.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: worker.departures.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        var nextSweep = ContinuousClock.now + Self.sweepInterval
+        // The clock is read once per turn, after libmicrohttpd ran: the overdue registrations, the sweep and the
+        // next wait all go by that reading.
+        var now = ContinuousClock.now
+        var nextSweep = now + Self.sweepInterval
         var nextRegistration: ContinuousClock.Instant?
         while true {
-            let now = ContinuousClock.now
             let wake = min(nextSweep, nextRegistration ?? nextSweep)
             var waitMilliseconds = wake > now ? milliseconds(wake - now) : 0
             var daemonTimeout: UInt64 = 0
@@ -87,10 +89,11 @@ final class EventLoop: Sendable {
             if descriptors[1].revents != 0 { worker.wakeUp.drain() }
             if descriptors[3].revents != 0 { worker.departures.answerDeparted() }
             _ = MHD_run(daemon)
-            nextRegistration = worker.departures.registerOverdue()
-            if ContinuousClock.now >= nextSweep {
-                worker.connections.cutOffOverdue()
-                nextSweep = ContinuousClock.now + Self.sweepInterval
+            now = ContinuousClock.now
+            nextRegistration = worker.departures.registerOverdue(now: now)
+            if now >= nextSweep {
+                worker.connections.cutOffOverdue(now: now)
+                nextSweep = now + Self.sweepInterval
             }
         }
     }
