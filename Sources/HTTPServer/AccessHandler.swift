@@ -79,9 +79,10 @@ enum AccessHandler {
             state?.takeTargetRefusal()
             ?? RequestFields.refusal(headers: headers)
             ?? server.policy.refusal(
-                method: request.method, headers: headers, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
+                method: request.method, headers: headers, known: request.known, hostRequired: !isHTTP10,
+                acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
-        request.crossOrigin = server.policy.allowedCrossOrigin(headers: headers)
+        request.crossOrigin = server.policy.allowedCrossOrigin(headers: headers, known: request.known)
         if let declared = request.framing.declaredBodyBytes {
             guard declared <= UInt64(server.maxBodyBytes) else {
                 worker.requests.recycle(&request)

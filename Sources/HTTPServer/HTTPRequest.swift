@@ -13,6 +13,8 @@ public struct HTTPRequest: Sendable {
     public let body: [UInt8]
     /// The client's IP address; nil in process (no socket) or for a non-IP socket.
     public let client: ClientAddress?
+    /// Where the known fields are among `headers`.
+    let known: KnownFields
 
     public init(
         method: String,
@@ -26,8 +28,29 @@ public struct HTTPRequest: Sendable {
         self.path = path
         self.query = query
         self.headers = headers
+        self.known = KnownFields(headers)
         self.body = body
         self.client = client
+    }
+
+    /// A request whose known fields were noted as its headers were collected.
+    init(
+        method: String, path: String, query: [String: String], headers: [(name: String, value: String)],
+        known: KnownFields, body: [UInt8], client: ClientAddress?
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.known = known
+        self.body = body
+        self.client = client
+    }
+
+    /// The value of the first header that is `field`; `nil` when absent. An index, where `header(_: String)`
+    /// compares names.
+    public func header(_ field: KnownField) -> String? {
+        known.index(of: field).map { headers[$0].value }
     }
 
     /// The value of the first header called `name`, compared without regard to ASCII case; `nil` when absent.

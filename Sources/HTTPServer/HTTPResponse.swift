@@ -12,7 +12,7 @@ public struct HTTPResponse: Sendable {
     public var requestID: String?
 
     /// The request id's header field.
-    public static let requestIDField = "X-Request-Id"
+    public static let requestIDField = KnownField.requestID.name
 
     /// Every header field as sent: `headers`, then the request id.
     public var sentHeaders: [(name: String, value: String)] {

@@ -12,7 +12,9 @@ import Locking
 /// by `reset()`, and serves a later request of the same daemon: no allocation per request for it, its lock or
 /// the capacity of its fields.
 final class RequestContext: @unchecked Sendable {
-    /// Where a request stands between the handler calls and its completion.
+    /// Where a request stands between the handler calls and its completion. The answer of `.answeredEarly` and
+    /// `.resumed` waits in `Progress.response`, beside the state: a state without payload is matched and
+    /// changed without copying an answer.
     enum State {
         /// Headers in, body arriving; the responder has not been called. Next: `.responding`.
         case receiving
@@ -20,12 +22,12 @@ final class RequestContext: @unchecked Sendable {
         /// before the handler parks, `.parked` otherwise, or `.queued` when parking is refused at stop.
         case responding
         /// The completion ran before parking (usually synchronously). Next: `.queued` by the same handler call.
-        case answeredEarly(HTTPResponse)
+        case answeredEarly
         /// Suspended in libmicrohttpd, waiting for the completion. Next: `.resumed`.
         case parked
         /// Completed while parked and resumed; the next handler call queues it. Next: `.queued`, or
         /// `.finished` when the client went away meanwhile.
-        case resumed(HTTPResponse)
+        case resumed
         /// The response was handed to libmicrohttpd. Next: `.finished`.
         case queued
         /// libmicrohttpd is done with the request. Completions from here on are ignored.
@@ -46,6 +48,8 @@ final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var path: String
     @exclusivity(unchecked) var query: [String: String] = [:]
     @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
+    /// Where the known fields are among `headers` (`KnownFields`), noted as they are copied.
+    @exclusivity(unchecked) var known = KnownFields()
     /// What the header fields say of the body's boundary and length (`RequestFraming`), noted as they are copied.
     @exclusivity(unchecked) var framing = RequestFraming()
     @exclusivity(unchecked) var body: [UInt8] = []
@@ -62,6 +66,8 @@ final class RequestContext: @unchecked Sendable {
 
     private struct Progress {
         var state = State.receiving
+        /// The answer given while `.answeredEarly` or `.resumed`, until it is taken to be queued.
+        var response: HTTPResponse?
         /// Whether the request went through `.parked`: it stays in `core.parkedRequests` until `.finished`,
         /// so `stop()` also waits for an answer that was completed but not yet sent.
         var wasParked = false
@@ -108,10 +114,13 @@ final class RequestContext: @unchecked Sendable {
         }
         if headers.capacity > Self.keptHeaderCapacity {
             headers = []
-        } else if !headers.isEmpty {
-            headers.removeAll(keepingCapacity: true)
+        } else {
+            // One field at a time: `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`,
+            // which costs more than the few fields a request has.
+            while headers.popLast() != nil {}
         }
         framing = RequestFraming()
+        known = KnownFields()
         if body.capacity > Self.keptBodyCapacity {
             body = []
         } else if !body.isEmpty {
@@ -130,8 +139,8 @@ final class RequestContext: @unchecked Sendable {
         progress.withLock { $0.state = .responding }
         // libmicrohttpd sends no body for HEAD (Content-Length stays), so HEAD is answered as GET.
         return HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, body: body,
-            client: client)
+            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, known: known,
+            body: body, client: client)
     }
 
     /// Marks a request the server answers itself (a refusal) as queued, so stray completions are ignored.
@@ -144,9 +153,9 @@ final class RequestContext: @unchecked Sendable {
     func responseAfterResponding() -> HTTPResponse? {
         progress.withLock { progress in
             switch progress.state {
-            case .answeredEarly(let response):
+            case .answeredEarly:
                 progress.state = .queued
-                return response
+                return progress.response.take()
             case .responding:
                 // Suspending under the lock means a completion racing in from another thread sees `.parked`
                 // only once the connection is really suspended, so its resume can never come first.
@@ -168,9 +177,9 @@ final class RequestContext: @unchecked Sendable {
     /// Called by a handler call that follows a resume: the response to queue, or nil if there is none yet.
     func responseAfterResume() -> HTTPResponse? {
         progress.withLock { progress in
-            guard case .resumed(let response) = progress.state else { return nil }
+            guard progress.state == .resumed else { return nil }
             progress.state = .queued
-            return response
+            return progress.response.take()
         }
     }
 
@@ -181,10 +190,12 @@ final class RequestContext: @unchecked Sendable {
         let (resumed, taken) = progress.withLock { progress -> ((OpaquePointer, Int32)?, Bool) in
             switch progress.state {
             case .responding:
-                progress.state = .answeredEarly(response)
+                progress.state = .answeredEarly
+                progress.response = response
                 return (nil, true)
             case .parked:
-                progress.state = .resumed(response)
+                progress.state = .resumed
+                progress.response = response
                 return ((connection, socket), true)
             case .receiving:
                 preconditionFailure("completion ran before the responder was called")
@@ -205,11 +216,7 @@ final class RequestContext: @unchecked Sendable {
     /// Called from `MHD_OPTION_NOTIFY_COMPLETED`, normal end or abort alike.
     func finish() {
         let (parked, unsent) = progress.withLock { progress -> (Bool, HTTPResponse?) in
-            var unsent: HTTPResponse?
-            switch progress.state {
-            case .answeredEarly(let response), .resumed(let response): unsent = response
-            default: break
-            }
+            let unsent = progress.response.take()
             progress.state = .finished
             return (progress.wasParked, unsent)
         }
@@ -218,9 +225,6 @@ final class RequestContext: @unchecked Sendable {
     }
 
     var isFinished: Bool {
-        progress.withLock { progress in
-            if case .finished = progress.state { return true }
-            return false
-        }
+        progress.withLock { $0.state == .finished }
     }
 }

@@ -29,12 +29,13 @@ enum RequestFields {
         var headers: [(name: String, value: String)]
         var query: [String: String]
         var framing: RequestFraming
+        var known: KnownFields
     }
 
     /// Copies the header fields (in arrival order) and the query arguments into `request`, which has none yet;
     /// their storage (a reused context's, or reserved here) grows only for more fields than it had room for.
     static func collect(from connection: OpaquePointer, into request: RequestContext) {
-        var collected = Collected(headers: [], query: [:], framing: RequestFraming())
+        var collected = Collected(headers: [], query: [:], framing: RequestFraming(), known: KnownFields())
         swap(&collected.headers, &request.headers)
         collected.headers.reserveCapacity(typicalHeaderCount)
         withUnsafeMutablePointer(to: &collected) { pointer in
@@ -52,6 +53,7 @@ enum RequestFields {
         }
         swap(&collected.headers, &request.headers)
         request.framing = collected.framing
+        request.known = collected.known
     }
 
     private static let headerIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
@@ -60,7 +62,9 @@ enum RequestFields {
         let text = string(value, count: valueSize)
         let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
         collected.pointee.framing.note(name: rawName, value: text)
-        collected.pointee.headers.append((name: name(key, count: keySize), value: text))
+        let known = KnownField.of(rawName)
+        if let known { collected.pointee.known.note(known.field, at: collected.pointee.headers.count) }
+        collected.pointee.headers.append((name: name(rawName, known: known), value: text))
         return .YES
     }
 
@@ -77,45 +81,11 @@ enum RequestFields {
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
-    /// A header field's name as sent; the usual ones, spelled as clients send them, as constant strings: they
-    /// cost no validation, and no allocation past 15 bytes.
-    static func name(_ pointer: UnsafePointer<CChar>?, count: Int) -> String {
-        guard let pointer, count > 0 else { return "" }
-        let name = UnsafeRawBufferPointer(start: pointer, count: count)
-        switch count {
-        case 4:
-            if name.isSpelled("Host") { return "Host" }
-        case 6:
-            if name.isSpelled("Accept") { return "Accept" }
-            if name.isSpelled("Origin") { return "Origin" }
-            if name.isSpelled("Cookie") { return "Cookie" }
-        case 7:
-            if name.isSpelled("Referer") { return "Referer" }
-        case 10:
-            if name.isSpelled("User-Agent") { return "User-Agent" }
-            if name.isSpelled("Connection") { return "Connection" }
-        case 12:
-            if name.isSpelled("Content-Type") { return "Content-Type" }
-        case 13:
-            if name.isSpelled("Authorization") { return "Authorization" }
-            if name.isSpelled("If-None-Match") { return "If-None-Match" }
-            if name.isSpelled("Cache-Control") { return "Cache-Control" }
-            if name.isSpelled("Last-Event-ID") { return "Last-Event-ID" }
-        case 14:
-            if name.isSpelled("Content-Length") { return "Content-Length" }
-            if name.isSpelled("Sec-Fetch-Site") { return "Sec-Fetch-Site" }
-            if name.isSpelled("Sec-Fetch-Mode") { return "Sec-Fetch-Mode" }
-            if name.isSpelled("Sec-Fetch-Dest") { return "Sec-Fetch-Dest" }
-        case 15:
-            if name.isSpelled("Accept-Encoding") { return "Accept-Encoding" }
-            if name.isSpelled("Accept-Language") { return "Accept-Language" }
-            if name.isSpelled("Idempotency-Key") { return "Idempotency-Key" }
-        case 17:
-            if name.isSpelled("Transfer-Encoding") { return "Transfer-Encoding" }
-        default:
-            break
-        }
-        return String(decoding: name, as: UTF8.self)
+    /// A header field's name as sent; a known one (`KnownField`) in its usual spelling as a constant string: it
+    /// costs no validation, and no allocation past 15 bytes.
+    static func name(_ name: UnsafeRawBufferPointer, known: (field: KnownField, usualSpelling: Bool)?) -> String {
+        if let known, known.usualSpelling { return known.field.name }
+        return name.isEmpty ? "" : String(decoding: name, as: UTF8.self)
     }
 
     /// The request method as sent; the usual ones as constant strings, which cost no copy nor validation.
@@ -137,14 +107,5 @@ enum RequestFields {
         let bytes = method.utf8Start
         for index in 0..<count where UInt8(bitPattern: pointer[index]) != bytes[index] { return false }
         return pointer[count] == 0
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Whether the buffer holds exactly `text`'s bytes.
-    fileprivate func isSpelled(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard self.count == count, let base = baseAddress else { return self.count == count }
-        return memcmp(base, text.utf8Start, count) == 0
     }
 }

@@ -28,25 +28,16 @@ struct RequestPolicy: Sendable {
     /// `Host` value this connection last sent and had accepted (a keep-alive client sends the same one each
     /// time, so only a new value is looked at); updated when a new one is accepted.
     func refusal(
-        method: String, headers: [(name: String, value: String)], hostRequired: Bool, acceptedHost: inout String?
+        method: String, headers: [(name: String, value: String)], known: KnownFields, hostRequired: Bool,
+        acceptedHost: inout String?
     ) -> HTTPRefusal? {
-        var host: String?
-        var hostCount = 0
-        var origin: String?
-        var site: String?
-        for header in headers {
-            if asciiCaseInsensitiveEquals(header.name, "Host") {
-                hostCount += 1
-                if host == nil { host = header.value }
-            } else if origin == nil, asciiCaseInsensitiveEquals(header.name, "Origin") {
-                origin = header.value
-            } else if site == nil, asciiCaseInsensitiveEquals(header.name, "Sec-Fetch-Site") {
-                site = header.value
-            }
+        func value(_ field: KnownField) -> String? { known.index(of: field).map { headers[$0].value } }
+        if known.isRepeated(.host) {
+            return .severalHosts(count: headers.count { KnownField.of($0.name) == .host })
         }
-        if hostCount > 1 {
-            return .severalHosts(count: hostCount)
-        }
+        let host = value(.host)
+        let origin = value(.origin)
+        let site = value(.secFetchSite)
         if host == nil && hostRequired {
             return .missingHost
         }
@@ -75,9 +66,9 @@ struct RequestPolicy: Sendable {
 
     /// The request's `Origin` when it is one of the allowed origins (`--allowed-origin`), as sent: answers to it
     /// carry CORS headers (`CrossOrigin`). The server's own origin needs none.
-    func allowedCrossOrigin(headers: [(name: String, value: String)]) -> String? {
+    func allowedCrossOrigin(headers: [(name: String, value: String)], known: KnownFields) -> String? {
         guard !origins.isEmpty,
-            let origin = headers.first(where: { asciiCaseInsensitiveEquals($0.name, "Origin") })?.value,
+            let origin = known.index(of: .origin).map({ headers[$0].value }),
             origins.contains(Self.normalizedOrigin(origin))
         else { return nil }
         return origin

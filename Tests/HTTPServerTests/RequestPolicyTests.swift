@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    /// Field names are told regardless of case: a foreign `host` is misdirected as `Host` is, and `Host` with
+    /// `HOST` is two of them.
+    @Test func hostFieldsAreToldInAnyCase() throws {
+        try served { client, calls throws in
+            let lower = try client.request(path: "/v1/devices", headers: [("host", "evil.example")])
+            #expect(lower.text == refused(.misdirected(host: "evil.example", allowed: Self.ownNames)))
+            let three = try client.request(
+                path: "/v1/devices", headers: [("Host", "localhost"), ("HOST", "localhost"), ("hOsT", "localhost")])
+            #expect(three.text == refused(.severalHosts(count: 3)))
+            #expect(calls.get() == 0)
+        }
+    }
+
     @Test func anHTTP11RequestWithoutHostIsRefusedButHTTP10IsServed() throws {
         try served { client, calls throws in
             try client.sendBytes(Array("GET /v1/devices HTTP/1.1\r\n\r\n".utf8))

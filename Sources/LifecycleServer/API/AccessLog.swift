@@ -12,7 +12,7 @@ enum RequestID {
     private static let counter = Atomic<UInt64>(0)
 
     static func of(_ request: HTTPRequest) -> String {
-        if let given = request.header(HTTPResponse.requestIDField), (1...128).contains(given.utf8.count),
+        if let given = request.header(.requestID), (1...128).contains(given.utf8.count),
             given.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         {
             return given

@@ -28,7 +28,7 @@ extension HTTPResponse {
     static func read(
         _ body: [UInt8], etag tag: String, request: HTTPRequest, contentType: String = "application/json"
     ) -> HTTPResponse {
-        if let match = request.header("If-None-Match"), ETag.matches(match, tag) {
+        if let match = request.header(.ifNoneMatch), ETag.matches(match, tag) {
             return HTTPResponse(status: 304, headers: [("ETag", tag)])
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", contentType), ("ETag", tag)], body: body)

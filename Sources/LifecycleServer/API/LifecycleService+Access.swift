@@ -18,7 +18,7 @@ extension LifecycleService {
     func accessDecision(_ request: HTTPRequest, match: Route.Match) -> (refusal: APIError?, token: String?) {
         let policy = access.withLock { $0 }
         switch policy.decide(
-            method: request.method, scope: match.accessScope, authorization: request.header("Authorization"))
+            method: request.method, scope: match.accessScope, authorization: request.header(.authorization))
         {
         case .allowed(let token):
             return (nil, token?.name)

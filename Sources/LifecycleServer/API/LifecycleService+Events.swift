@@ -27,7 +27,7 @@ extension LifecycleService {
         try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
         let events = try EventDecoder.decode(json, deviceOnly: app == nil)
         var key: String?
-        if let text = request.header("Idempotency-Key") {
+        if let text = request.header(.idempotencyKey) {
             guard !text.isEmpty, text.utf8.count <= 256 else {
                 throw .invalidField("Idempotency-Key", "Idempotency-Key must be 1 to 256 characters")
             }

@@ -58,12 +58,12 @@ extension LifecycleService {
 extension HTTPRequest {
     /// What access tokens judge of this request, kept by the stream it opens.
     var streamAccess: StreamAccess {
-        StreamAccess(method: method, scope: Route.match(path).accessScope, authorization: header("Authorization"))
+        StreamAccess(method: method, scope: Route.match(path).accessScope, authorization: header(.authorization))
     }
 
     /// Whether the client asked for `text/event-stream` (an `EventSource` always does).
     var acceptsEventStream: Bool {
-        guard let accept = header("Accept") else { return false }
+        guard let accept = header(.accept) else { return false }
         return accept.split(separator: ",").contains { range in
             let type = range.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t") } ?? ""
             return type.lowercased() == "text/event-stream"
@@ -72,7 +72,7 @@ extension HTTPRequest {
 
     /// `Last-Event-ID`: the `seq` of the last entry the client has; nil when absent or empty.
     func lastEventID() throws(APIError) -> UInt64? {
-        guard let text = header("Last-Event-ID")?.trimmingCharacters(in: " \t"), !text.isEmpty else { return nil }
+        guard let text = header(.lastEventID)?.trimmingCharacters(in: " \t"), !text.isEmpty else { return nil }
         guard let value = UInt64(text), value <= PageQuery.maxAfter else {
             throw .invalidField(
                 "Last-Event-ID",

@@ -9,7 +9,7 @@ extension HTTPRequest {
     func jsonBody() throws(APIError) -> JSONValue? {
         let significant = body.contains { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         guard significant else { return nil }
-        let type = header("Content-Type") ?? ""
+        let type = header(.contentType) ?? ""
         // What nearly every client sends, checked without splitting or copying the header.
         if type != "application/json" {
             let mediaType =

@@ -47,8 +47,7 @@ package final class RequestMetrics: @unchecked Sendable {
 
     /// Counts one answered request.
     func record(_ route: Route, status: Int, nanoseconds: UInt64) {
-        guard let routeIndex = Self.routes.firstIndex(of: route) else { return }
-        let base = counters + routeIndex * Self.perRoute
+        let base = counters + route.index * Self.perRoute
         let statusSlot = (100...599).contains(status) ? Int(Self.statusSlots[status]) : Self.statuses.count
         base[statusSlot].add(1, ordering: .relaxed)
         var bucket = 0

@@ -6,6 +6,11 @@
 
 /// The API's resources, matched from a path. Names are fixed metric labels: never an id.
 enum Route: String, CaseIterable, Sendable {
+    /// The route's position in `allCases`, which is its declaration order: the one-byte tag a case without
+    /// payload is stored as. Tables by route (its operations, its metrics) are read at it rather than by hashing
+    /// the raw value, a string. A test holds the tag and `allCases` together.
+    var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
     case livez, readyz, metrics, openapi, reset, changes
     /// `GET /v1/event-types`: the catalogue of events.
     case eventTypes

@@ -118,8 +118,12 @@ extension Route {
         ],
     ]
 
-    /// The operations of the route; none for `.unknown`.
-    var operations: [Operation] { Self.table[self] ?? [] }
+    /// The operations of the route; none for `.unknown`. Found by the route's position, not its hash (a
+    /// route hashes its raw value, a string).
+    var operations: [Operation] { Self.operationsByIndex[index] }
+
+    /// `table` in the order of `allCases`.
+    private static let operationsByIndex: [[Operation]] = allCases.map { table[$0] ?? [] }
 
     /// The methods the route answers.
     var methods: [String] { operations.map(\.method) }

@@ -74,7 +74,7 @@ extension LifecycleService {
         let policy = access.withLock { $0 }
         var token: AccessToken?
         if case .allowed(let allowed) = policy.decide(
-            method: "GET", scope: .namespaceList, authorization: request.header("Authorization"))
+            method: "GET", scope: .namespaceList, authorization: request.header(.authorization))
         {
             token = allowed
         }

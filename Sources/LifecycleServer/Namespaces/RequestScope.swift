@@ -69,7 +69,7 @@ extension LifecycleService {
         let policy = access.withLock { $0 }
         var creator: AccessToken?
         if policy.table != nil, case .allowed(let token?) = policy.decide(
-            method: request.method, scope: .namespace(name), authorization: request.header("Authorization")),
+            method: request.method, scope: .namespace(name), authorization: request.header(.authorization)),
             token.role != .admin
         {
             creator = token
