@@ -61,8 +61,8 @@ enum RequestFields {
         let collected = context.assumingMemoryBound(to: Collected.self)
         let text = string(value, count: valueSize)
         let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
-        collected.pointee.framing.note(name: rawName, value: text)
         let known = KnownField.of(rawName)
+        collected.pointee.framing.note(name: rawName, field: known?.field, value: text)
         if let known { collected.pointee.known.note(known.field, at: collected.pointee.headers.count) }
         collected.pointee.headers.append((name: name(rawName, known: known), value: text))
         return .YES

@@ -18,15 +18,25 @@ struct RequestFraming {
 
     /// Notes one field; `name` is its bytes as sent.
     mutating func note(name: UnsafeRawBufferPointer, value: String) {
-        guard Self.isWellFormedName(name) else {
-            if malformedName == nil { malformedName = String(decoding: name, as: UTF8.self) }
-            return
-        }
-        if Self.isName(name, "content-length") {
+        note(name: name, field: KnownField.of(name)?.field, value: value)
+    }
+
+    /// Notes one field whose name was already told (`KnownField.of`): a known field's name is a token, and the
+    /// framing fields are known ones.
+    mutating func note(name: UnsafeRawBufferPointer, field: KnownField?, value: String) {
+        switch field {
+        case .contentLength?:
             if contentLengths.isEmpty { declaredBodyBytes = UInt64(value) }
             contentLengths.append(value)
+        case .transferEncoding?:
+            transferEncodings.append(value)
+        case .some:
+            break
+        case nil:
+            if malformedName == nil, !Self.isWellFormedName(name) {
+                malformedName = String(decoding: name, as: UTF8.self)
+            }
         }
-        if Self.isName(name, "transfer-encoding") { transferEncodings.append(value) }
     }
 
     var refusal: HTTPRefusal? {
@@ -51,11 +61,6 @@ struct RequestFraming {
     static func isWellFormedName(_ name: UnsafeRawBufferPointer) -> Bool {
         guard !name.isEmpty, name.allSatisfy(isTokenByte) else { return false }
         return !extendsName("content-length", name) && !extendsName("transfer-encoding", name)
-    }
-
-    /// Whether `name` is `lowercased`, ASCII case folded.
-    private static func isName(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
-        name.count == lowercased.utf8CodeUnitCount && startsWith(name, lowercased)
     }
 
     /// Whether `name` starts with `framing` (ASCII case folded) and goes on past it.

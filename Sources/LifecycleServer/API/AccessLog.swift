@@ -42,12 +42,12 @@ enum RequestID {
 
 extension LifecycleService {
     /// One line per answered request, at info: who (client address, token name, never the token), what
-    /// (method, route, path escaped), how it went (status, microseconds, body bytes) and the request id.
+    /// (method, route, path escaped), how it went (status, microseconds, body bytes) and the request id. Called
+    /// when `logsAccess`.
     func logAccess(
         _ request: HTTPRequest, match: Route.Match, response: HTTPResponse, nanoseconds: UInt64, token: String?,
         id: String
     ) {
-        guard logger.logLevel <= .info else { return }
         logger.info(
             "request",
             metadata: [

@@ -87,6 +87,9 @@ public final class LifecycleService: HTTPResponder {
     let journal: any Journal
     let options: ServiceOptions
     let logger: Logger
+    /// Whether answered requests are logged: `--access-log` and a logger at info or below (its level is fixed
+    /// with it), told once rather than asking the logger's handler on every request.
+    let logsAccess: Bool
     let metrics = ServiceMetrics()
     private let phase = Atomic<Int>(Phase.recovering.rawValue)
     let parked = Atomic<Int>(0)
@@ -111,6 +114,7 @@ public final class LifecycleService: HTTPResponder {
         self.journal = journal
         self.options = options
         self.logger = logger
+        logsAccess = options.accessLog && logger.logLevel <= .info
         namespaces = NamespaceTable(now: options.wallClock())
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
@@ -178,7 +182,7 @@ public final class LifecycleService: HTTPResponder {
                     metrics.namespaces.request(NamespaceName.defaultName)
                 }
             }
-            if options.accessLog {
+            if logsAccess {
                 logAccess(request, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)
             }
             var response = response
