@@ -18,17 +18,21 @@ public import LifecycleCore
 ///
 /// Not copyable: the writer owns its buffer outright, so writing a token is a capacity check and a copy,
 /// with no check for a shared buffer and no reference count (pass it `inout`, or `borrowing` to read it).
+///
+/// The small tokens (a field's name, brackets, booleans, small integers) are inlinable, so the other modules'
+/// writers, which call them a hundred times per answer, copy a constant name without a call.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// The text written so far, as a new array (a copy: take it once, when done).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
     /// Bytes written so far.
-    public private(set) var count = 0
+    public var count: Int { written }
 
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var state = State.empty
+    @usableFromInline var written = 0
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var state = State.empty
 
-    private enum State: UInt8, Sendable {
+    @usableFromInline enum State: UInt8, Sendable {
         /// At the start of the output or just inside `{` / `[`: no comma before the next item.
         case empty
         /// After a value: a comma before the next item.
@@ -52,60 +56,64 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Empties the buffer, keeping its capacity, to write another value.
     public mutating func removeAll() {
-        count = 0
+        written = 0
         state = .empty
     }
 
     /// Room for `count` more bytes at the end: the pointer to write them at. The caller writes exactly
     /// `count` bytes there and the count moves on. One capacity check per token.
-    @inline(__always)
-    private mutating func extend(by count: Int) -> UnsafeMutablePointer<UInt8> {
-        if self.count + count > capacity { grow(toAtLeast: self.count + count) }
-        let at = base + self.count
-        self.count += count
+    @inlinable @inline(__always)
+    mutating func extend(by count: Int) -> UnsafeMutablePointer<UInt8> {
+        if written + count > capacity { grow(toAtLeast: written + count) }
+        let at = base + written
+        written += count
         return at
     }
 
     /// Moves the text to a buffer with room for at least `minimumCapacity` bytes, twice the old room when
     /// that is more.
-    @inline(never)
-    private mutating func grow(toAtLeast minimumCapacity: Int) {
+    @usableFromInline @inline(never)
+    mutating func grow(toAtLeast minimumCapacity: Int) {
         let larger = Swift.max(minimumCapacity, capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: base, count: count)
+        moved.update(from: base, count: written)
         base.deallocate()
         base = moved
         capacity = larger
     }
 
-    @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    mutating func append(_ byte: UInt8) {
         extend(by: 1).pointee = byte
     }
 
-    @inline(__always)
-    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always)
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress, source.count > 0 else { return }
         extend(by: source.count).update(from: base, count: source.count)
     }
 
+    @inlinable @inline(__always)
     public mutating func beginObject() {
         willWriteValue()
         append(UInt8(ascii: "{"))
         state = .empty
     }
 
+    @inlinable @inline(__always)
     public mutating func endObject() {
         append(UInt8(ascii: "}"))
         state = .afterValue
     }
 
+    @inlinable @inline(__always)
     public mutating func beginArray() {
         willWriteValue()
         append(UInt8(ascii: "["))
         state = .empty
     }
 
+    @inlinable @inline(__always)
     public mutating func endArray() {
         append(UInt8(ascii: "]"))
         state = .afterValue
@@ -138,6 +146,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Writes `"name":` for a name known when compiling, which never needs escaping: the fast path of `key`,
     /// written at once (one capacity check for the comma, the quotes, the name and the colon).
+    @inlinable @inline(__always)
     public mutating func field(_ name: StaticString) {
         let comma = state == .afterValue ? 1 : 0
         let count = name.utf8CodeUnitCount
@@ -155,19 +164,26 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         appendQuoted(value)
     }
 
+    @inlinable @inline(__always)
     public mutating func bool(_ value: Bool) {
         willWriteValue()
         appendASCII(value ? "true" : "false")
     }
 
+    @inlinable @inline(__always)
     public mutating func null() {
         willWriteValue()
         appendASCII("null")
     }
 
+    @inlinable @inline(__always)
     public mutating func int(_ value: Int) {
         willWriteValue()
-        appendDecimal(value)
+        if value >= 0 && value < 10 {
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+        } else {
+            appendDecimal(magnitude: UInt64(value.magnitude), negative: value < 0)
+        }
     }
 
     /// An iOS version as its string (`"7.0"`, `"13.1.2"`), written without building the string first.
@@ -224,14 +240,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         append(json)
     }
 
-    @inline(__always)
-    private mutating func willWriteValue() {
+    @inlinable @inline(__always)
+    mutating func willWriteValue() {
         if state == .afterValue { append(UInt8(ascii: ",")) }
         state = .afterValue
     }
 
-    @inline(__always)
-    private mutating func appendASCII(_ text: StaticString) {
+    @inlinable @inline(__always)
+    mutating func appendASCII(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -244,7 +260,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         appendDecimal(magnitude: UInt64(value.magnitude), negative: value < 0)
     }
 
-    private mutating func appendDecimal(magnitude: UInt64, negative: Bool) {
+    @usableFromInline
+    mutating func appendDecimal(magnitude: UInt64, negative: Bool) {
         var digits = 1
         var rest = magnitude / 10
         while rest != 0 {
