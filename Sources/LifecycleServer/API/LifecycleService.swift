@@ -170,6 +170,8 @@ public final class LifecycleService: HTTPResponder {
         let requestID = RequestID.of(request)
         let (refusal, token) = trusted ? (nil, nil) : accessDecision(request, match: match)
         inFlight.add(1, ordering: .relaxed)
+        // The request is kept for the access log only: without it, the completion holds no copy of its fields.
+        let logged = logsAccess ? request : nil
         let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
             inFlight.subtract(1, ordering: .relaxed)
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
@@ -182,8 +184,8 @@ public final class LifecycleService: HTTPResponder {
                     metrics.namespaces.request(NamespaceName.defaultName)
                 }
             }
-            if logsAccess {
-                logAccess(request, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)
+            if let logged {
+                logAccess(logged, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)
             }
             var response = response
             response.requestID = requestID
