@@ -122,7 +122,7 @@ public enum KnownField: Int, CaseIterable, Sendable {
 /// Where each `KnownField` first appears among a request's header fields, noted as they are collected (or
 /// from a list of fields): `HTTPRequest.header(_: KnownField)` reads it instead of comparing names.
 struct KnownFields: Sendable {
-    /// Per known field: 1 + the index of its first occurrence; 0 when absent.
+    /// Per known field (32 at most, which a test holds): 1 + the index of its first occurrence; 0 when absent.
     private var first = SIMD32<UInt16>()
     /// A bit per known field seen more than once.
     private var repeated: UInt32 = 0

@@ -38,6 +38,8 @@ import Testing
             #expect(KnownField.of(field.name + "s") == nil)
             #expect(KnownField.of(String(field.name.dropLast())) == nil)
         }
+        // Where each is noted takes a lane of a 32-lane vector and a bit of a 32-bit mask (`KnownFields`).
+        #expect(KnownField.allCases.count <= 32)
         #expect(KnownField.of("") == nil)
         #expect(KnownField.of("X-Request-Ic") == nil)
         #expect(KnownField.of("Accept-Charset") == nil)
