@@ -209,12 +209,21 @@ package struct PublishedDevice: Sendable {
 package struct CachedSnapshot: Sendable {
     package let json: [UInt8]
     package let etag: String
+    /// The header fields of the answer (`fields`) and of its `304` (`notModifiedFields`), made by the reader that
+    /// keeps the snapshot, once: every read then answers with these arrays instead of making its own.
+    package let fields: [(name: String, value: String)]
+    package let notModifiedFields: [(name: String, value: String)]
     package let time: Double
     package let protectedDataAvailable: Bool
 
-    package init(json: [UInt8], etag: String, time: Double, protectedDataAvailable: Bool) {
+    package init(
+        json: [UInt8], etag: String, fields: [(name: String, value: String)],
+        notModifiedFields: [(name: String, value: String)], time: Double, protectedDataAvailable: Bool
+    ) {
         self.json = json
         self.etag = etag
+        self.fields = fields
+        self.notModifiedFields = notModifiedFields
         self.time = time
         self.protectedDataAvailable = protectedDataAvailable
     }

@@ -23,6 +23,10 @@ import Testing
             #expect(first.status == 200)
             let tag = try #require(first.header("ETag"))
             #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
+            // Read again (an app's answer is then the kept one): the same answer, with the same fields.
+            let kept = try server.get(path)
+            #expect(kept.status == 200 && kept.body == first.body)
+            #expect(kept.header("ETag") == tag && kept.header("Content-Type") == "application/json")
 
             let again = try server.get(path, headers: [("If-None-Match", tag)])
             #expect(again.status == 304)

@@ -1,5 +1,6 @@
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
 import LifecycleJSON
 import LifecycleWire
 
@@ -28,23 +29,59 @@ extension HTTPResponse {
     static func read(
         _ body: [UInt8], etag tag: String, request: HTTPRequest, contentType: String = "application/json"
     ) -> HTTPResponse {
-        if let match = request.header(.ifNoneMatch), ETag.matches(match, tag) {
-            return HTTPResponse(status: 304, headers: [("ETag", tag)])
-        }
-        return HTTPResponse(status: 200, headers: [("Content-Type", contentType), ("ETag", tag)], body: body)
+        if isNotModified(request, tag) { return HTTPResponse(status: 304, headers: notModifiedFields(etag: tag)) }
+        return HTTPResponse(status: 200, headers: readFields(etag: tag, contentType: contentType), body: body)
+    }
+
+    /// A kept answer read again: its header fields were made with it, so the read allocates nothing.
+    static func read(_ kept: CachedSnapshot, request: HTTPRequest) -> HTTPResponse {
+        if isNotModified(request, kept.etag) { return HTTPResponse(status: 304, headers: kept.notModifiedFields) }
+        return HTTPResponse(status: 200, headers: kept.fields, body: kept.json)
+    }
+
+    /// The header fields of a read's `200`.
+    static func readFields(etag tag: String, contentType: String = "application/json") -> [(name: String, value: String)] {
+        [("Content-Type", contentType), ("ETag", tag)]
+    }
+
+    /// The header fields of a read's `304`.
+    static func notModifiedFields(etag tag: String) -> [(name: String, value: String)] { [("ETag", tag)] }
+
+    private static func isNotModified(_ request: HTTPRequest, _ tag: String) -> Bool {
+        guard let match = request.header(.ifNoneMatch) else { return false }
+        return ETag.matches(match, tag)
     }
 }
 
 enum ETag {
-    /// `If-None-Match`: `*`, or a list of tags, weak or strong (weak comparison, RFC 9110 §13.1.2).
+    /// `If-None-Match`: `*`, or a list of tags, weak or strong (weak comparison, RFC 9110 §13.1.2). Read from
+    /// the field's bytes: no string is made (dashboards ask with it on every poll).
     static func matches(_ header: String, _ tag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            var text = candidate.trimmingCharacters(in: " \t")
-            if text == "*" { return true }
-            if text.hasPrefix("W/") { text.removeFirst(2) }
-            return text == tag
+        var header = header
+        var tag = tag
+        return header.withUTF8 { field in
+            tag.withUTF8 { tag in
+                var start = 0
+                while start < field.count {
+                    var end = start
+                    while end < field.count && field[end] != UInt8(ascii: ",") { end += 1 }
+                    defer { start = end + 1 }
+                    var low = start
+                    var high = end
+                    while low < high && isBlank(field[low]) { low += 1 }
+                    while high > low && isBlank(field[high - 1]) { high -= 1 }
+                    if high - low == 1 && field[low] == UInt8(ascii: "*") { return true }
+                    if high - low >= 2 && field[low] == UInt8(ascii: "W") && field[low + 1] == UInt8(ascii: "/") {
+                        low += 2
+                    }
+                    if UnsafeBufferPointer(rebasing: field[low..<high]).elementsEqual(tag) { return true }
+                }
+                return false
+            }
         }
     }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 }
 
 extension StringProtocol {

@@ -6,7 +6,7 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+    func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion)
         throws(APIError)
     {
         let registry = scope.registry
@@ -43,7 +43,7 @@ extension LifecycleService {
 
     private func addApp(
         _ scope: RequestScope, _ id: String, _ parsed: AppRequest, to host: DeviceHost,
-        _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ done: Completion
     ) throws(APIError) {
         let registry = scope.registry
         // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
@@ -77,31 +77,33 @@ extension LifecycleService {
 
     func getApp(_ scope: RequestScope, _ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let host = try appHost(scope, id)
-        let snapshot = try host.shared.withLock { shared throws(APIError) -> CachedSnapshot in
+        return try host.shared.withLock { shared throws(APIError) -> HTTPResponse in
             guard !shared.gone else { throw .notFound("no app \(id)") }
             // Served before and unchanged since (only manual clocks keep snapshots, and a change of the app
             // or its removal drops its snapshot): answered without copying the device or the app.
-            if let cached = shared.snapshots[id], cached.time == shared.device.time,
-                cached.protectedDataAvailable == shared.device.protectedDataAvailable
+            if let kept = shared.snapshots[id], kept.time == shared.device.time,
+                kept.protectedDataAvailable == shared.device.protectedDataAvailable
             {
-                return cached
+                return .read(kept, request: request)
             }
             let device = shared.current
             guard let app = device.app(id) else { throw .notFound("no app \(id)") }
             var w = JSONWriter(reservingCapacity: 768)
             SnapshotEncoder.app(app, on: device, into: &w)
             let json = w.bytes
-            let fresh = CachedSnapshot(
-                json: json, etag: HTTPResponse.etag(of: json), time: device.time,
-                protectedDataAvailable: device.protectedDataAvailable)
+            let etag = HTTPResponse.etag(of: json)
             // A realtime clock moves on every read: nothing to keep.
-            if device.configuration.clockMode == .manual { shared.snapshots[id] = fresh }
-            return fresh
+            guard device.configuration.clockMode == .manual else { return .read(json, etag: etag, request: request) }
+            let kept = CachedSnapshot(
+                json: json, etag: etag, fields: HTTPResponse.readFields(etag: etag),
+                notModifiedFields: HTTPResponse.notModifiedFields(etag: etag), time: device.time,
+                protectedDataAvailable: device.protectedDataAvailable)
+            shared.snapshots[id] = kept
+            return .read(kept, request: request)
         }
-        return .read(snapshot.json, etag: snapshot.etag, request: request)
     }
 
-    func deleteApp(_ scope: RequestScope, _ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+    func deleteApp(_ scope: RequestScope, _ id: String, _ done: Completion)
         throws(APIError)
     {
         let host = try appHost(scope, id)

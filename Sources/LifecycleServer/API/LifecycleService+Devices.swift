@@ -86,7 +86,7 @@ extension LifecycleService {
         }
     }
 
-    func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+    func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion)
         throws(APIError)
     {
         let body = try request.jsonBody() ?? .object([:])
@@ -112,7 +112,7 @@ extension LifecycleService {
         return .read(json, request: request)
     }
 
-    func deleteDevice(_ scope: RequestScope, _ id: String, _ done: @escaping @Sendable (HTTPResponse) -> Void)
+    func deleteDevice(_ scope: RequestScope, _ id: String, _ done: Completion)
         throws(APIError)
     {
         let host = try device(scope, id)

@@ -170,32 +170,14 @@ public final class LifecycleService: HTTPResponder {
         let requestID = RequestID.of(request)
         let (refusal, token) = trusted ? (nil, nil) : accessDecision(request, match: match)
         inFlight.add(1, ordering: .relaxed)
-        // The request is kept for the access log only: without it, the completion holds no copy of its fields.
-        let logged = logsAccess ? request : nil
-        let finish: @Sendable (HTTPResponse) -> Void = { [self] response in
-            inFlight.subtract(1, ordering: .relaxed)
-            let elapsed = DispatchTime.now().uptimeNanoseconds - started
-            metrics.requests.record(match.route, status: response.status, nanoseconds: elapsed)
-            if match.route.isNamespaced {
-                // The default namespace (no name in the path) needs no check.
-                if let name = match.namespace {
-                    if NamespaceName.isValid(name) { metrics.namespaces.request(name) }
-                } else {
-                    metrics.namespaces.request(NamespaceName.defaultName)
-                }
-            }
-            if let logged {
-                logAccess(logged, match: match, response: response, nanoseconds: elapsed, token: token, id: requestID)
-            }
-            var response = response
-            response.requestID = requestID
-            completion(response)
-        }
+        let done = Completion(
+            service: self, started: started, match: match, requestID: requestID,
+            logged: logsAccess ? Completion.Logged(request, token: token) : nil, send: completion)
         do throws(APIError) {
             if let refusal { throw refusal }
-            try dispatch(match, request, trusted: trusted, finish)
+            try dispatch(match, request, trusted: trusted, done)
         } catch {
-            finish(error.response)
+            done(error.response)
         }
     }
 
@@ -205,7 +187,7 @@ public final class LifecycleService: HTTPResponder {
     }
 
     private func dispatch(
-        _ match: Route.Match, _ request: HTTPRequest, trusted: Bool, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ match: Route.Match, _ request: HTTPRequest, trusted: Bool, _ done: Completion
     ) throws(APIError) {
         let route = match.route
         let operations = route.operations
@@ -244,10 +226,7 @@ public final class LifecycleService: HTTPResponder {
             let writes = scope.space.writes
             guard writes.enter() else { throw .frozen(scope.space.name) }
             do {
-                try handle(self, scope, request, match) { response in
-                    writes.leave()
-                    done(response)
-                }
+                try handle(self, scope, request, match, done.leaving(writes))
             } catch {
                 writes.leave()
                 throw error

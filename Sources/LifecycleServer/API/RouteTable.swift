@@ -4,14 +4,12 @@ import LifecycleWire
 
 /// One operation of the API: a method on a route, and what answers it.
 struct Operation: Sendable {
-    typealias Done = @Sendable (HTTPResponse) -> Void
-
     enum Handler: Sendable {
         /// Answers without a namespace (health, metrics, the spec, the dashboard, every namespace at once).
-        case plain(@Sendable (LifecycleService, HTTPRequest, Route.Match, @escaping Done) throws(APIError) -> Void)
+        case plain(@Sendable (LifecycleService, HTTPRequest, Route.Match, Completion) throws(APIError) -> Void)
         /// Answers within the namespace of the path (`default` when unprefixed), found or created first.
         case scoped(
-            @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, @escaping Done) throws(APIError) -> Void)
+            @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, Completion) throws(APIError) -> Void)
     }
 
     let method: String
@@ -129,7 +127,7 @@ extension Route {
     var methods: [String] { operations.map(\.method) }
 
     private static func get(
-        _ handle: @escaping @Sendable (LifecycleService, HTTPRequest, Route.Match, @escaping Operation.Done) throws(
+        _ handle: @escaping @Sendable (LifecycleService, HTTPRequest, Route.Match, Completion) throws(
             APIError
         ) -> Void
     ) -> Operation {
@@ -138,7 +136,7 @@ extension Route {
 
     private static func scoped(
         _ method: String,
-        _ handle: @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, @escaping Operation.Done)
+        _ handle: @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, Completion)
             throws(APIError) -> Void
     ) -> Operation {
         Operation(method: method, handler: .scoped(handle))

@@ -71,7 +71,7 @@ extension LifecycleService {
     }
 
     /// `POST /v1/reset`: empties every namespace (they stay, with their settings).
-    func resetEverything(_ done: @escaping @Sendable (HTTPResponse) -> Void) {
+    func resetEverything(_ done: Completion) {
         let spaces = namespaces.all()
         let all = DispatchGroup()
         let failed = Atomic<Bool>(false)
@@ -88,7 +88,7 @@ extension LifecycleService {
     }
 
     /// `POST /v1/namespaces/{ns}/reset`: empties the namespace.
-    func resetNamespace(_ space: Namespace, _ done: @escaping @Sendable (HTTPResponse) -> Void) {
+    func resetNamespace(_ space: Namespace, _ done: Completion) {
         empty(space, deleting: false) { result in
             done(result.isSuccess ? HTTPResponse(status: 204) : APIError.storeFailed.response)
         }
@@ -96,7 +96,7 @@ extension LifecycleService {
 
     /// `DELETE /v1/namespaces/{ns}`: the namespace and everything in it; parked polls on it answer 410.
     /// `default` is never deleted (400): its reset empties it.
-    func deleteNamespace(_ space: Namespace, _ done: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+    func deleteNamespace(_ space: Namespace, _ done: Completion) throws(APIError) {
         guard !space.isDefault else {
             throw .invalidField(
                 "namespace",

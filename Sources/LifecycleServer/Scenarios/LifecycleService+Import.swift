@@ -13,7 +13,7 @@ extension LifecycleService {
     /// nothing (`ImportTransport`). 200 `{"applied", "devices", "apps", "expectations"}`; `409 import-failed`
     /// naming the step that failed, after deleting what the import had created.
     func importScenario(
-        _ scope: RequestScope, _ request: HTTPRequest, _ done: @escaping @Sendable (HTTPResponse) -> Void
+        _ scope: RequestScope, _ request: HTTPRequest, _ done: Completion
     ) throws(APIError) {
         let checks: Bool
         switch request.query["expectations"] {
