@@ -229,7 +229,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "LifecycleTesting", "Locking"], swiftSettings: strict),
+            name: "HTTPServerTests", dependencies: ["CMicroHTTPD", "HTTPServer", "LifecycleTesting", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "LifecycleStoreTests",
             dependencies: [

@@ -4,7 +4,7 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     /// Header fields added to the response in this order.
     public var headers: [(name: String, value: String)]
-    /// The response body, copied when the response is queued.
+    /// The response body, lent to libmicrohttpd when the response is queued (not copied; see `ResponseSender`).
     public var body: [UInt8]
     /// A body sent as it is produced instead of `body` (chunked, no `Content-Length`); see `HTTPStream`.
     public var stream: HTTPStream?
