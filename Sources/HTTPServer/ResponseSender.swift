@@ -48,7 +48,7 @@ enum ResponseSender {
 
 /// The object that holds an array's elements. A Swift array on Linux is one reference to it (the standard
 /// library's `_ContiguousArrayBuffer`), so retaining it keeps the elements where they are, with no box
-/// allocated; `BodyStorageTests` holds the layout to that.
+/// allocated; `LentBodyTests` holds the layout to that.
 enum BodyStorage {
     static func of(_ body: [UInt8]) -> AnyObject {
         precondition(MemoryLayout<[UInt8]>.size == MemoryLayout<AnyObject>.size, "an array is one reference")

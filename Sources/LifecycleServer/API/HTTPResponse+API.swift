@@ -40,7 +40,9 @@ extension HTTPResponse {
     }
 
     /// The header fields of a read's `200`.
-    static func readFields(etag tag: String, contentType: String = "application/json") -> [(name: String, value: String)] {
+    static func readFields(
+        etag tag: String, contentType: String = "application/json"
+    ) -> [(name: String, value: String)] {
         [("Content-Type", contentType), ("ETag", tag)]
     }
 
