@@ -65,7 +65,7 @@ final class DepartureWatch: Sendable {
 
     /// Run by the event loop on every turn: registers the sockets parked for `delay` or longer; returns when the
     /// next one will be due, if any is waiting.
-    func registerOverdue(now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+    func registerOverdue(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         return state.withLock { state -> ContinuousClock.Instant? in
             while state.pendingStart < state.pending.count {
                 let (socket, since) = state.pending[state.pendingStart]

@@ -16,13 +16,8 @@ struct RequestFraming {
     /// not a decimal number (a request with several is refused by `refusal` before this is read).
     private(set) var declaredBodyBytes: UInt64?
 
-    /// Notes one field; `name` is its bytes as sent.
-    mutating func note(name: UnsafeRawBufferPointer, value: String) {
-        note(name: name, field: KnownField.of(name)?.field, value: value)
-    }
-
-    /// Notes one field whose name was already told (`KnownField.of`): a known field's name is a token, and the
-    /// framing fields are known ones.
+    /// Notes one field, `name` its bytes as sent, whose name was already told (`KnownField.of`): a known field's
+    /// name is a token, and the framing fields are known ones.
     mutating func note(name: UnsafeRawBufferPointer, field: KnownField?, value: String) {
         switch field {
         case .contentLength?:

@@ -25,13 +25,13 @@ import Testing
         watch.watch(parked) { departed.update { $0 += 1 } }
         close(client)
         // Not yet due: not registered, so the departure is not seen.
-        let due = try #require(watch.registerOverdue())
+        let due = try #require(watch.registerOverdue(now: .now))
         #expect(due > ContinuousClock.now)
         watch.answerDeparted()
         #expect(departed.get() == 0)
         // Once due, registered; the hang-up that already happened is reported at once.
         Thread.sleep(until: due)
-        #expect(watch.registerOverdue() == nil)
+        #expect(watch.registerOverdue(now: .now) == nil)
         watch.answerDeparted()
         #expect(departed.get() == 1)
         watch.unwatch(parked)
@@ -48,7 +48,7 @@ import Testing
         watch.unwatch(parked)
         close(client)
         Thread.sleep(until: ContinuousClock.now + .milliseconds(80))
-        #expect(watch.registerOverdue() == nil)
+        #expect(watch.registerOverdue(now: .now) == nil)
         watch.answerDeparted()
         #expect(departed.get() == 0)
     }

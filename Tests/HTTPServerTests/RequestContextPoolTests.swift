@@ -32,7 +32,9 @@ import Testing
 
     /// Notes one header field into the request's framing, as the handler's first call does.
     private func note(_ name: String, _ value: String, into request: RequestContext) {
-        Array(name.utf8).withUnsafeBytes { request.framing.note(name: $0, value: value) }
+        Array(name.utf8).withUnsafeBytes {
+            request.framing.note(name: $0, field: KnownField.of($0)?.field, value: value)
+        }
     }
 
     /// Never dereferenced: the pool and the steps used here do not call libmicrohttpd.

@@ -9,7 +9,10 @@ import Testing
         var framing = RequestFraming()
         for (name, value) in fields {
             var name = name
-            name.withUTF8 { framing.note(name: UnsafeRawBufferPointer($0), value: value) }
+            name.withUTF8 {
+                let bytes = UnsafeRawBufferPointer($0)
+                framing.note(name: bytes, field: KnownField.of(bytes)?.field, value: value)
+            }
         }
         return framing
     }

@@ -7,8 +7,8 @@ import Synchronization
 /// log, a namespace's write gate), stamps the request id on the answer and hands it to the server.
 ///
 /// A value, not a closure: a closure capturing all this would be one allocation per request; a `Completion` is
-/// passed along in registers and on the stack, and copied into the closures of the requests that wait on a
-/// device's queue (allocated anyway).
+/// passed along without one, and copied into the closures of the requests that wait on a device's queue
+/// (allocated anyway).
 struct Completion: Sendable {
     private let service: LifecycleService
     private let started: UInt64
