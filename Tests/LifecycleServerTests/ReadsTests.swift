@@ -101,7 +101,9 @@ import Testing
             #expect(reply.status == 200)
             #expect(reply.items.isEmpty)
             #expect(reply.int("next") == next)
-            #expect(waited >= 0.55 && waited < 2.5, "waited \(waited) s")
+            // Not before the wait, and long before the longest wait (60 s) a poll that ignored its own would take;
+            // the margin is for a loaded machine (the whole suite runs at once), where 2.5 s was once exceeded.
+            #expect(waited >= 0.55 && waited < 10, "waited \(waited) s")
         }
     }
 
