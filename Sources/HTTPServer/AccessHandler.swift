@@ -67,22 +67,22 @@ enum AccessHandler {
             path: url.map { String(cString: $0) } ?? "/"
         )
         request.client = state?.client
-        RequestFields.collect(from: connection, into: request)
+        let headerBytes = RequestFields.collect(from: connection, into: request)
         if let refusal = request.framing.refusal {
             worker.requests.recycle(&request)
             return ResponseSender.send(server.response(to: refusal), on: connection)
         }
         // Answered once the body is in, so the connection stays usable.
-        let headers = request.headers
         var acceptedHost = state?.acceptedHost
+        func value(_ field: KnownField) -> String? { RequestFields.value(of: field, on: connection) }
         request.refusal =
             state?.takeTargetRefusal()
-            ?? RequestFields.refusal(headers: headers)
+            ?? RequestFields.refusal(headerBytes: headerBytes)
             ?? server.policy.refusal(
-                method: request.method, headers: headers, known: request.known, hostRequired: !isHTTP10,
-                acceptedHost: &acceptedHost)
+                method: request.method, known: request.known, value: value,
+                headers: { RequestFields.all(on: connection) }, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
-        request.crossOrigin = server.policy.allowedCrossOrigin(headers: headers, known: request.known)
+        request.crossOrigin = server.policy.allowedCrossOrigin(known: request.known, value: value)
         if let declared = request.framing.declaredBodyBytes {
             guard declared <= UInt64(server.maxBodyBytes) else {
                 worker.requests.recycle(&request)
@@ -121,18 +121,17 @@ enum AccessHandler {
             request.completeWithoutResponder()
             return send(request.core.response(to: refusal), for: request)
         }
-        if let origin = request.crossOrigin, CrossOrigin.isPreflight(method: request.method, headers: request.headers) {
-            // A preflight from an allowed origin is the edge's to answer; others reach the API (405).
-            request.responderCalled = true
-            request.completeWithoutResponder()
-            return ResponseSender.send(CrossOrigin.preflightResponse(origin: origin), on: request.connection)
-        }
         if request.responderCalled {
             guard let response = request.responseAfterResume() else { return .YES }
             return queue(response, for: request)
         }
         request.responderCalled = true
         let httpRequest = request.beginResponding()
+        if let origin = request.crossOrigin, CrossOrigin.isPreflight(httpRequest) {
+            // A preflight from an allowed origin is the edge's to answer; others reach the API (405).
+            request.completeWithoutResponder()
+            return ResponseSender.send(CrossOrigin.preflightResponse(origin: origin), on: request.connection)
+        }
         request.core.responder.respond(to: httpRequest) { [request] response in
             request.complete(with: response)
         }

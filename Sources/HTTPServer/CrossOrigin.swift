@@ -13,9 +13,8 @@ enum CrossOrigin {
     static let maxAge = "600"
 
     /// Whether the request is a preflight: `OPTIONS` with `Access-Control-Request-Method`.
-    static func isPreflight(method: String, headers: [(name: String, value: String)]) -> Bool {
-        method == "OPTIONS"
-            && headers.contains { asciiCaseInsensitiveEquals($0.name, "Access-Control-Request-Method") }
+    static func isPreflight(_ request: HTTPRequest) -> Bool {
+        request.method == "OPTIONS" && request.header("Access-Control-Request-Method") != nil
     }
 
     /// The answer to a preflight from an allowed origin: `204`, nothing else done.

@@ -1,4 +1,8 @@
 /// One HTTP request as the responder sees it: fully received, body included.
+///
+/// A request the server received reads its header fields from libmicrohttpd when asked (`header(_:)`), not
+/// copied beforehand: they are valid until the request is answered. A responder that keeps a request past its
+/// answer keeps `detached()`, which copies them.
 public struct HTTPRequest: Sendable {
     /// The request method as sent, e.g. `"GET"` or `"POST"`; a `HEAD` request arrives as `"GET"` (the server
     /// sends the answer's head without its body).
@@ -7,14 +11,18 @@ public struct HTTPRequest: Sendable {
     public let path: String
     /// The decoded query arguments. When a name repeats, the last value wins; a name without `=` maps to `""`.
     public let query: [String: String]
-    /// The request headers in the order they arrived, names as sent.
-    public let headers: [(name: String, value: String)]
     /// The request body; empty when there is none.
     public let body: [UInt8]
     /// The client's IP address; nil in process (no socket) or for a non-IP socket.
     public let client: ClientAddress?
-    /// Where the known fields are among `headers`.
-    let known: KnownFields
+    /// Where the header fields are.
+    private let fields: Fields
+
+    /// A list made in process, or the fields of a request being served, read from libmicrohttpd on demand.
+    private enum Fields: Sendable {
+        case list([(name: String, value: String)], KnownFields)
+        case received(RequestContext)
+    }
 
     public init(
         method: String,
@@ -27,38 +35,59 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
-        self.known = KnownFields(headers)
+        self.fields = .list(headers, KnownFields(headers))
         self.body = body
         self.client = client
     }
 
-    /// A request whose known fields were noted as its headers were collected.
-    init(
-        method: String, path: String, query: [String: String], headers: [(name: String, value: String)],
-        known: KnownFields, body: [UInt8], client: ClientAddress?
-    ) {
+    /// The request `context` serves, its header fields read from it when asked.
+    init(method: String, path: String, query: [String: String], received context: RequestContext, body: [UInt8]) {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
-        self.known = known
+        self.fields = .received(context)
         self.body = body
-        self.client = client
+        self.client = context.client
     }
 
-    /// The value of the first header that is `field`; `nil` when absent. An index, where `header(_: String)`
-    /// compares names.
+    /// The header fields in the order they arrived, names as sent (each one copied: a lookup of one field is
+    /// `header(_:)`).
+    public var headers: [(name: String, value: String)] {
+        switch fields {
+        case .list(let headers, _): headers
+        case .received(let context): context.receivedFields { RequestFields.all(on: $0) }
+        }
+    }
+
+    /// The value of the first header that is `field`; `nil` when absent. Absent fields cost no lookup: which
+    /// known fields a request has was noted as it arrived.
     public func header(_ field: KnownField) -> String? {
-        known.index(of: field).map { headers[$0].value }
+        switch fields {
+        case .list(let headers, let known):
+            return known.index(of: field).map { headers[$0].value }
+        case .received(let context):
+            guard context.known.index(of: field) != nil else { return nil }
+            return context.receivedFields { RequestFields.value(of: field, on: $0) }
+        }
     }
 
     /// The value of the first header called `name`, compared without regard to ASCII case; `nil` when absent.
     public func header(_ name: String) -> String? {
-        for header in headers where asciiCaseInsensitiveEquals(header.name, name) {
-            return header.value
+        switch fields {
+        case .list(let headers, _):
+            for header in headers where asciiCaseInsensitiveEquals(header.name, name) {
+                return header.value
+            }
+            return nil
+        case .received(let context):
+            return context.receivedFields { RequestFields.value(named: name, on: $0) }
         }
-        return nil
+    }
+
+    /// The same request with its header fields copied, to be read after it is answered.
+    public func detached() -> HTTPRequest {
+        guard case .received = fields else { return self }
+        return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, client: client)
     }
 }
 

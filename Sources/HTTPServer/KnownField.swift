@@ -7,9 +7,9 @@
 #endif
 
 /// The header fields a request usually carries, and those the server and the API look up on every request:
-/// each is told once, as the fields are collected (`KnownFields`), so that reading one is an index rather
-/// than a scan comparing names; and a name sent in its usual spelling becomes a constant string (no copy, no
-/// validation).
+/// each is told once, as the fields arrive (`KnownFields`), so that asking for one the request lacks costs no
+/// lookup, and a list's field is found by index rather than by comparing names; a name sent in its usual
+/// spelling becomes a constant string when the fields are listed (no copy, no validation).
 public enum KnownField: Int, CaseIterable, Sendable {
     case host, accept, origin, cookie, referer, userAgent, connection, contentType, requestID, authorization
     case ifNoneMatch, cacheControl, lastEventID, contentLength, secFetchSite, secFetchMode, secFetchDest
@@ -68,6 +68,13 @@ public enum KnownField: Int, CaseIterable, Sendable {
         return nil
     }
 
+    /// The field's name as `name` spells it, in memory never freed: what libmicrohttpd's lookup is given.
+    var spelledName: (start: UnsafePointer<CChar>, count: Int) {
+        let table = Self.table
+        let start = UnsafeRawPointer(table.spelled + rawValue * NameTable.stride)
+        return (start.assumingMemoryBound(to: CChar.self), Int(table.nameLengths[rawValue]))
+    }
+
     /// The known field called `name`, told regardless of ASCII case; nil for any other name.
     public static func of(_ name: String) -> KnownField? {
         var name = name
@@ -88,6 +95,8 @@ public enum KnownField: Int, CaseIterable, Sendable {
         /// Each field's name (at `rawValue * stride`), as `name` spells it and in lowercase.
         let spelled: UnsafeMutablePointer<UInt8>
         let lowercased: UnsafeMutablePointer<UInt8>
+        /// Each field's name length (at `rawValue`).
+        let nameLengths: UnsafeMutablePointer<UInt8>
 
         init() {
             let fields = KnownField.allCases.sorted {
@@ -106,8 +115,10 @@ public enum KnownField: Int, CaseIterable, Sendable {
             spelled.initialize(repeating: 0, count: KnownField.allCases.count * Self.stride)
             lowercased = .allocate(capacity: KnownField.allCases.count * Self.stride)
             lowercased.initialize(repeating: 0, count: KnownField.allCases.count * Self.stride)
+            nameLengths = .allocate(capacity: KnownField.allCases.count)
             for field in KnownField.allCases {
                 precondition(field.name.utf8.count <= Self.stride)
+                (nameLengths + field.rawValue).initialize(to: UInt8(field.name.utf8.count))
                 for (offset, byte) in field.name.utf8.enumerated() {
                     spelled[field.rawValue * Self.stride + offset] = byte
                     lowercased[field.rawValue * Self.stride + offset] = asciiLowercased(byte)
@@ -119,8 +130,9 @@ public enum KnownField: Int, CaseIterable, Sendable {
     private static let table = NameTable()
 }
 
-/// Where each `KnownField` first appears among a request's header fields, noted as they are collected (or
-/// from a list of fields): `HTTPRequest.header(_: KnownField)` reads it instead of comparing names.
+/// Where each `KnownField` first appears among a request's header fields, noted as they arrive (or from a list
+/// of fields): `HTTPRequest.header(_: KnownField)` answers nil from it for an absent field, and finds a list's
+/// field by its index.
 struct KnownFields: Sendable {
     /// Per known field (32 at most, which a test holds): 1 + the index of its first occurrence; 0 when absent.
     private var first = SIMD32<UInt16>()

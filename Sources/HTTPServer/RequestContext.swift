@@ -47,10 +47,10 @@ final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var method: String
     @exclusivity(unchecked) private(set) var path: String
     @exclusivity(unchecked) var query: [String: String] = [:]
-    @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
-    /// Where the known fields are among `headers` (`KnownFields`), noted as they are copied.
+    /// Which known fields the request has (`KnownFields`), noted as they arrived; their values stay in
+    /// libmicrohttpd (`receivedFields`).
     @exclusivity(unchecked) var known = KnownFields()
-    /// What the header fields say of the body's boundary and length (`RequestFraming`), noted as they are copied.
+    /// What the header fields say of the body's boundary and length (`RequestFraming`), noted as they arrived.
     @exclusivity(unchecked) var framing = RequestFraming()
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var receivedBodyBytes = 0
@@ -84,7 +84,6 @@ final class RequestContext: @unchecked Sendable {
     }
 
     /// Capacities `reset()` keeps for the next request; a context that held more gives its storage back.
-    static let keptHeaderCapacity = 64
     static let keptQueryCapacity = 64
     static let keptBodyCapacity = 16 << 10
 
@@ -112,13 +111,6 @@ final class RequestContext: @unchecked Sendable {
         } else if !query.isEmpty {
             query.removeAll(keepingCapacity: true)
         }
-        if headers.capacity > Self.keptHeaderCapacity {
-            headers = []
-        } else {
-            // One field at a time: `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`,
-            // which costs more than the few fields a request has.
-            while headers.popLast() != nil {}
-        }
         framing = RequestFraming()
         known = KnownFields()
         if body.capacity > Self.keptBodyCapacity {
@@ -139,8 +131,17 @@ final class RequestContext: @unchecked Sendable {
         progress.withLock { $0.state = .responding }
         // libmicrohttpd sends no body for HEAD (Content-Length stays), so HEAD is answered as GET.
         return HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, path: path, query: query, headers: headers, known: known,
-            body: body, client: client)
+            method: method == "HEAD" ? "GET" : method, path: path, query: query, received: self, body: body)
+    }
+
+    /// Calls `read` with the connection, whose header fields libmicrohttpd keeps until the request is answered:
+    /// from the first handler call, through the responder's work, while parked (a suspended connection reads
+    /// nothing more), to the completion. A debug build checks that the request is not answered yet.
+    func receivedFields<Result>(_ read: (OpaquePointer) -> Result) -> Result {
+        assert(
+            progress.withLock { [.receiving, .responding, .parked].contains($0.state) },
+            "a request's header fields read after its answer: keep HTTPRequest.detached() instead")
+        return read(connection)
     }
 
     /// Marks a request the server answers itself (a refusal) as queued, so stray completions are ignored.

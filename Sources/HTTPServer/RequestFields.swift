@@ -6,73 +6,113 @@ import CMicroHTTPD
     import Musl
 #endif
 
-/// Copies headers and query arguments out of libmicrohttpd on the first handler call, while the
-/// connection's strings are valid. libmicrohttpd has already percent-decoded the query arguments.
+/// Reads a request's header fields and query arguments out of libmicrohttpd. On the first handler call the
+/// header fields are looked at once, in place (`collect`): which known fields there are, what they say of the
+/// body's framing, how many bytes they take; their values stay in libmicrohttpd, which keeps them until the
+/// request is answered, and are read when asked (`value(of:on:)`). The query arguments, when there are any, are
+/// copied (libmicrohttpd has already percent-decoded them).
 enum RequestFields {
     /// Most bytes the header fields may take together (each name, value and the 4 bytes of `: ` and CRLF).
     /// libmicrohttpd closes or answers by itself (with its own HTML) only past its per-connection memory
     /// (`LIFECYCLED_CONNECTION_MEMORY`, 40 KiB, in `shim.h`), so below that this refusal comes first.
     static let maxHeaderBytes = 16 * 1024
 
-    /// The refusal for header fields over `maxHeaderBytes`, or nil.
-    static func refusal(headers: [(name: String, value: String)]) -> HTTPRefusal? {
-        let bytes = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-        return bytes > maxHeaderBytes ? .headerFieldsTooLarge(bytes: bytes, limit: maxHeaderBytes) : nil
+    /// The refusal for header fields taking `bytes` (over `maxHeaderBytes`), or nil.
+    static func refusal(headerBytes bytes: Int) -> HTTPRefusal? {
+        bytes > maxHeaderBytes ? .headerFieldsTooLarge(bytes: bytes, limit: maxHeaderBytes) : nil
     }
 
-    /// Header fields a request's storage is first made for; more grow it.
-    static let typicalHeaderCount = 16
-
-    /// What the iterators fill, handed to them by pointer: the fields are moved out of the context while
-    /// they are copied, so each field costs no access to the context (and no reference count).
+    /// What the header iterator notes, handed to it by pointer.
     private struct Collected {
-        var headers: [(name: String, value: String)]
-        var query: [String: String]
-        var framing: RequestFraming
-        var known: KnownFields
+        var framing = RequestFraming()
+        var known = KnownFields()
+        var count = 0
+        var bytes = 0
     }
 
-    /// Copies the header fields (in arrival order) and the query arguments into `request`, which has none yet;
-    /// their storage (a reused context's, or reserved here) grows only for more fields than it had room for.
-    static func collect(from connection: OpaquePointer, into request: RequestContext) {
-        var collected = Collected(headers: [], query: [:], framing: RequestFraming(), known: KnownFields())
-        swap(&collected.headers, &request.headers)
-        collected.headers.reserveCapacity(typicalHeaderCount)
+    /// Notes the header fields' known names and framing into `request`, which has none yet, and copies the query
+    /// arguments (into its dictionary's storage, kept from a request before). Returns the bytes the header fields
+    /// take (see `maxHeaderBytes`).
+    static func collect(from connection: OpaquePointer, into request: RequestContext) -> Int {
+        var collected = Collected()
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, headerIterator, pointer)
         }
         // Most requests have no query: then its dictionary is not touched.
         let arguments = Int(MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, nil, nil))
         if arguments > 0 {
-            swap(&collected.query, &request.query)
-            collected.query.reserveCapacity(arguments)
-            withUnsafeMutablePointer(to: &collected) { pointer in
+            var query: [String: String] = [:]
+            swap(&query, &request.query)
+            query.reserveCapacity(arguments)
+            withUnsafeMutablePointer(to: &query) { pointer in
                 _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, argumentIterator, pointer)
             }
-            swap(&collected.query, &request.query)
+            swap(&query, &request.query)
         }
-        swap(&collected.headers, &request.headers)
         request.framing = collected.framing
         request.known = collected.known
+        return collected.bytes
     }
 
     private static let headerIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context else { return .NO }
         let collected = context.assumingMemoryBound(to: Collected.self)
-        let text = string(value, count: valueSize)
         let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
-        let known = KnownField.of(rawName)
-        collected.pointee.framing.note(name: rawName, field: known?.field, value: text)
-        if let known { collected.pointee.known.note(known.field, at: collected.pointee.headers.count) }
-        collected.pointee.headers.append((name: name(rawName, known: known), value: text))
+        let known = KnownField.of(rawName)?.field
+        collected.pointee.framing.note(name: rawName, field: known) { string(value, count: valueSize) }
+        if let known { collected.pointee.known.note(known, at: collected.pointee.count) }
+        collected.pointee.count += 1
+        collected.pointee.bytes += rawName.count + (value == nil ? 0 : valueSize) + 4
         return .YES
     }
 
     /// Repeated names: the last value wins. A name without `=` has the value "".
     private static let argumentIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context else { return .NO }
-        let collected = context.assumingMemoryBound(to: Collected.self)
-        collected.pointee.query[string(key, count: keySize)] = string(value, count: valueSize)
+        let query = context.assumingMemoryBound(to: [String: String].self)
+        query.pointee[string(key, count: keySize)] = string(value, count: valueSize)
+        return .YES
+    }
+
+    /// The value of the first header field that is `field`, or nil.
+    static func value(of field: KnownField, on connection: OpaquePointer) -> String? {
+        let name = field.spelledName
+        return lookUp(name.start, count: name.count, on: connection)
+    }
+
+    /// The value of the first header field called `name` (ASCII case folded), or nil.
+    static func value(named name: String, on connection: OpaquePointer) -> String? {
+        var name = name
+        return name.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { lookUp($0.baseAddress, count: $0.count, on: connection) }
+        }
+    }
+
+    private static func lookUp(_ name: UnsafePointer<CChar>?, count: Int, on connection: OpaquePointer) -> String? {
+        guard let name else { return nil }
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        guard MHD_lookup_connection_value_n(connection, .HEADER_KIND, name, count, &value, &size) == .YES else {
+            return nil
+        }
+        return string(value, count: size)
+    }
+
+    /// Every header field, in the order they arrived, names as sent.
+    static func all(on connection: OpaquePointer) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, listIterator, pointer)
+        }
+        return fields
+    }
+
+    private static let listIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+        guard let context else { return .NO }
+        let fields = context.assumingMemoryBound(to: [(name: String, value: String)].self)
+        let rawName = UnsafeRawBufferPointer(start: key, count: key == nil ? 0 : keySize)
+        let field = (name: name(rawName, known: KnownField.of(rawName)), value: string(value, count: valueSize))
+        fields.pointee.append(field)
         return .YES
     }
 

@@ -17,14 +17,15 @@ struct RequestFraming {
     private(set) var declaredBodyBytes: UInt64?
 
     /// Notes one field, `name` its bytes as sent, whose name was already told (`KnownField.of`): a known field's
-    /// name is a token, and the framing fields are known ones.
-    mutating func note(name: UnsafeRawBufferPointer, field: KnownField?, value: String) {
+    /// name is a token, and the framing fields are known ones. `value` is made only for a framing field.
+    mutating func note(name: UnsafeRawBufferPointer, field: KnownField?, value: () -> String) {
         switch field {
         case .contentLength?:
+            let value = value()
             if contentLengths.isEmpty { declaredBodyBytes = UInt64(value) }
             contentLengths.append(value)
         case .transferEncoding?:
-            transferEncodings.append(value)
+            transferEncodings.append(value())
         case .some:
             break
         case nil:

@@ -27,13 +27,13 @@ struct RequestPolicy: Sendable {
     /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out. `acceptedHost`: the
     /// `Host` value this connection last sent and had accepted (a keep-alive client sends the same one each
     /// time, so only a new value is looked at); updated when a new one is accepted.
+    /// `value` reads a known field's value (the first), `headers` every field (read only to count repeated `Host`s).
     func refusal(
-        method: String, headers: [(name: String, value: String)], known: KnownFields, hostRequired: Bool,
-        acceptedHost: inout String?
+        method: String, known: KnownFields, value: (KnownField) -> String?,
+        headers: () -> [(name: String, value: String)], hostRequired: Bool, acceptedHost: inout String?
     ) -> HTTPRefusal? {
-        func value(_ field: KnownField) -> String? { known.index(of: field).map { headers[$0].value } }
         if known.isRepeated(.host) {
-            return .severalHosts(count: headers.count { KnownField.of($0.name) == .host })
+            return .severalHosts(count: headers().count { KnownField.of($0.name) == .host })
         }
         let host = value(.host)
         let origin = value(.origin)
@@ -66,9 +66,9 @@ struct RequestPolicy: Sendable {
 
     /// The request's `Origin` when it is one of the allowed origins (`--allowed-origin`), as sent: answers to it
     /// carry CORS headers (`CrossOrigin`). The server's own origin needs none.
-    func allowedCrossOrigin(headers: [(name: String, value: String)], known: KnownFields) -> String? {
-        guard !origins.isEmpty,
-            let origin = known.index(of: .origin).map({ headers[$0].value }),
+    func allowedCrossOrigin(known: KnownFields, value: (KnownField) -> String?) -> String? {
+        guard !origins.isEmpty, known.index(of: .origin) != nil,
+            let origin = value(.origin),
             origins.contains(Self.normalizedOrigin(origin))
         else { return nil }
         return origin

@@ -41,7 +41,7 @@ import Testing
     @Test func pathQueryAndHeadersArriveDecoded() throws {
         let seen = Box<HTTPRequest?>(nil)
         try withServer({ request, completion in
-            seen.set(request)
+            seen.set(request.detached())
             completion(textResponse("ok"))
         }) { server in
             let client = try TestHTTPClient(port: server.port)

@@ -11,7 +11,7 @@ import Testing
             var name = name
             name.withUTF8 {
                 let bytes = UnsafeRawBufferPointer($0)
-                framing.note(name: bytes, field: KnownField.of(bytes)?.field, value: value)
+                framing.note(name: bytes, field: KnownField.of(bytes)?.field) { value }
             }
         }
         return framing
