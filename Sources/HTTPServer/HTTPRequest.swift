@@ -15,14 +15,12 @@ public struct HTTPRequest: Sendable {
     public let body: [UInt8]
     /// The client's IP address; nil in process (no socket) or for a non-IP socket.
     public let client: ClientAddress?
-    /// Where the header fields are.
-    private let fields: Fields
-
-    /// A list made in process, or the fields of a request being served, read from libmicrohttpd on demand.
-    private enum Fields: Sendable {
-        case list([(name: String, value: String)], KnownFields)
-        case received(RequestContext)
-    }
+    /// The fields of a request made in process, and where its known fields are among them; empty for a received
+    /// request, whose fields are read from `received` when asked.
+    private let list: [(name: String, value: String)]
+    private let known: KnownFields
+    /// The request being served, whose fields libmicrohttpd holds; nil for a request made in process.
+    private let received: RequestContext?
 
     public init(
         method: String,
@@ -35,7 +33,9 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.fields = .list(headers, KnownFields(headers))
+        self.list = headers
+        self.known = KnownFields(headers)
+        self.received = nil
         self.body = body
         self.client = client
     }
@@ -45,7 +45,9 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.fields = .received(context)
+        self.list = []
+        self.known = context.known
+        self.received = context
         self.body = body
         self.client = context.client
     }
@@ -53,40 +55,30 @@ public struct HTTPRequest: Sendable {
     /// The header fields in the order they arrived, names as sent (each one copied: a lookup of one field is
     /// `header(_:)`).
     public var headers: [(name: String, value: String)] {
-        switch fields {
-        case .list(let headers, _): headers
-        case .received(let context): context.receivedFields { RequestFields.all(on: $0) }
-        }
+        guard let received else { return list }
+        return received.receivedFields { RequestFields.all(on: $0) }
     }
 
     /// The value of the first header that is `field`; `nil` when absent. Absent fields cost no lookup: which
     /// known fields a request has was noted as it arrived.
     public func header(_ field: KnownField) -> String? {
-        switch fields {
-        case .list(let headers, let known):
-            return known.index(of: field).map { headers[$0].value }
-        case .received(let context):
-            guard context.known.index(of: field) != nil else { return nil }
-            return context.receivedFields { RequestFields.value(of: field, on: $0) }
-        }
+        guard let index = known.index(of: field) else { return nil }
+        guard let received else { return list[index].value }
+        return received.receivedFields { RequestFields.value(of: field, on: $0) }
     }
 
     /// The value of the first header called `name`, compared without regard to ASCII case; `nil` when absent.
     public func header(_ name: String) -> String? {
-        switch fields {
-        case .list(let headers, _):
-            for header in headers where asciiCaseInsensitiveEquals(header.name, name) {
-                return header.value
-            }
-            return nil
-        case .received(let context):
-            return context.receivedFields { RequestFields.value(named: name, on: $0) }
+        if let received { return received.receivedFields { RequestFields.value(named: name, on: $0) } }
+        for header in list where asciiCaseInsensitiveEquals(header.name, name) {
+            return header.value
         }
+        return nil
     }
 
     /// The same request with its header fields copied, to be read after it is answered.
     public func detached() -> HTTPRequest {
-        guard case .received = fields else { return self }
+        guard received != nil else { return self }
         return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, client: client)
     }
 }
