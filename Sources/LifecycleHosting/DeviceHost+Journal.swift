@@ -10,7 +10,8 @@ extension DeviceHost {
     /// completes. A record that fails is never published; a stream deleted meanwhile answers `deviceGone`.
     package func commit(
         _ entry: JournaledInput, startsStream: Bool = false, stored: [RetainedEntry] = [],
-        removedApp: String? = nil, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
+        served: ServedEntries? = nil, removedApp: String? = nil,
+        completion: @escaping @Sendable (Result<Void, HostError>) -> Void
     ) {
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
@@ -50,6 +51,8 @@ extension DeviceHost {
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
                     let polls = shared.takePolls(for: stored, removedApp: removedApp)
                     let watchers = shared.watchers(for: stored, removedApp: removedApp)
+                    // Kept only when readers follow the change: a device nobody watches holds no answer.
+                    if let served { shared.served = polls.isEmpty && watchers.isEmpty ? .none : served }
                     return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.heldBytes)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }

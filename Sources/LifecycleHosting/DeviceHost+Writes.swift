@@ -94,7 +94,9 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
-            let body = hooks.rendering.answer(to: AppliedEvents(device: device, app: request.app, outcome: outcome))
+            let rendered = hooks.rendering.answer(
+                to: AppliedEvents(device: device, app: request.app, outcome: outcome))
+            let body = rendered.body
             // Remembered at once, so a retry racing with this request waits for its durability rather than
             // applying the events twice; forgotten again if the record never becomes durable.
             if let scopedKey, let fingerprint {
@@ -102,7 +104,9 @@ extension DeviceHost {
             }
             let entry = JournaledInput.events(
                 app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
-            commit(entry, stored: RetainedEntry.retaining(outcome.entries)) { [self, scopedKey] result in
+            let served = ServedEntries(rendered, of: outcome.entries)
+            commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
+                [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })
             }

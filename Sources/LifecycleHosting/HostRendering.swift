@@ -2,10 +2,12 @@ package import LifecycleCore
 
 /// How a host's results look to those who read them, given by the layer above: hosting knows no format.
 /// Timelines retain the core's entries (`RetainedEntry`) and readers render them; what a host keeps as
-/// rendered is each first answer to an `Idempotency-Key` (its retries get the same bytes).
+/// rendered is each first answer to an `Idempotency-Key` (its retries get the same bytes) and the entries of
+/// its latest change as that answer served them (`ServedEntries`), which readers then copy.
 package protocol HostRendering: Sendable {
-    /// The answer to events applied to the device (`applied.app` nil) or to one of its apps.
-    func answer(to applied: AppliedEvents) -> [UInt8]
+    /// The answer to events applied to the device (`applied.app` nil) or to one of its apps, with where each
+    /// of the outcome's entries is in it, as a reader of the timeline would be served it.
+    func answer(to applied: AppliedEvents) -> RenderedAnswer
     /// The core's entry an entry was served as: snapshots of earlier builds stored entries that way. Nil when
     /// `served` is not an entry.
     func entry(served: [UInt8]) -> TimelineEntry?

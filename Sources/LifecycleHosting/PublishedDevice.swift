@@ -26,6 +26,8 @@ package struct PublishedDevice: Sendable {
     /// App snapshots as last served, with their ETags: reads of an unchanged app skip encoding and hashing.
     /// An entry holds while the app is unchanged and the device's clock and protected data are where they were.
     package var snapshots: [String: CachedSnapshot] = [:]
+    /// The entries of the latest change that was answered, as served (readers copy them rather than render).
+    package var served = ServedEntries.none
     package let historyLimit: Int
     /// The most bytes of entries the device's timelines hold together (each entry counted once).
     package let historyBytes: Int
@@ -51,6 +53,7 @@ package struct PublishedDevice: Sendable {
     package mutating func restore(deviceTimeline: EntryRing, appTimelines: [String: EntryRing]) {
         self.deviceTimeline = deviceTimeline
         self.appTimelines = appTimelines
+        served = .none
         retainedBytes = deviceTimeline.bytes
         for ring in appTimelines.values {
             for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {

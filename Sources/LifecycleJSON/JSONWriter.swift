@@ -27,6 +27,11 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// Bytes written so far.
     public var count: Int { written }
 
+    /// Where the value written since `count` was `start` begins: past the comma that separates it, if any.
+    public func valueStart(from start: Int) -> Int {
+        start < written && base[start] == UInt8(ascii: ",") ? start + 1 : start
+    }
+
     @usableFromInline var written = 0
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int

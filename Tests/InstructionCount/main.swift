@@ -14,7 +14,9 @@ let usage = """
     workloads: core-event-1, core-event-1000 (a launch or homeButton on a device with 1 or 1,000 apps, each
     app in turn, the core alone), read-app (GET /v1/apps/{id}, 1,000 apps on 100 devices, each read in turn:
     most counted reads are an app's first, whose answer is written then), read-app-kept (the same once every
-    app was read: each answer is kept, as it is for a dashboard reading apps again), post-event (POST
+    app was read: each answer is kept, as it is for a dashboard reading apps again), read-new-entries (GET
+    /v1/apps/{id}/timeline of an app whose launch was its device's latest change, 100 such apps in turn: what
+    a woken long poll or an event stream reads), post-event (POST
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
     without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory)
     """
@@ -73,21 +75,29 @@ final class Client {
     struct Failed: Error { var status: Int; var path: String }
 
     @discardableResult
-    func send(_ method: String, _ path: String, _ body: String = "") throws -> Int {
+    func send(_ method: String, _ path: String, _ body: String = "", query: [String: String] = [:]) throws -> Int {
+        let answer = start(method, path, body, query: query)
+        answer.done.wait()
+        guard (200..<300).contains(answer.status.value) || answer.status.value == 409 else {
+            throw Failed(status: answer.status.value, path: path)
+        }
+        return answer.status.value
+    }
+
+    /// Asks without waiting: the answer's status is in `status` once `done` is signalled.
+    func start(
+        _ method: String, _ path: String, _ body: String = "", query: [String: String] = [:]
+    ) -> (done: DispatchSemaphore, status: Box) {
         let request = HTTPRequest(
-            method: method, path: path, headers: [("Host", "127.0.0.1"), ("Content-Type", "application/json")],
-            body: Array(body.utf8))
+            method: method, path: path, query: query,
+            headers: [("Host", "127.0.0.1"), ("Content-Type", "application/json")], body: Array(body.utf8))
         let done = DispatchSemaphore(value: 0)
         let status = Box()
         service.respond(to: request) { response in
             status.value = response.status
             done.signal()
         }
-        done.wait()
-        guard (200..<300).contains(status.value) || status.value == 409 else {
-            throw Failed(status: status.value, path: path)
-        }
-        return status.value
+        return (done, status)
     }
 }
 
@@ -113,6 +123,19 @@ do {
         let client = try Client()
         for index in 0..<1000 { try client.send("GET", "/v1/apps/a\(index)") }
         for index in 0..<count { try client.send("GET", "/v1/apps/a\((index * 7) % 1000)") }
+    case "read-new-entries":
+        let client = try Client()
+        // Each device's first app launched last, with a long poll waiting on its timeline: the launch's entries
+        // are its device's latest change, and a reader followed it.
+        for device in 0..<100 {
+            let poll = client.start("GET", "/v1/apps/a\(device * 10)/timeline", query: ["after": "0", "wait": "30"])
+            try client.send("POST", "/v1/apps/a\(device * 10)/events", #"{"type": "launch"}"#)
+            poll.done.wait()
+            guard poll.status.value == 200 else { throw Client.Failed(status: poll.status.value, path: "poll") }
+        }
+        for index in 0..<count {
+            try client.send("GET", "/v1/apps/a\((index % 100) * 10)/timeline", query: ["after": "0"])
+        }
     case "post-event":
         try postEvents(through: try Client(), count: count)
     case "post-event-journal":

@@ -20,6 +20,17 @@ import Testing
         }
     }
 
+    /// Readers copy a change's entries from its answer while they are the latest (`ServedEntries`) and render
+    /// them from the compact form after: both must be the same bytes.
+    @Test func everyKindRendersAsItsAnswerServedIt() {
+        for entry in EntryDecoderTests.handMade {
+            var served = JSONWriter(), rendered = JSONWriter()
+            EntryEncoder.write(entry, into: &served)
+            if let retained = RetainedEntry(entry).entry { EntryEncoder.write(retained, into: &rendered) }
+            #expect(served.bytes == rendered.bytes, "\(entry)")
+        }
+    }
+
     /// A callback as devices record them most: under half the bytes of its JSON; a timeline's slot holds its
     /// seq, its time and a reference to the rest.
     @Test func aCallbackTakesFewerBytesThanItsJSON() throws {

@@ -93,9 +93,9 @@ extension LifecycleService {
         let waitLeft = deadline.map { $0 - ContinuousClock.now }
         let park = waitLeft.map { $0 > .zero } ?? false && isReady
         var parkedNow: Poll?
-        let result: [RetainedEntry]?
+        let result: (items: [RetainedEntry], served: ServedEntries)?
         do throws(APIError) {
-            result = try host.shared.withLock { shared throws(APIError) -> [RetainedEntry]? in
+            result = try host.shared.withLock { shared throws(APIError) -> ([RetainedEntry], ServedEntries)? in
                 if let namespace = shared.deletedNamespace { throw .namespaceDeleted(namespace) }
                 guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
                 let ring: EntryRing
@@ -124,18 +124,18 @@ extension LifecycleService {
                     shared.park(waiting, app: app)
                     return nil
                 }
-                return items
+                return (items, shared.served)
             }
         } catch {
             return respond(error.response)
         }
         // Rendered outside the host's lock: its device's queue is not held up by readers.
-        if let items = result {
+        if let (items, served) = result {
             var w = JSONWriter(reservingCapacity: 64 + items.reduce(0) { $0 + $1.encodedCount * 3 })
             w.beginObject()
             w.field("items")
             w.beginArray()
-            let last = WireRendering.items(items, maxBytes: options.maxAnswerBytes, into: &w)
+            let last = WireRendering.items(items, served: served, maxBytes: options.maxAnswerBytes, into: &w)
             w.endArray()
             w.field("next")
             w.int(Int(last ?? after))

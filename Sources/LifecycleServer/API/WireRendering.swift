@@ -12,27 +12,36 @@ struct WireRendering: HostRendering {
 
     /// Writes retained entries as items of the array open in `w`, and stops once `w` holds `maxBytes` (so at
     /// most one entry past it: a page always moves on). Returns the `seq` of the last one written.
-    static func items(_ entries: [RetainedEntry], maxBytes: Int, into w: inout JSONWriter) -> UInt64? {
+    /// An entry of `served` is copied from there, not rendered again.
+    static func items(
+        _ entries: [RetainedEntry], served: ServedEntries, maxBytes: Int, into w: inout JSONWriter
+    ) -> UInt64? {
         var last: UInt64?
-        // `entry` is never nil: entries are checked as they are retained.
         for retained in entries where w.count < maxBytes {
-            guard let entry = retained.entry else { continue }
-            EntryEncoder.write(entry, into: &w)
+            guard write(retained, served: served, into: &w) else { continue }
             last = retained.seq
         }
         return last
     }
 
-    /// One retained entry as served; nil never happens (entries are checked as they are retained).
-    static func json(_ retained: RetainedEntry, into w: inout JSONWriter) -> Bool {
-        guard let entry = retained.entry else { return false }
+    /// One retained entry as served, in place of what `w` held; false never happens (entries are checked as they
+    /// are retained).
+    static func json(_ retained: RetainedEntry, served: ServedEntries, into w: inout JSONWriter) -> Bool {
         w.removeAll()
+        return write(retained, served: served, into: &w)
+    }
+
+    /// Writes `retained` as a value: copied from `served` when it holds it, else rendered from the compact form
+    /// (`entry` is never nil: entries are checked as they are retained).
+    private static func write(_ retained: RetainedEntry, served: ServedEntries, into w: inout JSONWriter) -> Bool {
+        if served.withServed(retained.seq, { w.raw($0) }) { return true }
+        guard let entry = retained.entry else { return false }
         EntryEncoder.write(entry, into: &w)
         return true
     }
 
     /// `{"app" | "device": <snapshot>, "entries": [...], "changed": ..., "applied"?: [...]}`.
-    func answer(to applied: AppliedEvents) -> [UInt8] {
+    func answer(to applied: AppliedEvents) -> RenderedAnswer {
         let device = applied.device
         var w = JSONWriter(reservingCapacity: 1024 + applied.outcome.entries.count * 160)
         w.beginObject()
@@ -45,7 +54,13 @@ struct WireRendering: HostRendering {
         }
         w.field("entries")
         w.beginArray()
-        for entry in applied.outcome.entries { EntryEncoder.write(entry, into: &w) }
+        var entries: [Range<Int>] = []
+        entries.reserveCapacity(applied.outcome.entries.count)
+        for entry in applied.outcome.entries {
+            let start = w.count
+            EntryEncoder.write(entry, into: &w)
+            entries.append(w.valueStart(from: start)..<w.count)
+        }
         w.endArray()
         w.field("changed")
         w.bool(applied.outcome.changed)
@@ -54,7 +69,7 @@ struct WireRendering: HostRendering {
             w.value(.array(steps.map(EventEncoder.json)))
         }
         w.endObject()
-        return w.bytes
+        return RenderedAnswer(body: w.bytes, entries: entries)
     }
 
     /// An app as `GET /v1/apps/{id}` serves it, on the device it is on.

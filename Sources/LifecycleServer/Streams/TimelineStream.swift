@@ -36,7 +36,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
         let (after, explicit) = cursor.withLock { $0 }
         // The entries are taken under the host's lock and rendered after it: its device's queue is not held
         // up by readers.
-        let taken = host.shared.withLock { shared -> Result<[RetainedEntry], Early> in
+        let taken = host.shared.withLock { shared -> Result<([RetainedEntry], ServedEntries), Early> in
             guard !shared.gone else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
             let ring: EntryRing
             if let app {
@@ -58,18 +58,19 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
             let items = ring.page(after: from, limit: Self.maxChunkEntries, where: filter)
             // Nothing matched up to the newest entry: skip past it, so the next look starts there.
             guard !items.isEmpty else { return .failure(Early(.nothing, max(from, ring.newestSeq ?? from))) }
-            return .success(items)
+            return .success((items, shared.served))
         }
         let outcome: (Produced, UInt64)
         switch taken {
         case .failure(let early):
             outcome = (early.produced, early.cursor)
-        case .success(let items):
+        case .success(let (items, served)):
             var out: [UInt8] = []
             out.reserveCapacity(items.reduce(0) { $0 + $1.encodedCount * 3 + 40 })
             var json = JSONWriter(reservingCapacity: 512)
             var written = after
-            for item in items where out.count < Self.maxChunkBytes && WireRendering.json(item, into: &json) {
+            for item in items
+            where out.count < Self.maxChunkBytes && WireRendering.json(item, served: served, into: &json) {
                 EventStreamText.append(event: "entry", id: item.seq, data: json.bytes, to: &out)
                 written = item.seq
             }
