@@ -18,10 +18,10 @@ import Locking
 /// (target, start, end) find it without a lookup or a lock; the table itself, under its lock, changes only
 /// when a connection opens or closes.
 final class ConnectionTable: Sendable {
-    let idleTimeout: Duration
+    let idleTimeout: MonotonicTime.Interval
     private let entries = Protected<[Int: OpenConnection]>([:])
 
-    init(idleTimeout: Duration) {
+    init(idleTimeout: MonotonicTime.Interval) {
         self.idleTimeout = idleTimeout
     }
 
@@ -32,7 +32,7 @@ final class ConnectionTable: Sendable {
         _ connection: OpaquePointer, socket: Int32, client: ClientAddress?,
         socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) {
-        let state = OpenConnection(socket: socket, client: client, headDeadline: .now + idleTimeout)
+        let state = OpenConnection(socket: socket, client: client, headDeadline: MonotonicTime.now + idleTimeout)
         socketContext?.pointee = Unmanaged.passUnretained(state).toOpaque()
         entries.withLock { $0[Int(bitPattern: connection)] = state }
     }
@@ -56,14 +56,14 @@ final class ConnectionTable: Sendable {
 
     /// The answer went out: the next head is due within the idle timeout. Only updates a known connection.
     func requestEnded(on connection: OpaquePointer) {
-        Self.state(of: connection)?.headDeadline = .now + idleTimeout
+        Self.state(of: connection)?.headDeadline = MonotonicTime.now + idleTimeout
     }
 
     /// Shuts down the socket of every connection whose head deadline passed; libmicrohttpd then sees the
     /// hang-up and closes it. Run only on the thread that runs the daemon, so no socket is closed meanwhile
     /// and no callback changes a deadline meanwhile. Returns how many were cut off.
     @discardableResult
-    func cutOffOverdue(now: ContinuousClock.Instant = .now) -> Int {
+    func cutOffOverdue(now: MonotonicTime = .now) -> Int {
         let open = entries.withLock { Array($0.values) }
         var overdue = 0
         for state in open {
@@ -89,14 +89,14 @@ final class OpenConnection: @unchecked Sendable {
     let socket: Int32
     let client: ClientAddress?
     /// When the connection is closed unless a request head arrived; nil while a request is under way.
-    @exclusivity(unchecked) var headDeadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) var headDeadline: MonotonicTime?
     /// What the current request's target as sent is refused for (`RequestTarget`), if anything: from the URI log
     /// callback until the access handler takes it.
     @exclusivity(unchecked) var targetRefusal: HTTPRefusal?
     /// The `Host` value last accepted on this connection (`RequestPolicy`).
     @exclusivity(unchecked) var acceptedHost: String?
 
-    init(socket: Int32, client: ClientAddress?, headDeadline: ContinuousClock.Instant?) {
+    init(socket: Int32, client: ClientAddress?, headDeadline: MonotonicTime?) {
         self.socket = socket
         self.client = client
         self.headDeadline = headDeadline

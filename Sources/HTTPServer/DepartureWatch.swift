@@ -18,7 +18,7 @@ import Locking
 /// which saves two `epoll_ctl` calls per request. A client that leaves sooner is noticed `delay` later.
 final class DepartureWatch: Sendable {
     let descriptor: Int32
-    let delay: Duration
+    let delay: MonotonicTime.Interval
     private let state = Protected(State())
 
     private struct Parked {
@@ -29,11 +29,11 @@ final class DepartureWatch: Sendable {
     private struct State {
         var parked: [Int32: Parked] = [:]
         /// Sockets in the order they were parked, with when; some may have been unwatched since.
-        var pending: [(socket: Int32, since: ContinuousClock.Instant)] = []
+        var pending: [(socket: Int32, since: MonotonicTime)] = []
         var pendingStart = 0
     }
 
-    init(delay: Duration = .milliseconds(50)) throws(HTTPServerError) {
+    init(delay: MonotonicTime.Interval = .milliseconds(50)) throws(HTTPServerError) {
         self.delay = delay
         descriptor = lifecycled_hangup_watch_create()
         guard descriptor >= 0 else { throw .cannotCreateEventLoop(reason: String(cString: strerror(errno))) }
@@ -49,7 +49,7 @@ final class DepartureWatch: Sendable {
         guard socket >= 0 else { return }
         state.withLock { state in
             state.parked[socket] = Parked(action: onDeparture, registered: false)
-            state.pending.append((socket, ContinuousClock.now))
+            state.pending.append((socket, MonotonicTime.now))
         }
     }
 
@@ -65,8 +65,8 @@ final class DepartureWatch: Sendable {
 
     /// Run by the event loop on every turn: registers the sockets parked for `delay` or longer; returns when the
     /// next one will be due, if any is waiting.
-    func registerOverdue(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        return state.withLock { state -> ContinuousClock.Instant? in
+    func registerOverdue(now: MonotonicTime) -> MonotonicTime? {
+        return state.withLock { state -> MonotonicTime? in
             while state.pendingStart < state.pending.count {
                 let (socket, since) = state.pending[state.pendingStart]
                 if since + delay > now { break }

@@ -24,7 +24,7 @@ final class EventLoop: Sendable {
     let worker: LoopContext
     private let stopRequest: EventSignal
     private let thread = Protected<pthread_t?>(nil)
-    private static let sweepInterval = Duration.milliseconds(250)
+    private static let sweepInterval = MonotonicTime.Interval.milliseconds(250)
 
     init(daemon: OpaquePointer, worker: LoopContext) throws(HTTPServerError) {
         self.daemon = daemon
@@ -71,12 +71,12 @@ final class EventLoop: Sendable {
         ]
         // The clock is read once per turn, after libmicrohttpd ran: the overdue registrations, the sweep and the
         // next wait all go by that reading.
-        var now = ContinuousClock.now
+        var now = MonotonicTime.now
         var nextSweep = now + Self.sweepInterval
-        var nextRegistration: ContinuousClock.Instant?
+        var nextRegistration: MonotonicTime?
         while true {
             let wake = min(nextSweep, nextRegistration ?? nextSweep)
-            var waitMilliseconds = wake > now ? milliseconds(wake - now) : 0
+            var waitMilliseconds = now.milliseconds(until: wake)
             var daemonTimeout: UInt64 = 0
             if MHD_get_timeout(daemon, &daemonTimeout) == .YES {
                 waitMilliseconds = min(waitMilliseconds, Int32(clamping: daemonTimeout))
@@ -89,17 +89,12 @@ final class EventLoop: Sendable {
             if descriptors[1].revents != 0 { worker.wakeUp.drain() }
             if descriptors[3].revents != 0 { worker.departures.answerDeparted() }
             _ = MHD_run(daemon)
-            now = ContinuousClock.now
+            now = MonotonicTime.now
             nextRegistration = worker.departures.registerOverdue(now: now)
             if now >= nextSweep {
                 worker.connections.cutOffOverdue(now: now)
                 nextSweep = now + Self.sweepInterval
             }
         }
-    }
-
-    private func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
     }
 }

@@ -65,7 +65,7 @@ public final class HTTPServer: Sendable {
 
     private func startDaemons() throws(HTTPServerError) -> Daemons {
         var address = try ListenAddress(host: configuration.host, port: configuration.port)
-        let idleTimeout = Duration.seconds(max(1, configuration.idleTimeoutSeconds))
+        let idleTimeout = MonotonicTime.Interval.seconds(max(1, configuration.idleTimeoutSeconds))
         var flags = MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // One daemon per loop, all bound with SO_REUSEPORT. That would also let a second server join this

@@ -9,7 +9,7 @@ final class LoopContext: Sendable {
     /// Request contexts kept for the daemon's next requests.
     let requests = RequestContextPool()
 
-    init(core: ServerContext, idleTimeout: Duration, wakeUp: EventSignal, departures: DepartureWatch) {
+    init(core: ServerContext, idleTimeout: MonotonicTime.Interval, wakeUp: EventSignal, departures: DepartureWatch) {
         self.core = core
         self.connections = ConnectionTable(idleTimeout: idleTimeout)
         self.wakeUp = wakeUp

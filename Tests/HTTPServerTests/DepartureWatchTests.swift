@@ -26,7 +26,7 @@ import Testing
         close(client)
         // Not yet due: not registered, so the departure is not seen.
         let due = try #require(watch.registerOverdue(now: .now))
-        #expect(due > ContinuousClock.now)
+        #expect(due > MonotonicTime.now)
         watch.answerDeparted()
         #expect(departed.get() == 0)
         // Once due, registered; the hang-up that already happened is reported at once.
@@ -47,7 +47,7 @@ import Testing
         watch.watch(parked) { departed.update { $0 += 1 } }
         watch.unwatch(parked)
         close(client)
-        Thread.sleep(until: ContinuousClock.now + .milliseconds(80))
+        Thread.sleep(until: MonotonicTime.now + .milliseconds(80))
         #expect(watch.registerOverdue(now: .now) == nil)
         watch.answerDeparted()
         #expect(departed.get() == 0)
@@ -55,10 +55,32 @@ import Testing
 }
 
 private enum Thread {
-    static func sleep(until instant: ContinuousClock.Instant) {
-        let remaining = instant - ContinuousClock.now
-        guard remaining > .zero else { return }
-        let (seconds, attoseconds) = remaining.components
-        usleep(UInt32(seconds) * 1_000_000 + UInt32(attoseconds / 1_000_000_000_000) + 1)
+    static func sleep(until instant: MonotonicTime) {
+        let now = MonotonicTime.now
+        guard instant > now else { return }
+        usleep(UInt32((instant.nanoseconds - now.nanoseconds) / 1_000) + 1)
+    }
+}
+
+/// The event loop's clock: readings move forward, and a wait until a later reading is rounded up to whole
+/// milliseconds, never to 0 while the reading is still ahead.
+@Suite struct MonotonicTimeTests {
+    @Test func aWaitIsRoundedUpAndNothingWhenItPassed() {
+        let start = MonotonicTime(nanoseconds: 5_000_000_000)
+        #expect(start.milliseconds(until: start) == 0)
+        #expect(start.milliseconds(until: MonotonicTime(nanoseconds: 4_000_000_000)) == 0)
+        #expect(start.milliseconds(until: MonotonicTime(nanoseconds: 5_000_000_001)) == 1)
+        #expect(start.milliseconds(until: start + .milliseconds(250)) == 250)
+        #expect(start.milliseconds(until: MonotonicTime(nanoseconds: 5_250_000_001)) == 251)
+        #expect((start + .seconds(30)).nanoseconds == 35_000_000_000)
+        #expect(MonotonicTime.Interval.milliseconds(-5).nanoseconds == 0)
+    }
+
+    @Test func readingsMoveForward() {
+        let first = MonotonicTime.now
+        usleep(2_000)
+        let second = MonotonicTime.now
+        #expect(second > first)
+        #expect(second.nanoseconds - first.nanoseconds >= 2_000_000)
     }
 }
