@@ -80,6 +80,7 @@ enum AccessHandler {
             ?? RequestFields.refusal(headerBytes: headerBytes)
             ?? server.policy.refusal(
                 method: request.method, known: request.known, value: value,
+                hostIs: { RequestFields.value(of: .host, on: connection, is: $0) },
                 headers: { RequestFields.all(on: connection) }, hostRequired: !isHTTP10, acceptedHost: &acceptedHost)
         state?.acceptedHost = acceptedHost
         request.crossOrigin = server.policy.allowedCrossOrigin(known: request.known, value: value)

@@ -80,6 +80,19 @@ enum RequestFields {
         return lookUp(name.start, count: name.count, on: connection)
     }
 
+    /// Whether the first header field that is `field` has exactly the bytes of `expected` (false when absent).
+    static func value(of field: KnownField, on connection: OpaquePointer, is expected: String) -> Bool {
+        let name = field.spelledName
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        guard MHD_lookup_connection_value_n(connection, .HEADER_KIND, name.start, name.count, &value, &size) == .YES
+        else { return false }
+        var expected = expected
+        return expected.withUTF8 { bytes in
+            bytes.count == size && (size == 0 || memcmp(bytes.baseAddress!, value!, size) == 0)
+        }
+    }
+
     /// The value of the first header field called `name` (ASCII case folded), or nil.
     static func value(named name: String, on connection: OpaquePointer) -> String? {
         var name = name

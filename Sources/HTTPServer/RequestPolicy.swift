@@ -27,21 +27,21 @@ struct RequestPolicy: Sendable {
     /// `hostRequired`: HTTP/1.1 requires a `Host`; HTTP/1.0 clients may leave it out. `acceptedHost`: the
     /// `Host` value this connection last sent and had accepted (a keep-alive client sends the same one each
     /// time, so only a new value is looked at); updated when a new one is accepted.
-    /// `value` reads a known field's value (the first), `headers` every field (read only to count repeated `Host`s).
+    /// `value` reads a known field's value (the first), `hostIs` tells whether the `Host` value is a given one
+    /// without making a string of it, `headers` lists every field (read only to count repeated `Host`s).
     func refusal(
-        method: String, known: KnownFields, value: (KnownField) -> String?,
+        method: String, known: KnownFields, value: (KnownField) -> String?, hostIs: (String) -> Bool,
         headers: () -> [(name: String, value: String)], hostRequired: Bool, acceptedHost: inout String?
     ) -> HTTPRefusal? {
         if known.isRepeated(.host) {
             return .severalHosts(count: headers().count { KnownField.of($0.name) == .host })
         }
-        let host = value(.host)
-        let origin = value(.origin)
-        let site = value(.secFetchSite)
-        if host == nil && hostRequired {
+        let hasHost = known.index(of: .host) != nil
+        if !hasHost && hostRequired {
             return .missingHost
         }
-        if let host, host != acceptedHost {
+        // A keep-alive client sends the same `Host` each time: told by its bytes, it costs no string.
+        if hasHost, acceptedHost.map(hostIs) != true, let host = value(.host) {
             // An IP literal cannot be a rebinding: the page would then have that address as its own origin.
             let name = Self.hostName(host)
             if !hostNames.contains(name) && !Self.isIPLiteral(name) {
@@ -50,6 +50,9 @@ struct RequestPolicy: Sendable {
             acceptedHost = host
         }
         guard method != "GET" && method != "HEAD" && method != "OPTIONS" else { return nil }
+        let host = hasHost ? value(.host) : nil
+        let origin = value(.origin)
+        let site = value(.secFetchSite)
         if let origin {
             let normalized = Self.normalizedOrigin(origin)
             let own = host.map { "http://" + $0.lowercased() }
