@@ -20,16 +20,30 @@ enum RequestID {
         return made(counter.add(1, ordering: .relaxed).newValue)
     }
 
-    /// The prefix, a dash and `number` in hex, written into a stack buffer: one string made, no concatenation.
+    /// The prefix and its dash as the 7 bytes every made id starts with, written once.
+    private static let prefixBytes: (UInt32, UInt32) = {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        for index in 0..<6 { bytes[index] = hexDigit(UInt8(truncatingIfNeeded: prefix >> (20 - 4 * index)) & 0xF) }
+        bytes[6] = UInt8(ascii: "-")
+        return bytes.withUnsafeBytes { ($0.load(as: UInt32.self), $0.load(fromByteOffset: 4, as: UInt32.self)) }
+    }()
+
+    /// The prefix, a dash and `number` in hex, written into a stack buffer (the digits from the last one back):
+    /// one string made, no concatenation.
     private static func made(_ number: UInt64) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            let prefix = prefix
-            for index in 0..<6 { buffer[index] = hexDigit(UInt8(truncatingIfNeeded: prefix >> (20 - 4 * index)) & 0xF) }
-            buffer[6] = UInt8(ascii: "-")
-            let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
-            for index in 0..<digits {
-                buffer[7 + index] = hexDigit(UInt8(truncatingIfNeeded: number >> UInt64(4 * (digits - 1 - index))) & 0xF)
-            }
+            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+            let (first, second) = prefixBytes
+            raw.storeBytes(of: first, as: UInt32.self)
+            raw.storeBytes(of: second, toByteOffset: 4, as: UInt32.self)
+            let digits = max(1, (64 &- number.leadingZeroBitCount &+ 3) / 4)
+            var rest = number
+            var index = 7 &+ digits
+            repeat {
+                index &-= 1
+                buffer[index] = hexDigit(UInt8(truncatingIfNeeded: rest) & 0xF)
+                rest >>= 4
+            } while index > 7
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<(7 + digits)]), as: UTF8.self)
         }
     }
