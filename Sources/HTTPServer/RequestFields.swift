@@ -77,38 +77,41 @@ enum RequestFields {
     /// The value of the first header field that is `field`, or nil.
     static func value(of field: KnownField, on connection: OpaquePointer) -> String? {
         let name = field.spelledName
-        return lookUp(name.start, count: name.count, on: connection)
+        return bytes(named: name.start, count: name.count, on: connection).map { string($0.start, count: $0.count) }
     }
 
     /// Whether the first header field that is `field` has exactly the bytes of `expected` (false when absent).
     static func value(of field: KnownField, on connection: OpaquePointer, is expected: String) -> Bool {
         let name = field.spelledName
-        var value: UnsafePointer<CChar>?
-        var size = 0
-        guard MHD_lookup_connection_value_n(connection, .HEADER_KIND, name.start, name.count, &value, &size) == .YES
-        else { return false }
+        guard let value = bytes(named: name.start, count: name.count, on: connection) else { return false }
         var expected = expected
         return expected.withUTF8 { bytes in
-            bytes.count == size && (size == 0 || memcmp(bytes.baseAddress!, value!, size) == 0)
+            guard bytes.count == value.count else { return false }
+            return value.count == 0 || memcmp(bytes.baseAddress!, value.start!, value.count) == 0
         }
     }
 
     /// The value of the first header field called `name` (ASCII case folded), or nil.
     static func value(named name: String, on connection: OpaquePointer) -> String? {
         var name = name
-        return name.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { lookUp($0.baseAddress, count: $0.count, on: connection) }
+        let value = name.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { bytes(named: $0.baseAddress, count: $0.count, on: connection) }
         }
+        return value.map { string($0.start, count: $0.count) }
     }
 
-    private static func lookUp(_ name: UnsafePointer<CChar>?, count: Int, on connection: OpaquePointer) -> String? {
+    /// Where libmicrohttpd holds the value of the first header field called `name` (ASCII case folded): valid
+    /// until the request is answered. Nil when absent.
+    private static func bytes(
+        named name: UnsafePointer<CChar>?, count: Int, on connection: OpaquePointer
+    ) -> (start: UnsafePointer<CChar>?, count: Int)? {
         guard let name else { return nil }
         var value: UnsafePointer<CChar>?
         var size = 0
         guard MHD_lookup_connection_value_n(connection, .HEADER_KIND, name, count, &value, &size) == .YES else {
             return nil
         }
-        return string(value, count: size)
+        return (value, size)
     }
 
     /// Every header field, in the order they arrived, names as sent.
