@@ -51,8 +51,11 @@ extension DeviceHost {
                     // nothing); a removed app's polls wake to answer 404. Polls on other apps sleep on.
                     let polls = shared.takePolls(for: stored, removedApp: removedApp)
                     let watchers = shared.watchers(for: stored, removedApp: removedApp)
-                    // Kept only when readers follow the change: a device nobody watches holds no answer.
-                    if let served { shared.served = polls.isEmpty && watchers.isEmpty ? .none : served }
+                    // Only the latest change's, and only when readers follow it: a device nobody watches holds
+                    // no answer.
+                    if !stored.isEmpty {
+                        shared.served = polls.isEmpty && watchers.isEmpty ? .none : served ?? .none
+                    }
                     return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.heldBytes)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }

@@ -94,8 +94,11 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
+            // Where the entries are in the answer is noted only when a reader follows the device now (one that
+            // comes later renders them itself): most changes are followed by nobody.
+            let followed = !outcome.entries.isEmpty && shared.withLock { $0.isFollowed }
             let rendered = hooks.rendering.answer(
-                to: AppliedEvents(device: device, app: request.app, outcome: outcome))
+                to: AppliedEvents(device: device, app: request.app, outcome: outcome), notingEntries: followed)
             let body = rendered.body
             // Remembered at once, so a retry racing with this request waits for its durability rather than
             // applying the events twice; forgotten again if the record never becomes durable.
@@ -104,7 +107,7 @@ extension DeviceHost {
             }
             let entry = JournaledInput.events(
                 app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
-            let served = ServedEntries(rendered, of: outcome.entries)
+            let served = followed ? ServedEntries(rendered, of: outcome.entries) : nil
             commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
                 [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }

@@ -5,9 +5,10 @@ package import LifecycleCore
 /// rendered is each first answer to an `Idempotency-Key` (its retries get the same bytes) and the entries of
 /// its latest change as that answer served them (`ServedEntries`), which readers then copy.
 package protocol HostRendering: Sendable {
-    /// The answer to events applied to the device (`applied.app` nil) or to one of its apps, with where each
-    /// of the outcome's entries is in it, as a reader of the timeline would be served it.
-    func answer(to applied: AppliedEvents) -> RenderedAnswer
+    /// The answer to events applied to the device (`applied.app` nil) or to one of its apps; with
+    /// `notingEntries`, also where each of the outcome's entries is in it, as a reader of the timeline would be
+    /// served it (`RenderedAnswer.entries`, else empty).
+    func answer(to applied: AppliedEvents, notingEntries: Bool) -> RenderedAnswer
     /// The core's entry an entry was served as: snapshots of earlier builds stored entries that way. Nil when
     /// `served` is not an entry.
     func entry(served: [UInt8]) -> TimelineEntry?

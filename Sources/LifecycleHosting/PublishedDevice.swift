@@ -199,6 +199,9 @@ package struct PublishedDevice: Sendable {
         }
     }
 
+    /// Whether any reader follows the device's timelines now: a parked poll or a watcher (an open stream).
+    var isFollowed: Bool { !watchers.isEmpty || !devicePolls.isEmpty || !appPolls.isEmpty }
+
     package mutating func park(_ poll: Poll, app: String?) {
         if let app {
             appPolls[app, default: []].append(poll)

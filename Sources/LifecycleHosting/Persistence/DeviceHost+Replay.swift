@@ -19,7 +19,8 @@ extension DeviceHost {
             let outcome = try device.apply(events, app: app, now: now)
             entries = outcome.entries
             if let key, let fingerprint {
-                let body = hooks.rendering.answer(to: AppliedEvents(device: device, app: app, outcome: outcome)).body
+                let applied = AppliedEvents(device: device, app: app, outcome: outcome)
+                let body = hooks.rendering.answer(to: applied, notingEntries: false).body
                 idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):

@@ -41,7 +41,7 @@ struct WireRendering: HostRendering {
     }
 
     /// `{"app" | "device": <snapshot>, "entries": [...], "changed": ..., "applied"?: [...]}`.
-    func answer(to applied: AppliedEvents) -> RenderedAnswer {
+    func answer(to applied: AppliedEvents, notingEntries: Bool) -> RenderedAnswer {
         let device = applied.device
         var w = JSONWriter(reservingCapacity: 1024 + applied.outcome.entries.count * 160)
         w.beginObject()
@@ -55,11 +55,15 @@ struct WireRendering: HostRendering {
         w.field("entries")
         w.beginArray()
         var entries: [Range<Int>] = []
-        entries.reserveCapacity(applied.outcome.entries.count)
-        for entry in applied.outcome.entries {
-            let start = w.count
-            EntryEncoder.write(entry, into: &w)
-            entries.append(w.valueStart(from: start)..<w.count)
+        if notingEntries {
+            entries.reserveCapacity(applied.outcome.entries.count)
+            for entry in applied.outcome.entries {
+                let start = w.count
+                EntryEncoder.write(entry, into: &w)
+                entries.append(w.valueStart(from: start)..<w.count)
+            }
+        } else {
+            for entry in applied.outcome.entries { EntryEncoder.write(entry, into: &w) }
         }
         w.endArray()
         w.field("changed")
