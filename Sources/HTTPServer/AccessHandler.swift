@@ -74,7 +74,10 @@ enum AccessHandler {
         }
         // Answered once the body is in, so the connection stays usable.
         var acceptedHost = state?.acceptedHost
-        func value(_ field: KnownField) -> String? { RequestFields.value(of: field, on: connection) }
+        // A known field the request lacks costs no lookup.
+        func value(_ field: KnownField) -> String? {
+            request.known.index(of: field) == nil ? nil : RequestFields.value(of: field, on: connection)
+        }
         request.refusal =
             state?.takeTargetRefusal()
             ?? RequestFields.refusal(headerBytes: headerBytes)

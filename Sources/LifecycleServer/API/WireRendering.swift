@@ -55,15 +55,11 @@ struct WireRendering: HostRendering {
         w.field("entries")
         w.beginArray()
         var entries: [Range<Int>] = []
-        if notingEntries {
-            entries.reserveCapacity(applied.outcome.entries.count)
-            for entry in applied.outcome.entries {
-                let start = w.count
-                EntryEncoder.write(entry, into: &w)
-                entries.append(w.valueStart(from: start)..<w.count)
-            }
-        } else {
-            for entry in applied.outcome.entries { EntryEncoder.write(entry, into: &w) }
+        if notingEntries { entries.reserveCapacity(applied.outcome.entries.count) }
+        for entry in applied.outcome.entries {
+            let start = w.count
+            EntryEncoder.write(entry, into: &w)
+            if notingEntries { entries.append(w.valueStart(from: start)..<w.count) }
         }
         w.endArray()
         w.field("changed")
