@@ -22,9 +22,9 @@ public struct StreamGone: Error, CustomStringConvertible, Sendable {
 }
 
 /// The events at `url` as an `EventSource` reads them, over URLSession (which hands a delegate the bytes as
-/// they come, on Linux too): after a dropped connection, or the daemon's `end` with reason `shutdown`, it
-/// connects again with `Last-Event-ID`, waiting 0.1 s, then longer up to 5 s while it fails, so nothing
-/// is lost or repeated. It ends with the daemon's `end` for any other reason (the app deleted, the namespace
+/// they come, on Linux too): after a dropped connection, the daemon's `end` with reason `shutdown`, or a
+/// `503 not-ready` from a daemon still recovering, it connects again with `Last-Event-ID`, waiting 0.1 s, then
+/// longer up to 5 s while it fails, so nothing is lost or repeated. It ends with the daemon's `end` for any other reason (the app deleted, the namespace
 /// reset, the token revoked), throws a refusal as its `LifecycledProblem` and `gone` as `StreamGone`, and
 /// stops when its reader stops reading.
 final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
@@ -159,7 +159,10 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
         guard !finished else { return }
         if status >= 400 {
             if let document = try? JSONDecoder().decode(Components.Schemas.Problem.self, from: refusal) {
-                return finish(LifecycledProblem(status: status, document: document))
+                let problem = LifecycledProblem(status: status, document: document)
+                // A daemon starting (recovering its data) answers `503 not-ready` for a moment: it is not a
+                // refusal of this stream, which connects again once the daemon is ready.
+                if !(status == 503 && problem.code == "not-ready") { return finish(problem) }
             }
             // Not a problem document: whatever stands in front of the daemon refused it; try again later.
         }

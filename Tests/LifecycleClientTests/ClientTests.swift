@@ -148,6 +148,30 @@ import Testing
         #expect(again?.code == "import-failed" && again?.document.step == 1)
     }
 
+    /// A stream opened while the daemon is still recovering its data (`503 not-ready`) waits for it, then reads.
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamOpenedWhileTheDaemonRecoversConnectsOnceItIsReady() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = try TestDaemon(store: .sqlite(directory: directory), transport: .live)
+            let port = first.port
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let lifecycled = LifecycledClient(url: url, namespace: "ci-recovering")
+            let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
+            try await mail.send(.launch)
+            first.stop()
+            let starting = try TestDaemon(
+                store: .sqlite(directory: directory), transport: .live, port: port, recovered: false)
+            defer { starting.stop() }
+            #expect(try starting.get("/v1/namespaces/ci-recovering/apps/mail").status == 503)
+            var callbacks = mail.callbackUpdates().makeAsyncIterator()
+            // Let the stream meet the 503 before the daemon is ready.
+            try await Task.sleep(for: .milliseconds(300))
+            try starting.recover()
+            let callback = try await callbacks.next()
+            #expect(callback?.selector == "application:willFinishLaunchingWithOptions:")
+        }
+    }
+
     /// A stream from a running daemon survives the daemon's restart: it connects again with `Last-Event-ID`
     /// and goes on where it was, nothing lost and nothing twice.
     @Test(.timeLimit(.minutes(1)))

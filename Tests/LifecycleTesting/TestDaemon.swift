@@ -40,7 +40,7 @@ package final class TestDaemon: Sendable {
     package init(
         store: Store = .memory, transport: Transport = .inProcess, historyLimit: Int = 10_000,
         maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000, tokens: TokenTable? = nil, port: Int = 0,
-        configure: (inout ServiceOptions) -> Void = { _ in }
+        recovered: Bool = true, configure: (inout ServiceOptions) -> Void = { _ in }
     ) throws {
         var logger = Logger(label: "lifecycled.tests")
         logger.logLevel = .error
@@ -71,8 +71,14 @@ package final class TestDaemon: Sendable {
             _ = try daemon.recover()
         case .live:
             server = daemon.server
-            try daemon.start()
+            // Not `recovered`: listening, answering `503 not-ready` until `recover()`, as a daemon starting does.
+            if recovered { _ = try daemon.start() } else { try daemon.listen() }
         }
+    }
+
+    /// Recovers a daemon started with `recovered: false`; from then on it answers.
+    package func recover() throws {
+        _ = try daemon.recover()
     }
 
     /// Stops as the daemon does on SIGTERM: drain, quiesce, make everything durable, stop, close the store.
