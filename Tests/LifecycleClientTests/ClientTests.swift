@@ -152,11 +152,8 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aStreamOpenedWhileTheDaemonRecoversConnectsOnceItIsReady() async throws {
         try await withTemporaryDirectory { directory in
-            let first = try TestDaemon(store: .sqlite(directory: directory), transport: .live)
+            let (first, mail) = try await journaledDaemonWithMail(in: directory, namespace: "ci-recovering")
             let port = first.port
-            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-            let lifecycled = LifecycledClient(url: url, namespace: "ci-recovering")
-            let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
             try await mail.send(.launch)
             first.stop()
             let starting = try TestDaemon(
@@ -177,11 +174,9 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aStreamGoesOnAcrossARestartOfTheDaemon() async throws {
         try await withTemporaryDirectory { directory in
-            var server = try TestDaemon(store: .sqlite(directory: directory), transport: .live)
+            let (first, mail) = try await journaledDaemonWithMail(in: directory, namespace: "ci-restart")
+            var server = first
             let port = server.port
-            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-            let lifecycled = LifecycledClient(url: url, namespace: "ci-restart")
-            let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
             var callbacks = mail.callbackUpdates().makeAsyncIterator()
             var seqs: [Int] = []
             try await mail.send(.launch)
@@ -200,6 +195,23 @@ import Testing
             let all = try await mail.callbacks().items.map(\.seq)
             #expect(seqs == all, "the stream saw \(seqs), the app recorded \(all)")
             #expect(all.count == 5)
+        }
+    }
+
+    /// A daemon over HTTP that journals into `directory`, and the app `mail` created in `namespace` through the
+    /// client: what the restart tests start from.
+    private func journaledDaemonWithMail(
+        in directory: String, namespace: String
+    ) async throws -> (TestDaemon, AppHandle) {
+        let daemon = try TestDaemon(store: .sqlite(directory: directory), transport: .live)
+        do {
+            let url = try #require(URL(string: "http://127.0.0.1:\(daemon.port)"))
+            let mail = try await LifecycledClient(url: url, namespace: namespace)
+                .createApp(id: "mail", bundleId: "com.example.mail")
+            return (daemon, mail)
+        } catch {
+            daemon.stop()
+            throw error
         }
     }
 }
