@@ -92,9 +92,12 @@ stop_pid() {
     STOP_SECONDS=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')")
 }
 
+# start_bare [THREADS] [MODE] [BODY_BYTES] [NAME]: starts the bare server on a free port (2 threads, mode
+# $BENCH_BARE_MODE or epoll, its small body unless BODY_BYTES) and sets BARE_PID and BARE_URL. Its log goes to
+# $OUT/NAME.log (bare).
 start_bare() {
     local port; port=$(free_port)
-    "$BARE" "$port" 2 "${BENCH_BARE_MODE:-epoll}" >"$OUT/bare.log" 2>&1 &
+    BARE_BODY_BYTES=${3:-} "$BARE" "$port" "${1:-2}" "${2:-${BENCH_BARE_MODE:-epoll}}" >"$OUT/${4:-bare}.log" 2>&1 &
     BARE_PID=$!
     STARTED_PIDS+=("$BARE_PID")
     BARE_URL=http://127.0.0.1:$port
