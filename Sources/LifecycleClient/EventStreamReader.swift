@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleOpenAPI
+import LifecycleWire
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -24,9 +25,9 @@ public struct StreamGone: Error, CustomStringConvertible, Sendable {
 /// The events at `url` as an `EventSource` reads them, over URLSession (which hands a delegate the bytes as
 /// they come, on Linux too): after a dropped connection, the daemon's `end` with reason `shutdown`, or a
 /// `503 not-ready` from a daemon still recovering, it connects again with `Last-Event-ID`, waiting 0.1 s, then
-/// longer up to 5 s while it fails, so nothing is lost or repeated. It ends with the daemon's `end` for any other reason (the app deleted, the namespace
-/// reset, the token revoked), throws a refusal as its `LifecycledProblem` and `gone` as `StreamGone`, and
-/// stops when its reader stops reading.
+/// longer up to 5 s while it fails, so nothing is lost or repeated. It ends with the daemon's `end` for any
+/// other reason (the app deleted, the namespace reset, the token revoked), throws a refusal as its
+/// `LifecycledProblem` and `gone` as `StreamGone`, and stops when its reader stops reading.
 final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
         var session: URLSession?
@@ -162,7 +163,8 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
                 let problem = LifecycledProblem(status: status, document: document)
                 // A daemon starting (recovering its data) answers `503 not-ready` for a moment: it is not a
                 // refusal of this stream, which connects again once the daemon is ready.
-                if !(status == 503 && problem.code == "not-ready") { return finish(problem) }
+                let notReady = ProblemCode.notReady
+                if !(status == notReady.status && problem.code == notReady.rawValue) { return finish(problem) }
             }
             // Not a problem document: whatever stands in front of the daemon refused it; try again later.
         }

@@ -52,7 +52,8 @@ import Testing
             #expect(next.allSatisfy { "0123456789abcdef-".contains($0) } && !nextParts[0].hasPrefix("0"))
             let (nextNumber, afterNumber) = (UInt64(nextParts[1], radix: 16), UInt64(afterParts[1], radix: 16))
             #expect(nextNumber != nil && afterNumber != nil && afterNumber! > nextNumber!)
-            // Written most significant digit first: over 40 ids (past a multiple of 16) the numbers still rise.
+            // The digits are written from the last one back: over 40 ids (past multiples of 16) the numbers, read
+            // most significant first, still rise.
             var last = afterNumber ?? 0
             for _ in 0..<40 {
                 let id = try #require(try server.get("/v1/apps").header("X-Request-Id"))
