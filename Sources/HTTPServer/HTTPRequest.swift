@@ -77,6 +77,16 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The same request with its header fields copied, to be read after it is answered.
+    /// What tells whether the client has gone while the request waits for its answer; ask before answering, on
+    /// the thread the responder was called on.
+    public func departure() -> Departure {
+        guard let received else { return Departure() }
+        if let departure = received.departure { return departure }
+        let departure = Departure()
+        received.departure = departure
+        return departure
+    }
+
     public func detached() -> HTTPRequest {
         guard received != nil else { return self }
         return HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, client: client)

@@ -63,6 +63,8 @@ final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) var crossOrigin: String?
     /// The connection's client address (for the access log).
     @exclusivity(unchecked) var client: ClientAddress?
+    /// Told when the client leaves while the request is parked; made only when the responder asks for it.
+    @exclusivity(unchecked) var departure: Departure?
 
     private struct Progress {
         var state = State.receiving
@@ -124,6 +126,7 @@ final class RequestContext: @unchecked Sendable {
         refusal = nil
         crossOrigin = nil
         client = nil
+        departure = nil
     }
 
     /// Marks the request as handed to the responder and builds what the responder sees.
@@ -167,7 +170,12 @@ final class RequestContext: @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 progress.state = .parked
                 progress.wasParked = true
-                worker.departures.watch(socket, onDeparture: { [self] in complete(with: ServerContext.clientGone) })
+                worker.departures.watch(
+                    socket,
+                    onDeparture: { [self, departure] in
+                        complete(with: ServerContext.clientGone)
+                        departure?.fire()
+                    })
                 return nil
             case .receiving, .parked, .resumed, .queued, .finished:
                 preconditionFailure("responseAfterResponding called in state \(progress.state)")

@@ -23,10 +23,12 @@ package final class Registry: Sendable {
         shards = (0..<shardCount).map { _ in Shard() }
     }
 
-    private func shard(_ id: String) -> Shard {
+    private func shard(_ id: String) -> Shard { shards[shardIndex(id)] }
+
+    private func shardIndex(_ id: String) -> Int {
         var hash: UInt32 = 2_166_136_261
         for byte in id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return shards[Int(hash % UInt32(shards.count))]
+        return Int(hash % UInt32(shards.count))
     }
 
     package var devices: Int { deviceCount.load(ordering: .relaxed) }
@@ -115,6 +117,52 @@ package final class Registry: Sendable {
         }
         if removed { deviceCount.subtract(1, ordering: .relaxed) }
         for app in apps { releaseApp(app, from: host) }
+    }
+
+    /// Adds devices with their apps all at once, holding every shard, so no request sees some of them: unless
+    /// an id is taken, or the registry would hold more than `deviceLimit` devices or `appLimit` apps. Then it
+    /// adds none and says why (`taken` with the id).
+    package func insertAll(
+        _ hosts: [(host: DeviceHost, apps: [String])], deviceLimit: Int, appLimit: Int
+    ) throws(InsertionRefusal) {
+        let apps = hosts.reduce(0) { $0 + $1.apps.count }
+        var refusal: InsertionRefusal?
+        // Each shard's maps, reached through its lock while every lock is held.
+        var held: [UnsafeMutablePointer<Maps>] = []
+        func maps(_ id: String) -> UnsafeMutablePointer<Maps> { held[shardIndex(id)] }
+        func insert(_ index: Int) {
+            guard index == shards.count else {
+                return shards[index].maps.withLock { shardMaps in
+                    withUnsafeMutablePointer(to: &shardMaps) { pointer in
+                        held.append(pointer)
+                        insert(index + 1)
+                    }
+                }
+            }
+            if devices + hosts.count > deviceLimit { return refusal = .full(device: true, limit: deviceLimit) }
+            if self.apps + apps > appLimit { return refusal = .full(device: false, limit: appLimit) }
+            for (host, hostApps) in hosts {
+                if maps(host.id).pointee.devices[host.id] != nil { return refusal = .taken(device: true, id: host.id) }
+                for app in hostApps where maps(app).pointee.apps[app] != nil {
+                    return refusal = .taken(device: false, id: app)
+                }
+            }
+            for (host, hostApps) in hosts {
+                maps(host.id).pointee.devices[host.id] = host
+                for app in hostApps { maps(app).pointee.apps[app] = host }
+            }
+            deviceCount.add(hosts.count, ordering: .relaxed)
+            appCount.add(apps, ordering: .relaxed)
+            appsVersion.add(1, ordering: .releasing)
+        }
+        insert(0)
+        if let refusal { throw refusal }
+    }
+
+    /// Why `insertAll` added nothing.
+    package enum InsertionRefusal: Error {
+        case taken(device: Bool, id: String)
+        case full(device: Bool, limit: Int)
     }
 
     /// Empties the registry, holding every shard at once so no request sees half of it; returns the devices.

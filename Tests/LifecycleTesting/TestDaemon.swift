@@ -13,6 +13,8 @@ package enum Store: Sendable {
     case sqlite(directory: String)
     /// A `SQLiteJournal` in this directory whose database cannot grow past `pageLimit` pages: a full disk.
     case sqliteFull(directory: String, pageLimit: Int)
+    /// This journal, as it is (a test's wrapper around another).
+    case journal(any Journal)
 }
 
 /// The daemon in the test's process, built as the executable builds it (`Daemon`, from a
@@ -50,6 +52,7 @@ package final class TestDaemon: Sendable {
         case .sqlite(let directory): journal = try SQLiteJournal(directory: directory, logger: logger)
         case .sqliteFull(let directory, let pageLimit):
             journal = try SQLiteJournal(directory: directory, logger: logger, pageLimit: pageLimit)
+        case .journal(let given): journal = given
         }
         var configuration = DaemonConfiguration()
         configuration.http.port = port

@@ -17,12 +17,23 @@ extension LifecycleService {
     @discardableResult
     public func recover() throws -> Int {
         let started = ContinuousClock.now
-        // Namespaces' settings first, then the devices one stream at a time: start-up holds one device's
+        // Imports a crash cut short first: what they wrote is left out, then deleted (`ImportMarker`).
+        var abandoned = AbandonedImports()
+        try readJournal(including: ImportMarker.isMarker) { stream in
+            guard let record = stream.records.first?.bytes else { return }
+            do {
+                abandoned.add(try ImportMarker(record: record), stream: stream.stream)
+            } catch {
+                throw RecoveryError(description: "\(stream.stream): the import's marker does not read")
+            }
+        }
+        // Namespaces' settings next, then the devices one stream at a time: start-up holds one device's
         // records at once, whatever the journal's size.
         try readJournal(including: JournalLayout.isSettings) { stream in
             guard case .settings(let name) = JournalLayout.kind(of: stream.stream),
                 let record = stream.records.last?.bytes
             else { return }
+            guard !abandoned.namespaces.contains(name) else { return }
             let settings: NamespaceSettings
             do {
                 settings = try NamespaceSettings(record: record)
@@ -38,9 +49,9 @@ extension LifecycleService {
         var replayed = 0
         var hosts: [DeviceHost] = []
         var gone: [String] = []
-        try readJournal(including: { !JournalLayout.isSettings($0) }) { stream in
+        try readJournal(including: { !JournalLayout.isSettings($0) && !ImportMarker.isMarker($0) }) { stream in
             guard case .device(let namespace, let device) = JournalLayout.kind(of: stream.stream) else { return }
-            guard let space = namespaces.existing(namespace) else {
+            guard !abandoned.streams.contains(stream.stream), let space = namespaces.existing(namespace) else {
                 // Left by a namespace whose deletion was cut short: its settings went first, so it is gone.
                 gone.append(stream.stream)
                 return
@@ -54,6 +65,14 @@ extension LifecycleService {
             hosts.append(host)
         }
         for stream in gone { journal.deleteStream(stream) }
+        // The markers go last: a crash before then takes the same imports away again at the next start.
+        for name in abandoned.namespaces where namespaces.existing(name) == nil {
+            journal.deleteStream(Namespace.settingsPrefix + name)
+        }
+        for marker in abandoned.markers { journal.deleteStream(marker) }
+        if !abandoned.markers.isEmpty {
+            logger.info("imports cut short taken away", metadata: ["imports": "\(abandoned.markers.count)"])
+        }
         recordCounts()
         // Namespaces whose TTL passed while the daemon was down go before anyone sees them again.
         let now = options.wallClock()

@@ -109,6 +109,8 @@ public final class LifecycleService: HTTPResponder {
     let streams: StreamHub
     /// Retained timeline entries over every device (`--history-bytes-total`).
     package let historyBudget: HistoryBudget
+    /// Imports waiting and running, in turns between tenants.
+    let imports = ImportQueue()
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal

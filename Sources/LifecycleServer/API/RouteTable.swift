@@ -111,8 +111,13 @@ extension Route {
         .export: [
             scoped("GET") { service, scope, request, _, done throws(APIError) in done(try service.exportScenario(scope, request)) }
         ],
+        // Not scoped: an import creates its namespace only when it succeeds (`install`).
         .import: [
-            scoped("POST") { service, scope, request, _, done throws(APIError) in try service.importScenario(scope, request, done) }
+            .init(
+                method: "POST",
+                handler: .plain { service, request, match, done throws(APIError) in
+                    try service.importScenario(request, match, done)
+                })
         ],
     ]
 

@@ -5,20 +5,29 @@ import LifecycleJSON
 import LifecycleScenarios
 import Locking
 
-/// An import's steps, handed to the service in this process as requests the daemon makes itself, kept to
-/// what an import may do: create devices and apps in its namespace and drive, read and delete those alone.
-/// It remembers what it created, so a failed import deletes it again (`rollBack`).
+/// An import's steps, handed to the import's staging service (`LifecycleService.stagingService`) as requests
+/// the daemon makes itself, kept to what an import may do: create devices and apps in its namespace and drive,
+/// read and delete those alone. It remembers what it created: what the import then writes into the namespace.
 final class ImportTransport: ScenarioTransport {
     let service: LifecycleService
     /// The namespace of the steps' paths; nil: `default`, on the unprefixed paths.
     let namespace: String?
+    /// Why the import is no longer wanted (its client left, its token was revoked), asked before each step.
+    let unwanted: @Sendable () -> String?
+    /// Whether the namespace the import writes into holds a device (`app` false) or an app of that id already.
+    let taken: @Sendable (_ id: String, _ app: Bool) -> Bool
     private let made = Protected<(devices: [String], apps: [String])>(([], []))
     /// A step waits this long for its answer, in seconds.
     static let timeout = 60.0
 
-    init(service: LifecycleService, namespace: String?) {
+    init(
+        service: LifecycleService, namespace: String?, unwanted: @escaping @Sendable () -> String? = { nil },
+        taken: @escaping @Sendable (_ id: String, _ app: Bool) -> Bool = { _, _ in false }
+    ) {
         self.service = service
         self.namespace = namespace
+        self.unwanted = unwanted
+        self.taken = taken
     }
 
     /// The devices and apps the import created, in order.
@@ -27,24 +36,20 @@ final class ImportTransport: ScenarioTransport {
     func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
         -> (status: Int, headers: [(String, String)], body: [UInt8])
     {
+        if let why = unwanted() { throw Refusal(description: why) }
         let request = HTTPRequest(
             method: method, target: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [])
         let match = Route.match(request.path)
         try allow(request, match)
+        if request.acceptsEventStream {
+            throw Refusal(description: "an import reads no event stream: leave out Accept: text/event-stream")
+        }
         guard let response = answer(request) else {
             throw Refusal(description: "no answer within \(Int(Self.timeout)) s")
         }
         guard response.stream == nil else { throw Refusal(description: "an import reads no event stream") }
         if (200..<300).contains(response.status) { note(request, match, answer: response.body) }
         return (response.status, response.sentHeaders.map { ($0.name, $0.value) }, response.body)
-    }
-
-    /// Deletes every device the import created (their apps go with them).
-    func rollBack() {
-        let prefix = namespace.map { "/v1/namespaces/\($0)" } ?? "/v1"
-        for device in created.devices.reversed() {
-            _ = answer(HTTPRequest(method: "DELETE", target: "\(prefix)/devices/\(device)"))
-        }
     }
 
     /// Throws when the step is not one an import may take.
@@ -56,9 +61,15 @@ final class ImportTransport: ScenarioTransport {
         let (devices, apps) = created
         switch match.route {
         case .devices where request.method == "POST":
-            return
+            if let id = (try? JSONParser.parse(request.body))?["id"]?.stringValue, taken(id, false) {
+                throw Refusal(description: "device \(id) already exists in the namespace the import applies to")
+            }
         case .apps where request.method == "POST":
-            let device = (try? JSONParser.parse(request.body))?["device"]?.stringValue
+            let body = try? JSONParser.parse(request.body)
+            if let id = body?["id"]?.stringValue, taken(id, true) {
+                throw Refusal(description: "app \(id) already exists in the namespace the import applies to")
+            }
+            let device = body?["device"]?.stringValue
             guard let device, !devices.contains(device) else { return }
             throw Refusal(description: "the app is for device \(device), which the import did not create")
         case .device, .deviceEvents, .deviceTimeline:

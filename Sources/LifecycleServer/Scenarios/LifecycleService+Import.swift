@@ -1,20 +1,21 @@
 import Dispatch
 import HTTPServer
 import LifecycleCore
+import LifecycleHosting
 import LifecycleJSON
 import LifecycleScenarios
 import LifecycleWire
+import Locking
 
 extension LifecycleService {
-    /// Imports run one at a time, on a thread of their own: their steps wait for their answers.
-    static let imports = DispatchQueue(label: "lifecycled.import")
-
     /// `POST .../import?expectations=check|ignore`: applies a scenario's steps in the namespace, all or
-    /// nothing (`ImportTransport`). 200 `{"applied", "devices", "apps", "expectations"}`; `409 import-failed`
-    /// naming the step that failed, after deleting what the import had created.
-    func importScenario(
-        _ scope: RequestScope, _ request: HTTPRequest, _ done: Completion
-    ) throws(APIError) {
+    /// nothing: the steps run in a staging service of their own, and what they made is written into the
+    /// namespace only once every step passed (`install`). 200 `{"applied", "devices", "apps", "expectations"}`;
+    /// `409 import-failed` naming the step that failed, and nothing stays, not even the namespace when the import
+    /// was to create it. Imports wait their turn in `imports`; one whose client leaves or whose token is revoked
+    /// meanwhile stops.
+    func importScenario(_ request: HTTPRequest, _ match: Route.Match, _ done: Completion) throws(APIError) {
+        let name = match.namespace ?? NamespaceName.defaultName
         let checks: Bool
         switch request.query["expectations"] {
         case nil, "check": checks = true
@@ -24,12 +25,53 @@ extension LifecycleService {
                 "expectations", "expectations must be check or ignore, not \"\(other)\"", allowed: ["check", "ignore"])
         }
         let scenario = try Self.importable(try request.requiredJSONBody())
+        if let space = namespaces.existing(name) {
+            if space.settings.frozen { throw .frozen(name) }
+            space.touch(at: options.wallClock())
+        }
         // The steps' paths as written are `default`'s, whichever path named it.
-        let namespace = scope.space.isDefault ? nil : scope.space.name
-        Self.imports.async { [self] in
-            switch runImport(scenario, namespace: namespace, checks: checks) {
-            case .success(let report): done(.json(200, report))
-            case .failure(let error): done(error.response)
+        let namespace = name == NamespaceName.defaultName ? nil : name
+        let authorization = request.header(.authorization)
+        let departure = request.departure()
+        var tenant = "namespace " + name
+        let policy = access.withLock { $0 }
+        if policy.table != nil,
+            case .allowed(let token?) = policy.decide(
+                method: "POST", scope: .namespace(name), authorization: authorization)
+        {
+            tenant = "token " + token.name
+        }
+        let unwanted: @Sendable () -> String? = { [weak self] in
+            if departure.hasHappened { return "its client went away" }
+            guard let self, self.currentPhase != .draining else { return "the daemon is shutting down" }
+            let policy = self.access.withLock { $0 }
+            guard policy.table != nil else { return nil }
+            guard case .allowed = policy.decide(method: "POST", scope: .namespace(name), authorization: authorization)
+            else { return "the token it came with no longer allows it" }
+            return nil
+        }
+        let job = ImportQueue.Job(
+            tenant: tenant,
+            run: { [self] in
+                switch runImport(
+                    scenario, namespace: namespace, checks: checks, authorization: authorization, unwanted: unwanted)
+                {
+                case .success(let report): done(.json(200, report))
+                case .failure(let error): done(error.response)
+                }
+            },
+            unwanted: unwanted,
+            dropped: { why in done(APIError.importFailed("the import did not run: \(why); nothing of it stays", step: nil).response) })
+        do throws(ImportQueue.Refusal) {
+            try imports.enqueue(job)
+        } catch {
+            switch error {
+            case .tenantFull(let limit):
+                throw .tooManyRequests(
+                    "\(tenant) has \(limit) imports waiting already, the most one may; try again once one is answered")
+            case .daemonFull(let limit):
+                throw .tooManyRequests(
+                    "the daemon has \(limit) imports waiting already, the most it holds; try again shortly")
             }
         }
     }
@@ -101,16 +143,26 @@ extension LifecycleService {
         }
     }
 
-    /// Runs the steps (on the import queue, or at start-up for a seed) and deletes what they created if one
-    /// fails.
-    func runImport(_ scenario: Scenario, namespace: String?, checks: Bool) -> Result<JSONValue, APIError> {
-        let transport = ImportTransport(service: self, namespace: namespace)
+    /// Runs the steps in a staging service, then writes what they made into the namespace (nil: `default`)
+    /// whole (`install`); on an import thread, or at start-up for a seed. Nothing of a failed import stays.
+    func runImport(
+        _ scenario: Scenario, namespace: String?, checks: Bool, authorization: String? = nil,
+        unwanted: @escaping @Sendable () -> String? = { nil }
+    ) -> Result<JSONValue, APIError> {
+        let name = namespace ?? NamespaceName.defaultName
+        let staging = stagingService()
+        defer { staging.discard() }
+        let transport = ImportTransport(
+            service: staging, namespace: namespace, unwanted: unwanted,
+            taken: { [weak self] id, app in
+                guard let registry = self?.namespaces.existing(name)?.registry else { return false }
+                return app ? registry.app(id) != nil : registry.device(id) != nil
+            })
         var runner = ScenarioRunner(transport: transport, namespace: namespace)
         runner.checksExpectations = checks
         do {
             try runner.run(scenario)
         } catch {
-            transport.rollBack()
             let mismatch = error as? Mismatch
             var failure = APIError.importFailed(
                 "the import stopped at \(mismatch?.description ?? "\(error)"); nothing of it stays", step: mismatch?.step)
@@ -122,6 +174,12 @@ extension LifecycleService {
             return .failure(failure)
         }
         let (devices, apps) = transport.created
+        do throws(APIError) {
+            if let why = unwanted() { throw .importFailed("the import stopped: \(why); nothing of it stays", step: nil) }
+            try install(from: staging, devices: devices, into: name, authorization: authorization)
+        } catch {
+            return .failure(error)
+        }
         return .success([
             "applied": .number(Double(scenario.steps.count)), "devices": .array(devices.map(JSONValue.string)),
             "apps": .array(apps.map(JSONValue.string)), "expectations": .string(checks ? "checked" : "ignored"),

@@ -69,11 +69,7 @@ extension LifecycleService {
             case .success:
                 logger.info("seed applied", metadata: metadata.merging(["steps": "\(scenario.steps.count)"]) { $1 })
             case .failure(let error):
-                // The import deleted what it created; a namespace it created goes too, so the next start seeds again.
-                if existing == nil, namespaced {
-                    _ = ImportTransport(service: self, namespace: nil).answer(
-                        HTTPRequest(method: "DELETE", target: "/v1/namespaces/\(name)"))
-                }
+                // Nothing of it stays (nor its namespace): the next start seeds again.
                 throw SeedError(description: "\(seed.file) did not apply to the namespace \(name): \(error.detail)")
             }
         }

@@ -98,6 +98,11 @@ package struct APIError: Error {
         APIError(.importFailed, detail, extra: step.map { ["step": .number(Double($0))] } ?? [:])
     }
 
+    /// 429: too many of this kind of request wait already; `detail` says whose and when to try again.
+    package static func tooManyRequests(_ detail: String) -> APIError {
+        APIError(.tooManyRequests, detail)
+    }
+
     package static func verificationFailed(_ detail: String, extra: [String: JSONValue]) -> APIError {
         APIError(.verificationFailed, detail, extra: extra)
     }

@@ -33,6 +33,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case unsupportedTransferEncoding = "unsupported-transfer-encoding"
     case notReady = "not-ready"
     case insufficientStorage = "insufficient-storage"
+    case tooManyRequests = "too-many-requests"
 
     package var status: Int {
         switch self {
@@ -50,6 +51,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .unsupportedMediaType: return 415
         case .misdirectedRequest: return 421
         case .idempotencyKeyReused: return 422
+        case .tooManyRequests: return 429
         case .headerFieldsTooLarge: return 431
         case .unsupportedTransferEncoding: return 501
         case .notReady: return 503
@@ -89,6 +91,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .headerFieldsTooLarge: return "Header Fields Too Large"
         case .unsupportedTransferEncoding: return "Unsupported Transfer Encoding"
         case .insufficientStorage: return "Insufficient Storage"
+        case .tooManyRequests: return "Too Many Requests"
         case .notReady: return "Not Ready"
         }
     }

