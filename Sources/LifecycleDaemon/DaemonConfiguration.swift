@@ -63,7 +63,8 @@ public struct DaemonConfiguration: Sendable {
             (service.maxEventBytes >= 1024, "max-event-bytes", "must be 1024 or more"),
             (service.maxAnswerBytes >= 65536, "max-answer-bytes", "must be 65536 or more"),
             (service.historyBytes >= 1 << 20, "history-bytes", "must be 1048576 or more"),
-            (service.historyBytesTotal >= 1 << 20, "history-bytes-total", "must be 1048576 or more"),
+            (service.memoryBytes >= 1 << 20, "memory-bytes", "must be 1048576 or more"),
+            (service.namespaceMemoryBytes >= 1 << 20, "namespace-memory-bytes", "must be 1048576 or more"),
             (service.recordingBytes >= 0, "recording-bytes", "must be 0 or more"),
             (
                 service.maxWait.isFinite && (0...3600).contains(service.maxWait), "max-wait",

@@ -39,7 +39,7 @@ extension DeviceHost {
         journal.append(stream: stream, record: record, startsStream: startsStream) { [self, answers] result in
             switch result {
             case .success(let seq):
-                let (polls, watchers, barriers, evicted, published, retained) = shared.withLock { shared in
+                let (polls, watchers, barriers, evicted, published) = shared.withLock { shared in
                     let evicted = shared.install(snapshot, changedApps: changedApps, entries: stored)
                     shared.record(recorded)
                     if let removedApp { shared.removeTimeline(of: removedApp) }
@@ -56,10 +56,10 @@ extension DeviceHost {
                     if !stored.isEmpty {
                         shared.served = polls.isEmpty && watchers.isEmpty ? .none : served ?? .none
                     }
-                    return (polls, watchers, due, evicted, answers == nil ? nil : shared, shared.heldBytes)
+                    return (polls, watchers, due, evicted, answers == nil ? nil : shared)
                 }
                 if evicted > 0 { hooks.entriesEvicted(evicted) }
-                hooks.historyBudget?.holds(self, bytes: retained)
+                reportHeld()
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
                 hooks.published(self, changedApps, removedApp)
                 completion(.success(()))

@@ -3,6 +3,7 @@ package import LifecycleCore
 import LifecycleJSON
 import LifecycleStore
 import Locking
+import Synchronization
 
 /// Changes, handed to the device's queue; each completes once durable or with why not.
 extension DeviceHost {
@@ -28,6 +29,7 @@ extension DeviceHost {
             } catch {
                 return completion(.failure(.rejected(error)))
             }
+            stateBytes.add(Self.describedBytes(ofApp: appID, configuration), ordering: .relaxed)
             let added = device
             commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { added }) }
         }
@@ -36,11 +38,13 @@ extension DeviceHost {
     package func removeApp(id appID: String, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
         queue.async { [self] in
             guard life == .live else { return completion(.failure(.deviceGone(id))) }
+            let described = device.app(appID).map { Self.describedBytes(ofApp: appID, $0.configuration) } ?? 0
             do throws(Rejection) {
                 try device.removeApp(id: appID)
             } catch {
                 return completion(.failure(.rejected(error)))
             }
+            stateBytes.subtract(described, ordering: .relaxed)
             commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
             rescheduleTimer()
         }
@@ -157,7 +161,7 @@ extension DeviceHost {
     /// `namespace` is set).
     package func markGone(withNamespace namespace: String? = nil) {
         // What it retained no longer counts against the daemon's budget (readers may still hold it a moment).
-        hooks.historyBudget?.forget(ObjectIdentifier(self))
+        hooks.memoryBudget?.forget(ObjectIdentifier(self))
         let (polls, watchers) = shared.withLock { shared -> ([Poll], [any TimelineWatcher]) in
             shared.gone = true
             shared.deletedNamespace = namespace

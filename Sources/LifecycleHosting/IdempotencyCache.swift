@@ -34,7 +34,9 @@ package struct IdempotencyKey: Hashable, Sendable {
     }
 }
 
-/// First answers to `Idempotency-Key` requests, newest `capacity` kept per device.
+/// First answers to `Idempotency-Key` requests, the newest kept per device: at most `capacity` of them and
+/// `byteCapacity` bytes (`bytes`, what the daemon's `MemoryBudget` counts as the device's answers); the
+/// oldest go first, and a retry of a key that went is applied anew.
 package struct IdempotencyCache {
     /// A first answer and the fingerprint of the request's body. Only applied events are remembered.
     package struct Answer: Sendable {
@@ -51,8 +53,19 @@ package struct IdempotencyCache {
     private var order: [IdempotencyKey] = []
     private var start = 0
     package let capacity: Int
+    package let byteCapacity: Int
+    /// Bytes the remembered answers take: their bodies, keys and a fixed cost each.
+    package private(set) var bytes = 0
 
-    package init(capacity: Int = 10_000) { self.capacity = capacity }
+    package init(capacity: Int = 10_000, byteCapacity: Int = 1 << 20) {
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
+
+    /// What one answer counts for: its body, its key, and the cost of keeping it.
+    static func cost(_ key: IdempotencyKey, _ answer: Answer) -> Int {
+        answer.body.count + key.key.utf8.count + (key.app?.utf8.count ?? 0) + 96
+    }
 
     package subscript(key: IdempotencyKey) -> Answer? { answers[key] }
 
@@ -63,15 +76,35 @@ package struct IdempotencyCache {
 
     /// Drops an answer whose record never became durable, so a retry applies the request afresh.
     mutating func forget(_ key: IdempotencyKey) {
-        answers[key] = nil
+        if let answer = answers.removeValue(forKey: key) { bytes -= Self.cost(key, answer) }
     }
 
     mutating func remember(_ key: IdempotencyKey, _ answer: Answer) {
-        if answers.updateValue(answer, forKey: key) == nil { order.append(key) }
-        while order.count - start > capacity {
-            answers[order[start]] = nil
-            start += 1
+        if let old = answers.updateValue(answer, forKey: key) {
+            bytes -= Self.cost(key, old)
+        } else {
+            order.append(key)
         }
+        bytes += Self.cost(key, answer)
+        while order.count - start > capacity || (bytes > byteCapacity && order.count - start > 1) { dropOldest() }
+        compact()
+    }
+
+    /// Drops the oldest answers until `amount` bytes are free or none is left; returns the bytes freed.
+    mutating func dropOldest(bytes amount: Int) -> Int {
+        let before = bytes
+        while before - bytes < amount, start < order.count { dropOldest() }
+        compact()
+        return before - bytes
+    }
+
+    private mutating func dropOldest() {
+        let key = order[start]
+        start += 1
+        if let answer = answers.removeValue(forKey: key) { bytes -= Self.cost(key, answer) }
+    }
+
+    private mutating func compact() {
         if start > 4096 {
             order.removeFirst(start)
             start = 0

@@ -110,7 +110,7 @@ package struct PublishedDevice: Sendable {
     private mutating func evictOverBytes() -> Int { evict(downTo: historyBytes) }
 
     /// Evicts the device's oldest entries until `bytes` fewer are retained (or none are): for the daemon's
-    /// budget (`HistoryBudget`). Returns how many ring entries were evicted.
+    /// budget (`MemoryBudget`). Returns how many ring entries were evicted.
     mutating func evict(bytes: Int) -> Int { evict(downTo: max(0, retainedBytes - bytes)) }
 
     private mutating func evict(downTo limit: Int) -> Int {

@@ -137,9 +137,15 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
-            "Bytes of timeline entries and recorded inputs all devices keep together; past it, the devices holding the most give up their oldest entries first (410), then their recordings. (default: \(defaults.service.historyBytesTotal))"
+            "Bytes clients may make the daemon hold over every device (docs/MEMORY.md): past it the devices holding the most give up their oldest entries (410), then remembered answers, then recordings; descriptions that do not fit answer 507. (default: \(defaults.service.memoryBytes))"
     )
-    var historyBytesTotal: Int?
+    var memoryBytes: Int?
+
+    @Option(
+        help:
+            "The same budget for each namespace. (default: \(defaults.service.namespaceMemoryBytes))"
+    )
+    var namespaceMemoryBytes: Int?
 
     @Option(
         help:

@@ -37,7 +37,8 @@ extension Setting {
             .integer("max-event-bytes", \.maxEventBytes) { $0.daemon.service.maxEventBytes = $1 },
             .integer("max-answer-bytes", \.maxAnswerBytes) { $0.daemon.service.maxAnswerBytes = $1 },
             .integer("history-bytes", \.historyBytes) { $0.daemon.service.historyBytes = $1 },
-            .integer("history-bytes-total", \.historyBytesTotal) { $0.daemon.service.historyBytesTotal = $1 },
+            .integer("memory-bytes", \.memoryBytes) { $0.daemon.service.memoryBytes = $1 },
+            .integer("namespace-memory-bytes", \.namespaceMemoryBytes) { $0.daemon.service.namespaceMemoryBytes = $1 },
             .integer("recording-bytes", \.recordingBytes) { $0.daemon.service.recordingBytes = $1 },
             .list("seeds", flag: "--seed", \.seed) { $0.daemon.seedPaths = $1 },
             .integer("max-devices-per-namespace", \.maxDevicesPerNamespace) {

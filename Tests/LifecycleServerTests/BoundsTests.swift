@@ -129,7 +129,7 @@ extension BoundsTests {
     /// gives up its oldest entries (410 behind them) until they fit; a device that stays small keeps its own.
     @Test func devicesTogetherKeepAtMostHistoryBytesTotalAndTheLargestGivesWayFirst() throws {
         let budget = 300_000
-        try withDaemon(configure: { $0.historyBytesTotal = budget }) { server in
+        try withDaemon(configure: { $0.memoryBytes = budget }) { server in
             for device in ["big", "small"] {
                 try server.createDevice(#"{"id": "\#(device)"}"#)
                 try server.createApp(#"{"id": "\#(device)-app", "device": "\#(device)", "bundleId": "com.example.a"}"#)
@@ -144,16 +144,16 @@ extension BoundsTests {
                     "/v1/apps/big-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
             }
             // The trim runs off the request path: wait for it.
-            #expect(eventually { server.service.historyBudget.total <= budget })
-            #expect(server.service.historyBudget.total > budget / 2)
+            #expect(eventually { server.service.memoryBudget.total <= budget })
+            #expect(server.service.memoryBudget.total > budget / 2)
             expectProblem(try server.get("/v1/apps/big-app/timeline?after=1"), status: 410, code: "gone")
             // The small device kept everything it had.
             #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").status == 200)
             #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").items.count >= 5)
             // A deleted device's entries no longer count.
-            let before = server.service.historyBudget.total
+            let before = server.service.memoryBudget.total
             #expect(try server.delete("/v1/devices/big").status == 204)
-            #expect(eventually { server.service.historyBudget.total < before / 2 })
+            #expect(eventually { server.service.memoryBudget.total < before / 2 })
         }
     }
 

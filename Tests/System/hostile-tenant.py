@@ -5,7 +5,7 @@ bound that answers it checked.
   1. Payloads queued for suspended apps produce no timeline entry but cost journal bytes: the journal is
      snapshotted by bytes, and a restart reads it one device at a time, so its peak memory stays far
      below the journal's size.
-  2. Many devices filling their histories: --history-bytes-total holds the daemon's retained entries
+  2. Many devices filling their histories: --memory-bytes holds the daemon's retained entries
      (the metric stays under it, the resident memory with it), whatever the number of devices.
   3. A disk filled through the API: past --max-data-bytes changes answer 507 and a deletion frees room.
   4. One ci-* token making namespaces without end: --max-namespaces-per-token answers 403 quota-exceeded.
@@ -109,7 +109,7 @@ def journal_and_recovery(binary, work):
 
 def history_budget(binary, work):
     budget = 48 << 20
-    process, base, _ = start(binary, work, "--in-memory", "--history-bytes-total", str(budget), name="log-history")
+    process, base, _ = start(binary, work, "--in-memory", "--memory-bytes", str(budget), name="log-history")
     devices = 12
     try:
         base_rss = status_kib(process.pid, "VmRSS") << 10
@@ -124,7 +124,7 @@ def history_budget(binary, work):
         text = str(request(base + "/metrics")[2])
         total = eventually(lambda: (lambda m: int(float(m.group(1))) if m and float(m.group(1)) <= budget else None)(
             re.search(r"^lifecycled_history_bytes (\S+)", str(request(base + "/metrics")[2]), re.M)), 10)
-        check(f"12 devices of full histories keep at most --history-bytes-total ({budget >> 20} MiB) together",
+        check(f"12 devices of full histories keep at most --memory-bytes ({budget >> 20} MiB) together",
               total is not None and total <= budget, text[-300:])
         rss = status_kib(process.pid, "VmRSS") << 10
         check(f"... and the daemon's memory follows the budget, not the devices: {rss >> 20} MiB resident",

@@ -1,5 +1,6 @@
 import LifecycleCore
 import Locking
+import Synchronization
 
 /// Recovery, on the recovering thread before the host is reachable.
 extension DeviceHost {
@@ -12,8 +13,11 @@ extension DeviceHost {
             break
         case .app(let appID, let configuration):
             try device.addApp(id: appID, configuration: configuration)
+            stateBytes.add(Self.describedBytes(ofApp: appID, configuration), ordering: .relaxed)
         case .deleteApp(let appID):
+            let described = device.app(appID).map { Self.describedBytes(ofApp: appID, $0.configuration) } ?? 0
             try device.removeApp(id: appID)
+            stateBytes.subtract(described, ordering: .relaxed)
             removed = appID
         case .events(let app, let now, let events, let key, let fingerprint):
             let outcome = try device.apply(events, app: app, now: now)

@@ -27,7 +27,8 @@ extension LifecycleService {
         }
         hooks.snapshotEvery = options.snapshotEvery
         hooks.snapshotBytes = options.snapshotBytes
-        hooks.historyBudget = historyBudget
+        hooks.memoryBudget = memoryBudget
+        hooks.namespace = space.name
         hooks.snapshotEncoded = { [metrics] nanoseconds, _ in metrics.snapshotEncoding.recordNanoseconds(Int64(nanoseconds)) }
         return hooks
     }
@@ -53,6 +54,7 @@ extension LifecycleService {
         }
         let space = scope.space
         let registry = space.registry
+        try admitMemory(DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
         space.admitCreation { [self] alive in
             guard alive else {
                 return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))

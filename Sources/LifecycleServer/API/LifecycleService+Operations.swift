@@ -25,7 +25,7 @@ extension LifecycleService {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
         recordCounts()
         metrics.openStreams.record(streams.count)
-        metrics.historyBytes.record(historyBudget.total)
+        metrics.historyBytes.record(memoryBudget.total)
         if let use = journal.diskUse {
             metrics.storeUsedBytes.record(use.usedBytes)
             metrics.storeFreeBytes.record(use.freeBytes)

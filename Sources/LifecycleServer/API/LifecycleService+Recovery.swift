@@ -61,7 +61,9 @@ extension LifecycleService {
                 throw RecoveryError(description: "device \(stream.stream) appears twice in the journal")
             }
             for app in host.shared.withLock({ $0.device.appOrder }) { _ = space.registry.reserveApp(app, on: host) }
-            host.reportHistory()
+            host.reportHeld()
+            // Restored one device at a time, held to the budget as it goes: start-up holds no more than it.
+            if memoryBudget.total > memoryBudget.limit { memoryBudget.trim() }
             hosts.append(host)
         }
         for stream in gone { journal.deleteStream(stream) }

@@ -58,9 +58,11 @@ public struct ServiceOptions: Sendable {
     public var maxDevices = 100_000
     /// The most apps the daemon holds, over every namespace.
     public var maxApps = 1_000_000
-    /// Bytes of timeline entries (their JSON) all devices keep together; past it, the devices holding the
-    /// most give up their oldest entries first (410 for cursors behind them).
-    public var historyBytesTotal = 1 << 30
+    /// Bytes clients may make the daemon hold over every device (`MemoryBudget`): entries, recordings and
+    /// remembered answers are evicted past it, descriptions refused (`507 memory-budget-exceeded`).
+    public var memoryBytes = 1 << 30
+    /// The same budget for each namespace.
+    public var namespaceMemoryBytes = 512 << 20
     /// Bytes the store may hold on disk (live pages and log); past it, changes but deletions and resets
     /// answer `507 insufficient-storage`. 0: no cap.
     public var maxDataBytes = 0
@@ -107,8 +109,8 @@ public final class LifecycleService: HTTPResponder {
     let sweeper = Protected<(any DispatchSourceTimer)?>(nil)
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
     let streams: StreamHub
-    /// Retained timeline entries over every device (`--history-bytes-total`).
-    package let historyBudget: HistoryBudget
+    /// What clients make the daemon hold, over every device and per namespace (`--memory-bytes`).
+    package let memoryBudget: MemoryBudget
     /// Imports waiting and running, in turns between tenants.
     let imports = ImportQueue()
 
@@ -121,7 +123,7 @@ public final class LifecycleService: HTTPResponder {
         access = Protected(AccessPolicy(table: options.tokens))
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
-        historyBudget = HistoryBudget(limit: options.historyBytesTotal)
+        memoryBudget = MemoryBudget(limit: options.memoryBytes, namespaceLimit: options.namespaceMemoryBytes)
     }
 
     deinit {

@@ -15,7 +15,7 @@ enum MetricsCatalogue {
         "lifecycled_long_polls_parked": "Reads waiting for a change (wait=).",
         "lifecycled_event_streams_open": "Event streams and change feeds open now.",
         "lifecycled_timeline_entries_evicted_total": "Timeline entries dropped by the history limits.",
-        "lifecycled_history_bytes": "Bytes of timeline entries retained and inputs recorded over every device (--history-bytes-total caps).",
+        "lifecycled_history_bytes": "Bytes clients make the daemon hold over every device: entries, recordings, remembered answers, descriptions (--memory-bytes caps).",
         "lifecycled_namespace_requests_total": "Requests, by namespace.",
         "lifecycled_namespace_events_total": "Events applied, by namespace.",
         "lifecycled_namespace_apps": "Apps, by namespace.",

@@ -50,7 +50,7 @@ extension LifecycleService {
         if !unrecorded.isEmpty {
             throw .notExportable(
                 "these devices accepted more than \(options.recordingBytes) bytes of inputs (--recording-bytes), gave "
-                    + "their recording up to the daemon's budget (--history-bytes-total), or were saved before their "
+                    + "their recording up to the daemon's budget (--memory-bytes), or were saved before their "
                     + "inputs were recorded, so no scenario replays them from their creation: "
                     + unrecorded.joined(separator: ", "),
                 devices: unrecorded)

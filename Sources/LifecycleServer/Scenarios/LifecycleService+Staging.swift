@@ -63,6 +63,10 @@ extension LifecycleService {
             staged.append((id, recording.records))
         }
         if currentPhase == .draining { throw .notReady("the daemon is shutting down and takes no more changes") }
+        let described = ids.reduce(0) { sum, id in
+            sum + (stagedRegistry?.device(id)?.shared.withLock { DeviceHost.describedBytes(of: $0.device) } ?? 0)
+        }
+        try admitMemory(described, in: name, what: "the import's devices and apps")
         if storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
         if let refusal = storageRefusal() { throw refusal }
 
@@ -159,7 +163,7 @@ extension LifecycleService {
         }
         for host in installed {
             let apps = Set(host.shared.withLock { $0.device.appOrder })
-            host.reportHistory()
+            host.reportHeld()
             host.resumeClock()
             space.stateIndex.update(host, apps: apps, removedApp: nil)
             space.changeFeed.changed(host, apps: apps, removedApp: nil)

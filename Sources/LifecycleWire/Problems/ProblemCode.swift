@@ -34,6 +34,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case notReady = "not-ready"
     case insufficientStorage = "insufficient-storage"
     case tooManyRequests = "too-many-requests"
+    case memoryBudgetExceeded = "memory-budget-exceeded"
 
     package var status: Int {
         switch self {
@@ -55,7 +56,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .headerFieldsTooLarge: return 431
         case .unsupportedTransferEncoding: return 501
         case .notReady: return 503
-        case .insufficientStorage: return 507
+        case .insufficientStorage, .memoryBudgetExceeded: return 507
         }
     }
 
@@ -92,6 +93,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .unsupportedTransferEncoding: return "Unsupported Transfer Encoding"
         case .insufficientStorage: return "Insufficient Storage"
         case .tooManyRequests: return "Too Many Requests"
+        case .memoryBudgetExceeded: return "Memory Budget Exceeded"
         case .notReady: return "Not Ready"
         }
     }
