@@ -63,6 +63,7 @@ public final class Daemon: Sendable {
         var options = configuration.service
         if let tokens { options.tokens = tokens }
         options.seeds += seeds
+        options.maxBodyBytes = configuration.http.maxBodyBytes
         let failed = self.failed
         let earlier = options.storeFailed
         options.storeFailed = {

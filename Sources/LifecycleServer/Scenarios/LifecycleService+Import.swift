@@ -105,7 +105,7 @@ extension LifecycleService {
     /// fails.
     func runImport(_ scenario: Scenario, namespace: String?, checks: Bool) -> Result<JSONValue, APIError> {
         let transport = ImportTransport(service: self, namespace: namespace)
-        var runner = ScenarioRunner(transport: transport, namespace: namespace)
+        var runner = ScenarioRunner(transport: transport, namespace: namespace, limit: options.maxBodyBytes)
         runner.checksExpectations = checks
         do {
             try runner.run(scenario)
