@@ -150,6 +150,7 @@ let package = Package(
             name: "lifecycled",
             dependencies: [
                 "LifecycleDaemon",
+                "LifecycleCore",
                 "LifecycleJSON",
                 "LifecycleScenarios",
                 "LifecycleServer",

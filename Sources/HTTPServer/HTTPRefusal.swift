@@ -39,6 +39,10 @@ public enum HTTPRefusal: Sendable, Equatable {
     /// asks for a 400; a proxy in front could read the framing otherwise. The connection is closed after the
     /// answer.
     case malformedFieldName(String)
+    /// A header field (this name) whose value holds a CR that does not end its line, or a NUL: a proxy in front
+    /// could end the line or the value there and read what follows otherwise. The connection is closed after
+    /// the answer.
+    case malformedFieldValue(String)
     /// The server is stopping: the answer to a request parked when `HTTPServer.stop()` came, or to a stream
     /// that could not start. The connection is closed after the answer.
     case shuttingDown
@@ -58,7 +62,7 @@ public enum HTTPRefusal: Sendable, Equatable {
     var closesConnection: Bool {
         switch self {
         case .severalContentLengths, .contentLengthWithTransferEncoding, .unsupportedTransferEncoding,
-            .malformedFieldName, .shuttingDown:
+            .malformedFieldName, .malformedFieldValue, .shuttingDown:
             return true
         default:
             return false

@@ -28,6 +28,9 @@ enum RequestFields {
         var known = KnownFields()
         var count = 0
         var bytes = 0
+        /// The field before the one being read: its name and where its value ends, to tell, once the next name
+        /// is known, whether a NUL cut the value short (`endsWhereItSeems`).
+        var previous: (name: UnsafeRawBufferPointer, end: UnsafePointer<CChar>)?
     }
 
     /// Notes the header fields' known names and framing into `request`, which has none yet, and copies the query
@@ -49,6 +52,9 @@ enum RequestFields {
             }
             swap(&query, &request.query)
         }
+        if let previous = collected.previous, !endsWhereItSeems(previous.end, next: nil) {
+            collected.framing.noteMalformedValue(of: previous.name)
+        }
         request.framing = collected.framing
         request.known = collected.known
         return collected.bytes
@@ -61,9 +67,28 @@ enum RequestFields {
         let known = KnownField.of(rawName)?.field
         collected.pointee.framing.note(name: rawName, field: known) { string(value, count: valueSize) }
         if let known { collected.pointee.known.note(known, at: collected.pointee.count) }
+        if let previous = collected.pointee.previous, !endsWhereItSeems(previous.end, next: key) {
+            collected.pointee.framing.noteMalformedValue(of: previous.name)
+        }
+        if let value {
+            if memchr(value, 0x0D, valueSize) != nil || memchr(value, 0, valueSize) != nil {
+                collected.pointee.framing.noteMalformedValue(of: rawName)
+            }
+            collected.pointee.previous = (rawName, value + valueSize)
+        } else {
+            collected.pointee.previous = nil
+        }
         collected.pointee.count += 1
         collected.pointee.bytes += rawName.count + (value == nil ? 0 : valueSize) + 4
         return .YES
+    }
+
+    /// Whether a field value that seems to end at `end` (its terminating NUL, in libmicrohttpd's buffer) does.
+    /// libmicrohttpd 0.9.75 ends each line in place with NULs (CR and LF both, or a bare LF) and measures the value
+    /// up to the first NUL, so `a<NUL>b` reads as `a`: then what follows the NUL is neither another NUL nor the
+    /// next field's name (`next`; nil after the last field, which the empty line's NULs follow).
+    private static func endsWhereItSeems(_ end: UnsafePointer<CChar>, next: UnsafePointer<CChar>?) -> Bool {
+        end[1] == 0 || end + 1 == next
     }
 
     /// Repeated names: the last value wins. A name without `=` has the value "".

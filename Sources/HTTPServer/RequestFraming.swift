@@ -1,6 +1,7 @@
 /// Refuses requests whose body boundary is ambiguous, the way a proxy in front could read them
 /// differently (request smuggling): a field name that is not a token or that extends a framing field's
-/// (whitespace before the colon, a folded line), several `Content-Length` fields, `Content-Length` together
+/// (whitespace before the colon, a folded line), a field value holding a bare CR or a NUL, several
+/// `Content-Length` fields, `Content-Length` together
 /// with `Transfer-Encoding`, and any transfer coding but `chunked`. Answered before the body, with the
 /// connection closed after the answer.
 ///
@@ -10,6 +11,8 @@
 struct RequestFraming {
     /// The first field name that is not well formed.
     private var malformedName: String?
+    /// The name of the first field whose value holds a CR or a NUL.
+    private var malformedValue: String?
     private var contentLengths: [String] = []
     private var transferEncodings: [String] = []
     /// The body length the first `Content-Length` field declares, or nil without one or when its value is
@@ -35,8 +38,15 @@ struct RequestFraming {
         }
     }
 
+    /// Notes that the value of the field called `name` holds a CR or a NUL, which a proxy in front could read
+    /// as a line's end or a string's.
+    mutating func noteMalformedValue(of name: UnsafeRawBufferPointer) {
+        if malformedValue == nil { malformedValue = String(decoding: name, as: UTF8.self) }
+    }
+
     var refusal: HTTPRefusal? {
         if let malformedName { return .malformedFieldName(malformedName) }
+        if let malformedValue { return .malformedFieldValue(malformedValue) }
         if contentLengths.count > 1 {
             return .severalContentLengths(contentLengths)
         }

@@ -63,6 +63,7 @@ public final class Daemon: Sendable {
         var options = configuration.service
         if let tokens { options.tokens = tokens }
         options.seeds += seeds
+        options.maxBodyBytes = configuration.http.maxBodyBytes
         let failed = self.failed
         let earlier = options.storeFailed
         options.storeFailed = {
@@ -158,15 +159,13 @@ public final class Daemon: Sendable {
 
     static func loadTokens(_ path: String) throws -> TokenTable {
         // Anyone who can write the file can give themselves any token, and anyone who can read it learns every
-        // token's name, role and hash: refuse a file other users may read or write, at start and at reload.
-        // The file itself, through any symbolic link (a Kubernetes secret's file is one, itself 0777).
-        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
-            mode & 0o006 != 0
-        {
+        // token's name, role and hash: refuse a file its group may write or every user may read or write, at start
+        // and at reload. Its group may read it.
+        let bits = FilePermissions.groupWrites | FilePermissions.othersRead | FilePermissions.othersWrite
+        if let exposure = FilePermissions.exposure(of: path, among: bits) {
             throw TokenFile.Error(
-                description: "\(path) may be read or written by every user (mode \(String(mode & 0o777, radix: 8))); "
-                    + "make it readable by its owner (and group) only, e.g. chmod 600 \(path)")
+                description: "\(path) \(exposure); make it readable by its owner (and group) and writable by its owner "
+                    + "only, e.g. chmod 600 \(path)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TokenFile.Error(description: "cannot read \(path)")

@@ -57,6 +57,16 @@ public struct DaemonConfiguration: Sendable {
                 "\(http.host) is not a loopback address: give --tokens FILE (see lifecycled token new), or "
                     + "--allow-unauthenticated to let anyone who reaches the port do anything"
             ),
+            (
+                !http.allowedOrigins.contains { $0.lowercased() == "null" }, "allowed-origins",
+                "may not hold null: browsers send Origin: null from sandboxed frames and local files, so allowing it "
+                    + "would let every such page drive the daemon; give each page's origin, scheme://host[:port]"
+            ),
+            (
+                !http.allowedOrigins.contains("*"), "allowed-origins",
+                "may not hold *: it would let any web page drive the daemon; give each page's origin, "
+                    + "scheme://host[:port]"
+            ),
             (http.connectionLimit >= 1, "max-connections", "must be 1 or more"),
             (http.perClientConnectionLimit >= 1, "max-connections-per-client", "must be 1 or more"),
             ((1...3600).contains(http.idleTimeoutSeconds), "idle-timeout", "must be from 1 to 3600"),

@@ -69,10 +69,18 @@ public struct ScenarioRunner: Sendable {
     /// ignore them.
     public var checksExpectations = true
 
-    public init(transport: any ScenarioTransport, namespace: String? = nil, token: String? = nil) {
+    /// The most bytes substitution may make of one step (every string of it that holds a variable, counted as
+    /// it becomes) and the most a saved value may hold as text: a step past it stops the run before it is built.
+    /// A daemon's `--max-body-bytes` (an import's, and what `lifecycled check` uses).
+    public var limit: Int
+
+    public init(
+        transport: any ScenarioTransport, namespace: String? = nil, token: String? = nil, limit: Int = 1 << 20
+    ) {
         self.transport = transport
         self.namespace = namespace
         self.token = token
+        self.limit = limit
     }
 
     /// The paths a namespace leaves where they are: the namespaces themselves and the spec.
@@ -82,7 +90,15 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) throws {
         var variables: [String: JSONValue] = ["run": .string(String(UUID().uuidString.lowercased().prefix(10)))]
         for (index, written) in scenario.steps.enumerated() {
-            let step = scoped(try Self.substitute(written, variables))
+            let step: JSONValue
+            do {
+                var budget = Budget(limit: limit)
+                step = scoped(try Self.substitute(written, variables, within: &budget))
+            } catch {
+                var mismatch = Mismatch("step \(index + 1): \(error.description)")
+                mismatch.step = index + 1
+                throw mismatch
+            }
             if let seconds = step["sleep"]?.numberValue {
                 Thread.sleep(forTimeInterval: seconds)
                 continue
@@ -155,56 +171,164 @@ public struct ScenarioRunner: Sendable {
             try Pattern.match(pattern, actual)
         }
         if case .object(let saves)? = step["save"] {
-            for (name, spec) in saves {
-                variables[name] = try Path.pluck(document, spec.stringValue ?? "")
+            for (name, spec) in saves.sorted(by: { $0.key < $1.key }) {
+                variables[name] = try saved(try Path.pluck(document, spec.stringValue ?? ""), as: name)
             }
         }
         if case .object(let saves)? = step["saveHeaders"] {
-            for (name, header) in saves {
+            for (name, header) in saves.sorted(by: { $0.key < $1.key }) {
                 guard let value = received[(header.stringValue ?? "").lowercased()] else {
                     throw Mismatch("missing header \(header.stringValue ?? "")")
                 }
-                variables[name] = .string(value)
+                variables[name] = try saved(.string(value), as: name)
             }
         }
     }
 
+    /// `value`, if it is no larger as text than `limit`.
+    private func saved(_ value: JSONValue, as name: String) throws(Mismatch) -> JSONValue {
+        let bytes = Self.text(of: value).utf8.count
+        guard bytes <= limit else {
+            throw Mismatch(
+                "the value saved as ${\(name)} is \(bytes) bytes, more than a saved value may be (\(limit), the "
+                    + "daemon's --max-body-bytes)")
+        }
+        return value
+    }
+
     /// `${name}` replaced by the variable's value: a whole string that is one variable takes its value as it
-    /// is (a number stays a number), else its text.
-    static func substitute(_ value: JSONValue, _ variables: [String: JSONValue]) throws(Mismatch) -> JSONValue {
+    /// is (a number stays a number), else its text. `$${` is a literal `${`; any other `$` is itself.
+    /// `budget` is what the strings made may still take: a string that would take more is not built, and the
+    /// step stops.
+    static func substitute(_ value: JSONValue, _ variables: [String: JSONValue], within budget: inout Budget)
+        throws(Mismatch) -> JSONValue
+    {
         switch value {
         case .string(let text):
-            guard text.contains("${") else { return value }
-            if text.hasPrefix("${"), text.hasSuffix("}"), let whole = variables[String(text.dropFirst(2).dropLast())],
-                whole.stringValue == nil
-            {
-                return whole
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return value }
+            let pieces = try Self.pieces(of: text, variables)
+            if pieces.count == 1, case .variable(let whole, let found) = pieces[0], found.stringValue == nil {
+                try budget.spend(Self.text(of: found).utf8.count, for: whole)
+                return found
             }
-            var result = ""
-            var rest = Substring(text)
-            while let start = rest.range(of: "${") {
-                result += rest[..<start.lowerBound]
-                guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                    result += rest[start.lowerBound...]
-                    rest = ""
-                    break
+            var size = 0
+            for piece in pieces {
+                switch piece {
+                case .text(let literal): size += literal.utf8.count
+                case .variable(_, let found): size += Self.text(of: found).utf8.count
                 }
-                let name = String(rest[start.upperBound..<end])
-                guard let found = variables[name] else { throw Mismatch("unknown variable ${\(name)}") }
-                result += found.stringValue ?? Pattern.text(found, limit: .max)
-                rest = rest[rest.index(after: end)...]
             }
-            return .string(result + rest)
+            try budget.spend(size, for: nil)
+            var result = ""
+            result.reserveCapacity(size)
+            for piece in pieces {
+                switch piece {
+                case .text(let literal): result += literal
+                case .variable(_, let found): result += Self.text(of: found)
+                }
+            }
+            return .string(result)
         case .array(let items):
             var substituted: [JSONValue] = []
-            for item in items { substituted.append(try substitute(item, variables)) }
+            for item in items { substituted.append(try substitute(item, variables, within: &budget)) }
             return .array(substituted)
         case .object(let members):
             var substituted: [String: JSONValue] = [:]
-            for (key, member) in members { substituted[key] = try substitute(member, variables) }
+            for (key, member) in members { substituted[key] = try substitute(member, variables, within: &budget) }
             return .object(substituted)
         default:
             return value
+        }
+    }
+
+    /// `substitute` without a bound.
+    static func substitute(_ value: JSONValue, _ variables: [String: JSONValue]) throws(Mismatch) -> JSONValue {
+        var budget = Budget(limit: .max)
+        return try substitute(value, variables, within: &budget)
+    }
+
+    /// What substitution may still make of a step, in bytes.
+    struct Budget {
+        let limit: Int
+        private(set) var left: Int
+
+        init(limit: Int) {
+            self.limit = limit
+            left = limit
+        }
+
+        /// Takes `bytes` off what is left, or stops the step (`variable`: the whole string that is one).
+        mutating func spend(_ bytes: Int, for variable: String?) throws(Mismatch) {
+            guard bytes <= left else {
+                let bound = "larger than \(limit) bytes, the most substitution may make of a step (--max-body-bytes)"
+                throw Mismatch(
+                    variable.map { "${\($0)} is \(bytes) bytes: substituting it would make the step \(bound)" }
+                        ?? "substituting its variables would make the step \(bound)")
+            }
+            left -= bytes
+        }
+    }
+
+    /// A variable's value as text: a string as it is, anything else as JSON.
+    static func text(of value: JSONValue) -> String {
+        value.stringValue ?? Pattern.text(value, limit: .max)
+    }
+
+    /// What a string of a step is made of: text as written and variables.
+    private enum Piece {
+        case text(Substring)
+        case variable(String, JSONValue)
+    }
+
+    /// The pieces of `text`: `${name}` a variable (an unknown one stops the step), `$${` the text `${`, a `${`
+    /// without its `}` text.
+    private static func pieces(of text: String, _ variables: [String: JSONValue]) throws(Mismatch) -> [Piece] {
+        var pieces: [Piece] = []
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        func at(_ offset: Int, _ byte: Character) -> Bool {
+            guard let position = bytes.index(index, offsetBy: offset, limitedBy: bytes.endIndex),
+                position < bytes.endIndex
+            else { return false }
+            return bytes[position] == byte.asciiValue
+        }
+        while index < bytes.endIndex {
+            guard bytes[index] == UInt8(ascii: "$") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            if at(1, "$"), at(2, "{") {
+                // `$${`: the text before it is kept, its first `$` dropped; its `${` starts the next text.
+                if start < index { pieces.append(.text(text[start..<index])) }
+                start = bytes.index(after: index)
+                index = bytes.index(index, offsetBy: 3)
+            } else if at(1, "{") {
+                let open = bytes.index(index, offsetBy: 2)
+                guard let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
+                let name = String(text[open..<close])
+                guard let found = variables[name] else { throw Mismatch("unknown variable ${\(name)}") }
+                if start < index { pieces.append(.text(text[start..<index])) }
+                pieces.append(.variable(name, found))
+                index = bytes.index(after: close)
+                start = index
+            } else {
+                index = bytes.index(after: index)
+            }
+        }
+        if start < bytes.endIndex { pieces.append(.text(text[start...])) }
+        return pieces
+    }
+
+    /// `value` written so that substitution gives it back: every `${` of its strings (members' values, not
+    /// their names, which are not substituted) as `$${`. What an export writes of a client's data.
+    public static func escaped(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.contains("${"):
+            .string(text.replacingOccurrences(of: "${", with: "$${"))
+        case .array(let items): .array(items.map(escaped))
+        case .object(let members): .object(members.mapValues(escaped))
+        default: value
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import HTTPServer
 import LifecycleDaemon
 import LifecycleScenarios
 import LifecycleServer
@@ -115,7 +116,9 @@ struct CheckCommand: ParsableCommand {
         if verbose { print("     \(scenario.file) in the namespace \(space)") }
         var failure: Mismatch?
         do {
-            try ScenarioRunner(transport: transport, namespace: space, token: token).run(scenario)
+            try ScenarioRunner(
+                transport: transport, namespace: space, token: token, limit: DaemonConfiguration().http.maxBodyBytes
+            ).run(scenario)
         } catch let mismatch as Mismatch {
             failure = mismatch
         } catch {

@@ -1,6 +1,8 @@
 import Configuration
 import Foundation
+import LifecycleCore
 import LifecycleDaemon
+import LifecycleJSON
 
 /// Why the settings were refused: the setting, its source and value, and what is allowed.
 struct SettingError: Error, CustomStringConvertible {
@@ -29,7 +31,7 @@ struct SettingSources {
 
     private let commandLine: Lifecycled
     private let environment: EnvironmentVariablesProvider
-    private let file: (path: String, snapshot: JSONSnapshot, raw: [String: Any])?
+    private let file: (path: String, snapshot: JSONSnapshot, raw: [String: JSONValue])?
 
     init(commandLine: Lifecycled, environment: [String: String]) throws(SettingError) {
         self.commandLine = commandLine
@@ -120,35 +122,79 @@ struct SettingSources {
         return (value, source)
     }
 
-    /// The file, parsed by swift-configuration's JSON snapshot; a key that is no setting's is refused.
-    private static func readFile(_ path: String) throws(SettingError) -> (String, JSONSnapshot, [String: Any]) {
+    /// What a file's value is when it is not of the setting's type (a boolean where a number is expected, a
+    /// fraction where an integer is); nil when it is.
+    private static func mismatch(_ value: JSONValue, _ kind: Setting.Kind) -> String? {
+        switch (kind, value) {
+        case (.integer, .number(let number)) where number.rounded() != number: return "a fraction"
+        case (.integer, .number(let number)) where Double(Int.min) > number || number >= Double(Int.max):
+            return "a number too large for an integer"
+        case (.integer, .number), (.number, .number), (.flag, .bool), (.text, .string), (.choice, .string):
+            return nil
+        case (.list, .array(let items)):
+            return items.first { $0.stringValue == nil }.map { "an array holding \(named($0))" }
+        default:
+            return named(value)
+        }
+    }
+
+    /// A value's JSON type as a sentence names it: "a boolean", "an array", "null".
+    private static func named(_ value: JSONValue) -> String {
+        if value == .null { return "null" }
+        return (["array", "object"].contains(value.typeName) ? "an " : "a ") + value.typeName
+    }
+
+    /// The file, parsed by swift-configuration's JSON snapshot; a key that is no setting's is refused, and so is a
+    /// file its group or every user may write: whoever can write it can name any tokens file and allow
+    /// unauthenticated access.
+    private static func readFile(_ path: String) throws(SettingError) -> (String, JSONSnapshot, [String: JSONValue]) {
+        let bits = FilePermissions.groupWrites | FilePermissions.othersWrite
+        if let exposure = FilePermissions.exposure(of: path, among: bits) {
+            throw SettingError(
+                description: "--config \(path) \(exposure): whoever may write it can name any tokens file and allow "
+                    + "unauthenticated access; make it writable by its owner only, e.g. chmod 644 \(path)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SettingError(description: "--config \(path): cannot read the file")
         }
-        let snapshot: JSONSnapshot
-        let raw: [String: Any]
+        let bytes = [UInt8](data)
+        let raw: [String: JSONValue]
         do {
-            let bytes = [UInt8](data)
-            snapshot = try JSONSnapshot(data: bytes.span.bytes, providerName: path, parsingOptions: .default)
-            raw = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+            let document = try JSONParser.parse(bytes)
+            guard case .object(let members) = document else {
+                throw SettingError(description: "it holds \(named(document))")
+            }
+            raw = members
         } catch {
             throw SettingError(
                 description: "--config \(path): not a JSON object of settings (\(error)); keys: \(Setting.listing)")
         }
-        let known = Set(Setting.all.map(\.key))
-        if let unknown = raw.keys.sorted().first(where: { !known.contains($0) }) {
-            let keys = Setting.all.map(\.key).joined(separator: ", ")
-            throw SettingError(description: "\"\(unknown)\" in \(path) is not a setting; the keys are \(keys)")
+        // Every key a setting's, and every value of its setting's type, whichever source wins.
+        let settings = Dictionary(uniqueKeysWithValues: Setting.all.map { ($0.key, $0) })
+        for (key, value) in raw.sorted(by: { $0.key < $1.key }) {
+            guard let setting = settings[key] else {
+                let keys = Setting.all.map(\.key).joined(separator: ", ")
+                throw SettingError(description: "\"\(key)\" in \(path) is not a setting; the keys are \(keys)")
+            }
+            if let found = mismatch(value, setting.kind) {
+                let source = Source.file(path: path, key: key, value: shown(value))
+                // A file's flag is a JSON boolean (a variable may also say 1/0, yes/no).
+                let expected = setting.kind == .flag ? "true or false" : setting.allowed
+                throw SettingError(description: "\(source): \(key) must be \(expected), not \(found)")
+            }
+        }
+        let snapshot: JSONSnapshot
+        do {
+            snapshot = try JSONSnapshot(data: bytes.span.bytes, providerName: path, parsingOptions: .default)
+        } catch {
+            throw SettingError(
+                description: "--config \(path): not a JSON object of settings (\(error)); keys: \(Setting.listing)")
         }
         return (path, snapshot, raw)
     }
 
     /// A file's value as JSON shows it.
-    private static func shown(_ raw: Any) -> String {
-        if let text = raw as? String { return "\"\(text)\"" }
-        if let data = try? JSONSerialization.data(withJSONObject: raw, options: [.fragmentsAllowed]) {
-            return String(decoding: data, as: UTF8.self)
-        }
-        return "\(raw)"
+    private static func shown(_ raw: JSONValue) -> String {
+        String(decoding: JSONWriter.encode(raw), as: UTF8.self)
     }
 }

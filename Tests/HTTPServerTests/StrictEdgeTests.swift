@@ -48,6 +48,43 @@ import Testing
         }
     }
 
+    /// A bare CR (a line end to some readers) or a NUL (the end of a C string) inside a field value: what a
+    /// proxy in front passes on may not be what the server reads. libmicrohttpd hands both over as they are.
+    @Test(arguments: ["X-A: a\rb\r\n", "X-A: a\u{0}b\r\n", "X-A: a\rContent-Length: 40\r\n"].map(Field.init))
+    func aFieldValueWithABareCROrANULIsRefused(field: Field) throws {
+        let seen = Box<[String]>([])
+        try withServer({ request, completion in
+            seen.update { $0.append(request.header("X-A") ?? "") }
+            completion(textResponse("ok"))
+        }) { server in
+            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
+            try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(field.text)Content-Length: 2\r\n\r\n{}".utf8))
+            let response = try client.readResponse()
+            #expect(response.text == refused(.malformedFieldValue("X-A")))
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(seen.get().isEmpty, "\(seen.get().map { Array($0.utf8) })")
+        }
+    }
+
+    /// What libmicrohttpd ends or joins itself is no NUL of the client's: lines ending in a bare LF, spaces
+    /// around a value, an empty value, a value last before the empty line.
+    @Test(arguments: [
+        "X-A: a b  \r\nX-B: c\r\n", "X-A: a b\nX-B: c\n", "X-A:\r\nX-B: c\r\n", "X-A: \tx\t \nX-B: c\r\n",
+    ].map(Field.init))
+    func ordinaryFieldValuesAreTaken(fields: Field) throws {
+        let seen = Box<[String]>([])
+        try withServer({ request, completion in
+            seen.update { $0.append(request.header("X-B") ?? "") }
+            completion(textResponse("ok"))
+        }) { server in
+            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
+            try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(fields.text)\r\n".utf8))
+            let response = try client.readResponse()
+            #expect(response.text == "ok")
+            #expect(seen.get() == ["c"])
+        }
+    }
+
     static let refusedTargets: [(String, HTTPRefusal)] = [
         ("/v1/apps/a1%00zzz", .invalidPath(.encodedNUL)), ("/v1/apps/a%2F1", .invalidPath(.encodedSlash)),
         ("/v1/apps/a%2f1", .invalidPath(.encodedSlash)),
@@ -121,4 +158,10 @@ import Testing
             #expect(methods.get() == ["GET", "GET"])
         }
     }
+}
+
+/// A header field as sent, shown escaped (a test's output would end at its NUL).
+struct Field: CustomTestStringConvertible, Sendable {
+    var text: String
+    var testDescription: String { text.debugDescription }
 }

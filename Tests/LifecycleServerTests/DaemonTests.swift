@@ -63,4 +63,41 @@ import Testing
             "\(error)" == "--threads must be from 1 to 64"
         }
     }
+
+    /// Whoever may write the tokens file may give themselves any token; whoever may read it sees every token's
+    /// hash: a file its group may write, or every user may read or write, stops the start. Its group may read it.
+    @Test func aTokensFileOthersMayWriteIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/tokens.json"
+            try Data(#"{"tokens": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+            var configuration = DaemonConfiguration()
+            configuration.store = .memory
+            configuration.tokensFile = path
+            for (mode, said) in [
+                (0o620, "written by its group"), (0o602, "written by every user"), (0o604, "read by every user"),
+                (0o666, "written by its group, and read and written by every user"),
+            ] {
+                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+                #expect {
+                    try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+                } throws: { error in
+                    "\(error)".contains("may be \(said) (mode \(String(mode, radix: 8)))") && "\(error)".contains("chmod 600")
+                }
+            }
+            for mode in [0o600, 0o640, 0o400] {
+                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+                try Daemon(configuration: configuration, logger: .init(label: "daemon-tests")).stop()
+            }
+        }
+    }
+
+    @Test func anAllowedOriginOfNullOrStarIsRefused() {
+        for (origin, said) in [("null", "sandboxed"), ("NULL", "sandboxed"), ("*", "any web page")] {
+            var configuration = DaemonConfiguration()
+            configuration.http.allowedOrigins = ["http://localhost:3000", origin]
+            let problem = configuration.firstProblem
+            #expect(problem?.setting == "allowed-origins", "\(origin)")
+            #expect(problem?.allowed.contains(said) == true, "\(problem?.allowed ?? "")")
+        }
+    }
 }

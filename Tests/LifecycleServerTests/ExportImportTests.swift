@@ -88,6 +88,73 @@ import Testing
         }
     }
 
+    /// Client values holding `${` (which a scenario substitutes) are written escaped (`$${`), so an import and a
+    /// check give them back byte for byte.
+    @Test func valuesHoldingDollarBracesComeBackAsTheyWere() throws {
+        try withDaemon { server in
+            let texts = ["price ${run}", "${user}", "$${x}", "$", "${", "a $ b ${ c } $$${run}}", "${run}"]
+            let listed = "[" + texts.map { #""\#($0)""# }.joined(separator: ", ") + "]"
+            _ = try server.createDevice(#"{"id": "phone"}"#)
+            let app = try server.post(
+                "/v1/apps",
+                #"{"id": "shop", "device": "phone", "bundleId": "com.example.shop", "info": {"urlSchemes": ["shop"]}, "restorableState": {"texts": \#(listed), "${key}": "${run}"}}"#)
+            try #require(app.status == 201, "\(app.text)")
+            try server.postEvents("/v1/apps/shop/events", #"{"type": "launch"}"#)
+            try server.postEvents(
+                "/v1/apps/shop/events", #"{"type": "openURL", "url": "shop://item", "annotation": {"texts": \#(listed)}}"#)
+            try server.postEvents(
+                "/v1/apps/shop/events", #"{"type": "remoteNotification", "payload": {"texts": \#(listed)}}"#)
+            let export = try server.get("/v1/export")
+            #expect(export.status == 200, "\(export.text)")
+            let original = try Self.timeline(server, "/v1/apps/shop/timeline")
+            let state = canonical(try server.get("/v1/apps/shop").object["restorableState"] ?? "")
+            #expect(state.contains("price ${run}"), "\(state)")
+
+            let imported = try server.post("/v1/namespaces/copy/import", export.text)
+            #expect(imported.status == 200, "\(imported.text)")
+            #expect(canonical(try server.get("/v1/namespaces/copy/apps/shop").object["restorableState"] ?? "") == state)
+            #expect(try Self.timeline(server, "/v1/namespaces/copy/apps/shop/timeline") == original)
+            // As `lifecycled check` runs it.
+            let scenario = try Scenario(file: "shop", bytes: export.body)
+            try ScenarioRunner(transport: DaemonTransport(server: server), namespace: "checked").run(scenario)
+            #expect(try Self.timeline(server, "/v1/namespaces/checked/apps/shop/timeline") == original)
+        }
+    }
+
+    /// A value saved once and used many times would make a step far larger than the scenario: the import stops
+    /// at that step, before building it, and keeps nothing; so does a step whose body is over --max-body-bytes.
+    @Test func anImportIsHeldToTheBodyLimitAfterSubstitution() throws {
+        try withDaemon(maxBodyBytes: 16 << 10, configure: { $0.maxEventBytes = 1 << 20 }) { server in
+            let state = String(repeating: "s", count: 5_000)
+            let uses = String(repeating: "${b}", count: 100)
+            let steps = #"""
+                {"do": "POST /v1/devices", "body": {"id": "d"}, "status": 201},
+                {"do": "POST /v1/apps", "body": {"id": "a", "device": "d", "bundleId": "b", "restorableState": {"s": "\#(state)"}}},
+                {"do": "GET /v1/apps/a", "save": {"b": "restorableState.s"}},
+                {"do": "POST /v1/apps/a/events", "body": {"type": "remoteNotification", "payload": {"x": "\#(uses)"}}}
+                """#
+            let refused = try server.post("/v1/import", #"{"name": "n", "steps": [\#(steps)]}"#)
+            expectProblem(refused, status: 409, code: "import-failed")
+            #expect(refused.int("step") == 4, "\(refused.text)")
+            #expect(refused.string("detail")?.contains("16384") == true, "\(refused.text)")
+            #expect(try server.get("/v1/devices/d").status == 404)
+        }
+    }
+
+    /// The import's transport refuses a body over --max-body-bytes, as the HTTP server would.
+    @Test func theImportTransportRefusesABodyOverTheLimit() throws {
+        try withDaemon(maxBodyBytes: 16 << 10) { (server: TestDaemon) throws in
+            let transport = ImportTransport(service: server.service, namespace: nil)
+            let body = Array(#"{"id": "d", "name": "\#(String(repeating: "n", count: 16 << 10))"}"#.utf8)
+            #expect {
+                _ = try transport.exchange(method: "POST", path: "/v1/devices", headers: [], body: body)
+            } throws: { error in
+                "\(error)".contains("16384") && "\(error)".contains("--max-body-bytes")
+            }
+            #expect(try server.get("/v1/devices/d").status == 404)
+        }
+    }
+
     @Test func oneAppOrDeviceExportsItsDeviceWithExpectationsForItAlone() throws {
         try withDaemon { server in
             try Self.drive(server)

@@ -121,7 +121,8 @@ import Testing
         .invalidPath(.nulByte), .tooManyQueryParameters(count: 9, limit: 8), .headerFieldsTooLarge(bytes: 9, limit: 8),
         .severalHosts(count: 2), .missingHost, .misdirected(host: "x", allowed: ["localhost"]),
         .crossOrigin(origin: "https://x", allowed: []), .crossSite, .severalContentLengths(["1", "2"]),
-        .contentLengthWithTransferEncoding, .unsupportedTransferEncoding("gzip"), .shuttingDown,
+        .contentLengthWithTransferEncoding, .unsupportedTransferEncoding("gzip"), .malformedFieldName("A B"),
+        .malformedFieldValue("X-A"), .shuttingDown,
     ])
     func everyRefusalIsAProblemOfTheList(refusal: HTTPRefusal) throws {
         let response = APIError(refusal).response

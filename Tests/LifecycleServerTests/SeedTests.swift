@@ -64,8 +64,26 @@ import Testing
             #expect {
                 try SeedScenario.read([directory], limit: 1)
             } throws: { error in
-                "\(error)".contains("more than a scenario may (1, --max-body-bytes)")
+                "\(error)".contains("more bytes than a scenario may (1, --max-body-bytes)")
             }
+        }
+    }
+
+    /// The limit holds for the bytes read, not for what the path's own size says: a symbolic link (whose size is
+    /// its target's name) to a large file, or an endless one, is refused after reading one byte past the limit.
+    @Test func theSeedLimitHoldsForTheBytesRead() throws {
+        try withTemporaryDirectory { directory in
+            let large = "\(directory)/large.json"
+            try Data(String(repeating: " ", count: 4096).utf8).write(to: URL(fileURLWithPath: large))
+            for (link, target) in [("linked.json", large), ("endless.json", "/dev/zero")] {
+                try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(link)", withDestinationPath: target)
+                #expect {
+                    try SeedScenario.read(["\(directory)/\(link)"], limit: 1024)
+                } throws: { error in
+                    "\(error)".contains("more bytes than a scenario may (1024, --max-body-bytes)")
+                }
+            }
+            #expect(try SeedScenario.read(["\(directory)/linked.json"], limit: 4096).first?.bytes.count == 4096)
         }
     }
 }

@@ -205,11 +205,40 @@ def configuration(binary, work):
     for content, said in (('{"port": "8080"}', f'"port": "8080" in {path}: port must be an integer'),
                           ('{"prot": 8080}', f'"prot" in {path} is not a setting; the keys are host, port'),
                           ('{"max-wait": 7200}', f'"max-wait": 7200 in {path}: max-wait must be from 0 to 3600'),
-                          ('[1]', f"--config {path}: not a JSON object of settings")):
+                          ('[1]', f"--config {path}: not a JSON object of settings"),
+                          # Each value of another type than its setting's, naming the type found and the one expected.
+                          ('{"port": true}', f'"port": true in {path}: port must be an integer, not a boolean'),
+                          ('{"port": 8080.5}', f'"port": 8080.5 in {path}: port must be an integer, not a fraction'),
+                          ('{"threads": null}', f'"threads": null in {path}: threads must be an integer, not null'),
+                          ('{"max-wait": "5"}', f'"max-wait": "5" in {path}: max-wait must be a number, not a string'),
+                          ('{"max-wait": false}', f'"max-wait": false in {path}: max-wait must be a number, not a boolean'),
+                          ('{"in-memory": 1}', f'"in-memory": 1 in {path}: in-memory must be true or false, not a number'),
+                          ('{"host": 127}', f'"host": 127 in {path}: host must be text, not a number'),
+                          ('{"log-format": ["json"]}', f'"log-format": ["json"] in {path}: log-format must be one of text, json, not an array'),
+                          ('{"allowed-hosts": "a.example"}',
+                           f'"allowed-hosts": "a.example" in {path}: allowed-hosts must be a list of text (comma-separated in a variable), not a string'),
+                          ('{"allowed-hosts": ["a.example", 1]}',
+                           f'"allowed-hosts": ["a.example",1] in {path}: allowed-hosts must be a list of text (comma-separated in a variable), not an array holding a number')):
         with open(path, "w") as f:
             f.write(content)
+        os.chmod(path, 0o644)
         status, stderr = refused(binary, work, ["--in-memory", "--config", path])
         check(f"a file with {content} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+    # Whoever may write the file can name any tokens file and allow unauthenticated access.
+    with open(path, "w") as f:
+        f.write('{"max-wait": 5}')
+    for mode, said in ((0o664, "written by its group"), (0o646, "written by every user")):
+        os.chmod(path, mode)
+        status, stderr = refused(binary, work, ["--in-memory", "--config", path])
+        check(f"a --config file of mode {mode:o} is refused (64), saying why",
+              status == 64 and f"--config {path} may be {said} (mode {mode:o})" in stderr
+              and "tokens file" in stderr and "chmod 644" in stderr, (status, stderr))
+    os.chmod(path, 0o644)
+    for origin, said in (("null", "sandboxed"), ("*", "any web page")):
+        status, stderr = refused(binary, work, ["--in-memory", "--allowed-origin", "http://localhost:3000",
+                                                "--allowed-origin", origin])
+        check(f"--allowed-origin {origin} is refused (64), saying why",
+              status == 64 and f"allowed-origins may not hold {origin}" in stderr and said in stderr, (status, stderr))
     status, stderr = refused(binary, work, ["--in-memory", "--config", os.path.join(work, "missing.json")])
     check("a --config file that is not there is refused (64)", status == 64 and "cannot read the file" in stderr, stderr)
 
@@ -217,6 +246,7 @@ def configuration(binary, work):
     # a wait of 8 is refused unless the flag is there.
     with open(path, "w") as f:
         json.dump({"max-wait": 5, "allowed-hosts": ["lifecycled.example"]}, f)
+    os.chmod(path, 0o644)
 
     def max_wait_allows(wait, *args, env=None):
         process, base, _ = start(binary, work, "--in-memory", "--config", path, *args, env=env, name="log-config")

@@ -105,15 +105,16 @@ def main():
     check("a tokens file with a mistake stops the start, naming the mistake",
           bad.returncode == 2 and "tokens[0].sha256" in bad.stderr, bad.stderr)
 
-    # A file every user may write lets any of them give themselves a token; one they may read shows every
-    # token's name, role and hash. Both stop the start, saying how to fix it.
+    # A file its group or every user may write lets them give themselves a token; one every user may read shows
+    # every token's name, role and hash. Each stops the start, saying how to fix it.
     write_private(tokens_file, json.dumps({"tokens": [writer_line]}))
-    for mode in (0o666, 0o644):
+    for mode, said in ((0o666, "written by its group, and read and written by every user"),
+                       (0o644, "read by every user"), (0o620, "written by its group")):
         os.chmod(tokens_file, mode)
         open_file = subprocess.run([binary, "--port", "0", "--in-memory", "--tokens", tokens_file],
                                    capture_output=True, text=True, timeout=10)
         check(f"a tokens file of mode {mode:o} stops the start (2), saying how to fix it",
-              open_file.returncode == 2 and "read or written by every user" in open_file.stderr
+              open_file.returncode == 2 and f"may be {said} (mode {mode:o})" in open_file.stderr
               and "chmod 600" in open_file.stderr, open_file.stderr)
 
     # ... and at reload: the tokens in force stay, and the log says why.
@@ -123,7 +124,7 @@ def main():
         os.chmod(tokens_file, 0o644)
         process.send_signal(signal.SIGHUP)
         check("a reload of a tokens file others may read is refused, and the log says why",
-              wait_for_log(log, r"(?m)^(?=.*tokens file not reloaded)(?=.*read or written by every user)"),
+              wait_for_log(log, r"(?m)^(?=.*tokens file not reloaded)(?=.*read by every user)"),
               open(log).read()[-600:])
         check("... and the tokens in force stay", request(base + "/v1/apps", "GET", token=writer)[0] == 200)
     finally:

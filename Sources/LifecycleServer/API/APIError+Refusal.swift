@@ -67,6 +67,11 @@ extension APIError {
                 .ambiguousContentLength,
                 "the header field name \(HTTPRequest.logged(name)) is not a token: whitespace before the colon or "
                     + "a folded line, which a proxy could read otherwise; send each field on one line as name: value")
+        case .malformedFieldValue(let name):
+            self.init(
+                .ambiguousContentLength,
+                "the value of the header field \(HTTPRequest.logged(name)) holds a CR that does not end its line, or a "
+                    + "NUL, which a proxy could read otherwise; a field value may hold neither")
         case .unsupportedTransferEncoding(let codings):
             self.init(
                 .unsupportedTransferEncoding,

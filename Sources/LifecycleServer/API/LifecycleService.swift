@@ -25,6 +25,9 @@ public struct ServiceOptions: Sendable {
     /// The largest event, as JSON, in bytes (each event of a batch, and a device or app description); far
     /// below the request limit, so one request cannot make one huge timeline entry.
     public var maxEventBytes = 64 << 10
+    /// The largest request body (the HTTP server's `--max-body-bytes`, which the daemon sets here): an import's
+    /// steps are held to it after substitution, and so is a value one saves.
+    public var maxBodyBytes = 1 << 20
     /// The most bytes of items one page or list answers; a page stops early with `next` set.
     public var maxAnswerBytes = 4 << 20
     /// The most bytes of timeline entries one device retains (its own timeline and its apps'); the oldest

@@ -32,7 +32,7 @@ extension Route {
         .dashboardAsset: [
             get { service, request, match, done throws(APIError) in done(try service.dashboardResponse(request, file: match.id)) }
         ],
-        .reset: [.init(method: "POST", handler: .plain { service, _, _, done throws(APIError) in service.resetEverything(done) })],
+        .reset: [.init(method: "POST", handler: .plain { service, _, _, done throws(APIError) in try service.resetEverything(done) })],
         .namespaces: [get { service, request, _, done throws(APIError) in done(try service.listNamespaces(request)) }],
         .namespace: [
             scoped("GET") { service, scope, request, _, done throws(APIError) in done(service.namespaceResponse(scope.space, request)) },

@@ -3,7 +3,7 @@ import Locking
 import Logging
 
 /// Namespace TTLs, on the wall clock: a sweep every `namespaceSweepInterval` deletes the namespaces idle for
-/// their `ttlSeconds`, and journals the `lastUsedAt` of the others that were used since the last sweep
+/// their `ttlSeconds` (never a frozen one: it expires once thawed and idle for its TTL again), and journals the `lastUsedAt` of the others that were used since the last sweep
 /// (so a restart judges their idleness from at most one sweep ago).
 extension LifecycleService {
     func startExpirySweeps() {
@@ -21,9 +21,10 @@ extension LifecycleService {
         let now = options.wallClock()
         for space in namespaces.all() {
             let settings = space.settings
-            if !space.isDefault, settings.expired(at: now) {
+            // A frozen namespace never expires (`expired`); its gate holds a freeze asked meanwhile until it is gone.
+            if !space.isDefault, settings.expired(at: now), space.writes.enter() {
                 logger.info("namespace expired", metadata: ["namespace": "\(space.name)"])
-                empty(space, deleting: true) { _ in }
+                empty(space, deleting: true) { _ in space.writes.leave() }
                 continue
             }
             // `default` keeps a settings record only while it has settings of its own.

@@ -70,9 +70,19 @@ extension LifecycleService {
         }
     }
 
-    /// `POST /v1/reset`: empties every namespace (they stay, with their settings).
-    func resetEverything(_ done: Completion) {
+    /// `POST /v1/reset`: empties every namespace (they stay, with their settings). It is a change to each, and
+    /// passes each one's gate: with one frozen (moving to another shard) it empties none and answers `409
+    /// namespace-frozen` naming those; a freeze asked while it runs waits for it.
+    func resetEverything(_ done: Completion) throws(APIError) {
         let spaces = namespaces.all()
+        var entered: [Namespace] = []
+        for space in spaces {
+            guard space.writes.enter() else {
+                for space in entered { space.writes.leave() }
+                throw .frozen(resetting: spaces.filter(\.writes.isFrozen).map(\.name))
+            }
+            entered.append(space)
+        }
         let all = DispatchGroup()
         let failed = Atomic<Bool>(false)
         for space in spaces {
@@ -83,6 +93,7 @@ extension LifecycleService {
             }
         }
         all.notify(queue: .global()) {
+            for space in spaces { space.writes.leave() }
             done(failed.load(ordering: .relaxed) ? APIError.storeFailed.response : HTTPResponse(status: 204))
         }
     }

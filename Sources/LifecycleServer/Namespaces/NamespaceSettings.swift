@@ -19,9 +19,10 @@ struct NamespaceSettings: Equatable, Sendable {
     /// Whether it takes no changes, while it moves to another shard (`WriteGate`).
     var frozen = false
 
-    /// Whether the namespace has been idle for its TTL at `now`.
+    /// Whether the namespace has been idle for its TTL at `now`; a frozen one never is (it is moving to another
+    /// shard: deleting it would lose what is moving).
     func expired(at now: Double) -> Bool {
-        guard let ttlSeconds else { return false }
+        guard let ttlSeconds, !frozen else { return false }
         return now - lastUsedAt >= Double(ttlSeconds)
     }
 

@@ -1,3 +1,4 @@
+import LifecycleCore
 import LifecycleWire
 import Locking
 
@@ -42,5 +43,16 @@ extension APIError {
             "the namespace \(namespace) is frozen (it is moving to another shard) and takes no changes; "
                 + "try again shortly, or PUT {\"frozen\": false} to it",
             headers: [("Retry-After", "1")])
+    }
+
+    /// 409 for `POST /v1/reset` while namespaces are frozen: it empties none of them, the others neither.
+    static func frozen(resetting names: [String]) -> APIError {
+        APIError(
+            .namespaceFrozen,
+            "the namespace\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") "
+                + "frozen (moving to another shard), and a reset would empty \(names.count == 1 ? "it" : "them"); nothing "
+                + "was reset: try again once thawed, or reset the other namespaces one by one "
+                + "(POST /v1/namespaces/{ns}/reset)",
+            extra: ["namespaces": .array(names.map(JSONValue.string))], headers: [("Retry-After", "1")])
     }
 }

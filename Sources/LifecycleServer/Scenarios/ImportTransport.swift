@@ -37,6 +37,12 @@ final class ImportTransport: ScenarioTransport {
         -> (status: Int, headers: [(String, String)], body: [UInt8])
     {
         if let why = unwanted() { throw Refusal(description: why) }
+        // As the HTTP server would answer 413; the import stops there.
+        if let body, body.count > service.options.maxBodyBytes {
+            throw Refusal(
+                description: "the body is \(body.count) bytes; a body may be at most \(service.options.maxBodyBytes) "
+                    + "bytes (--max-body-bytes)")
+        }
         let request = HTTPRequest(
             method: method, target: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [])
         let match = Route.match(request.path)

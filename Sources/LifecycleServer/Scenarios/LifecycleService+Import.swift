@@ -158,7 +158,7 @@ extension LifecycleService {
                 guard let registry = self?.namespaces.existing(name)?.registry else { return false }
                 return app ? registry.app(id) != nil : registry.device(id) != nil
             })
-        var runner = ScenarioRunner(transport: transport, namespace: namespace)
+        var runner = ScenarioRunner(transport: transport, namespace: namespace, limit: options.maxBodyBytes)
         runner.checksExpectations = checks
         do {
             try runner.run(scenario)

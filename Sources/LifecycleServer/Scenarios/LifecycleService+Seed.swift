@@ -18,19 +18,28 @@ public struct SeedScenario: Sendable {
     }
 
     /// The scenarios the paths name: a file, or a folder's `*.json` files in name order (as `lifecycled check`
-    /// reads them), each at most `limit` bytes (what an import's body may be: `--max-body-bytes`).
+    /// reads them), each at most `limit` bytes (what an import's body may be: `--max-body-bytes`). The limit holds
+    /// for the bytes read (at most one past it), whatever the path's own size says: a symbolic link, or a file
+    /// that grows, is held to it too.
     public static func read(_ paths: [String], limit: Int) throws -> [SeedScenario] {
         try paths.flatMap(Scenario.files(at:)).map { file in
-            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
-            guard let size else { throw SeedError(description: "cannot read \(file)") }
-            guard size <= limit else {
-                throw SeedError(
-                    description: "\(file) holds \(size) bytes, more than a scenario may (\(limit), --max-body-bytes)")
-            }
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let handle = FileHandle(forReadingAtPath: file) else {
                 throw SeedError(description: "cannot read \(file)")
             }
-            return SeedScenario(file: file, bytes: Array(data))
+            defer { try? handle.close() }
+            var bytes: [UInt8] = []
+            do {
+                while bytes.count <= limit, let chunk = try handle.read(upToCount: limit + 1 - bytes.count), !chunk.isEmpty {
+                    bytes += chunk
+                }
+            } catch {
+                throw SeedError(description: "cannot read \(file): \(error)")
+            }
+            guard bytes.count <= limit else {
+                throw SeedError(
+                    description: "\(file) holds more bytes than a scenario may (\(limit), --max-body-bytes)")
+            }
+            return SeedScenario(file: file, bytes: bytes)
         }
     }
 }

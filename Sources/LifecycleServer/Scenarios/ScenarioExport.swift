@@ -1,6 +1,7 @@
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
+import LifecycleScenarios
 import LifecycleWire
 
 /// A device as an export reads it under its host's lock: the inputs that replay it and what it shows now.
@@ -196,6 +197,7 @@ enum ScenarioExport {
         if let status { step.append(("status", .number(Double(status)))) }
         if let pluck { step.append(("pluck", .string(pluck))) }
         if let expect { step.append(("expect", expect)) }
-        return Step(members: step)
+        // The runner substitutes `${…}` in every string of a step: the client's own `${` is written `$${`.
+        return Step(members: step.map { ($0.0, ScenarioRunner.escaped($0.1)) })
     }
 }

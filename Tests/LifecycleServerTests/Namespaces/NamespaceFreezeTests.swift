@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// `POST /v1/reset` deletes through every namespace: with one frozen it is refused, naming it, and empties
+    /// nothing; once thawed it goes on.
+    @Test func aResetOfEverythingIsRefusedWhileANamespaceIsFrozen() throws {
+        try withDaemon { server in
+            _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "mail", "bundleId": "com.example.mail"}"#)
+            _ = try server.post("/v1/apps", #"{"id": "mail", "bundleId": "com.example.mail"}"#)
+            #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#).status == 200)
+            let refused = try server.post("/v1/reset", "")
+            expectProblem(refused, status: 409, code: "namespace-frozen")
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.string("detail")?.contains("moving") == true, "\(refused.text)")
+            #expect(try server.get("/v1/namespaces/moving/apps/mail").status == 200)
+            #expect(try server.get("/v1/apps/mail").status == 200, "nothing was emptied")
+            expectProblem(try server.post("/v1/namespaces/moving/reset", ""), status: 409, code: "namespace-frozen")
+
+            #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#).status == 200)
+            #expect(try server.post("/v1/reset", "").status == 204)
+            #expect(try server.get("/v1/namespaces/moving/apps/mail").status == 404)
+            #expect(try server.get("/v1/apps/mail").status == 404)
+        }
+    }
+
     @Test func aFreezeSurvivesARestart() throws {
         try withTemporaryDirectory { directory in
             do {

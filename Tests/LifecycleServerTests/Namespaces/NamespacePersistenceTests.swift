@@ -88,6 +88,35 @@ struct NamespacePersistenceTests {
         }
     }
 
+    @Test("A frozen namespace never expires, by a sweep or at start; thawed, it expires once idle for its TTL")
+    func frozenNamespacesDoNotExpire() throws {
+        try withTemporaryDirectory { directory in
+            let clock = Protected(1_800_000_000.0)
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
+                let put = try server.request("PUT", "/v1/namespaces/moving", body: #"{"ttlSeconds": 10}"#)
+                #expect(put.status == 201)
+                _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
+                #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#).status == 200)
+                clock.update { $0 += 60 }
+                for _ in 0..<3 { server.service.sweepNamespaces() }
+                #expect(try Self.names(server) == ["default", "moving"])
+            }
+            clock.update { $0 += 60 }
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+                (server: TestDaemon) throws in
+                #expect(try Self.names(server) == ["default", "moving"], "not expired at start either")
+                #expect(try server.get("/v1/namespaces/moving/apps/a").status == 200)
+                #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#).status == 200)
+                clock.update { $0 += 5 }
+                server.service.sweepNamespaces()
+                #expect(try Self.names(server) == ["default", "moving"], "thawed, it is idle from then on")
+                clock.update { $0 += 6 }
+                #expect(eventually { (try? Self.names(server)) == ["default"] })
+            }
+        }
+    }
+
     @Test("A namespace whose TTL passed while the daemon was down is gone at start, and stays gone")
     func ttlPassedWhileDown() throws {
         try withTemporaryDirectory { directory in
