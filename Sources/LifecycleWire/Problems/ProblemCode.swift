@@ -29,6 +29,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
     case unsupportedMediaType = "unsupported-media-type"
     case misdirectedRequest = "misdirected-request"
     case idempotencyKeyReused = "idempotency-key-reused"
+    case tooManyExports = "too-many-exports"
     case headerFieldsTooLarge = "header-fields-too-large"
     case unsupportedTransferEncoding = "unsupported-transfer-encoding"
     case notReady = "not-ready"
@@ -50,6 +51,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .unsupportedMediaType: return 415
         case .misdirectedRequest: return 421
         case .idempotencyKeyReused: return 422
+        case .tooManyExports: return 429
         case .headerFieldsTooLarge: return 431
         case .unsupportedTransferEncoding: return 501
         case .notReady: return 503
@@ -86,6 +88,7 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .unsupportedMediaType: return "Unsupported Media Type"
         case .misdirectedRequest: return "Misdirected Request"
         case .idempotencyKeyReused: return "Idempotency Key Reused"
+        case .tooManyExports: return "Too Many Exports"
         case .headerFieldsTooLarge: return "Header Fields Too Large"
         case .unsupportedTransferEncoding: return "Unsupported Transfer Encoding"
         case .insufficientStorage: return "Insufficient Storage"
