@@ -78,8 +78,11 @@ public final class ByteStream: HTTPStreamSource, @unchecked Sendable {
         http.wake()
     }
 
+    /// A body that ends: read whole in process, cut when the server stops before it is complete.
     public var isFinite: Bool { true }
 
+    /// Up to `chunkBytes` of what waits, `.wait` when nothing does, then `.end` or `.cut`; announces room to a
+    /// waiting writer once half the buffer is taken.
     public func nextChunk() -> HTTPStreamChunk {
         let (chunk, room) = state.withLock { state -> (HTTPStreamChunk, (@Sendable () -> Void)?) in
             let waiting = state.buffer.count - state.head
@@ -105,6 +108,7 @@ public final class ByteStream: HTTPStreamSource, @unchecked Sendable {
         return chunk
     }
 
+    /// The stream is over: what waits is dropped, the writer is not resumed again, and `onClose` runs.
     public func streamClosed() {
         let onClose = state.withLock { state -> (@Sendable () -> Void)? in
             state.closed = true

@@ -33,6 +33,7 @@ public protocol HTTPStreamSource: AnyObject, Sendable {
 }
 
 extension HTTPStreamSource {
+    /// An event stream, unless the source says otherwise.
     public var isFinite: Bool { false }
 }
 

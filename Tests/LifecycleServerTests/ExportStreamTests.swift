@@ -16,7 +16,8 @@ import Testing
     /// each step is.
     static func fill(_ server: TestDaemon, space: String, devices: Int, rounds: Int, batch: Int) throws {
         let base = "/v1/namespaces/\(space)"
-        let lockUnlock = Array(repeating: #"{"type": "lock"}, {"type": "unlock"}"#, count: batch).joined(separator: ", ")
+        let lockUnlock = Array(repeating: #"{"type": "lock"}, {"type": "unlock"}"#, count: batch).joined(
+            separator: ", ")
         for index in 0..<devices {
             // Named backwards: d1 creates the app d2 deleted, so it comes before d2 by id and replays after it.
             let device = "d\(devices - 1 - index)"

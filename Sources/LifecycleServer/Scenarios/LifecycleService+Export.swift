@@ -39,7 +39,8 @@ extension LifecycleService {
                 // The state its inputs made, not a realtime clock's reading now (`current`): deadlines that passed
                 // since are in no input yet, and the replay must end where the expectations say.
                 return RecordedDevice(
-                    id: host.id, records: shared.recording.records, device: shared.device, timelines: shared.appTimelines)
+                    id: host.id, records: shared.recording.records, device: shared.device,
+                    timelines: shared.appTimelines)
             }
             if let read { recorded.append(read) } else if !host.shared.withLock(\.gone) { unrecorded.append(host.id) }
         }

@@ -46,7 +46,9 @@ enum ScenarioExport {
         private var expecting: ArraySlice<Step>?
         private var appsLeft: ArraySlice<String> = []
 
-        init(name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil) throws {
+        init(name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil)
+            throws
+        {
             var made: [String: (created: Set<String>, deleted: Set<String>)] = [:]
             for device in devices { made[device.id] = try appsMade(by: device) }
             self.devices = inReplayOrder(devices, made: made)
@@ -72,7 +74,8 @@ enum ScenarioExport {
             while device < devices.count {
                 let recorded = devices[device]
                 if record < recorded.records.count {
-                    let input = try JournaledInput(bytes: recorded.records[record], version1: JournalRecordVersion1.entry)
+                    let input = try JournaledInput(
+                        bytes: recorded.records[record], version1: JournalRecordVersion1.entry)
                     record += 1
                     if let step = try ScenarioExport.step(replaying: input, of: recorded.id, replica: &replica) {
                         return piece(step)
@@ -166,10 +169,13 @@ enum ScenarioExport {
         switch input {
         case .device(let configuration, _):
             if configuration.clockMode == .realtime { replica = try Device(id: id, configuration: configuration) }
-            return step("POST /v1/devices", body: ConfigurationEncoder.device(id: id, configuration, clockMode: .manual), status: 201)
+            return step(
+                "POST /v1/devices", body: ConfigurationEncoder.device(id: id, configuration, clockMode: .manual),
+                status: 201)
         case .app(let app, let configuration):
             try replica?.addApp(id: app, configuration: configuration)
-            return step("POST /v1/apps", body: ConfigurationEncoder.app(id: app, device: id, configuration), status: 201)
+            return step(
+                "POST /v1/apps", body: ConfigurationEncoder.app(id: app, device: id, configuration), status: 201)
         case .deleteApp(let app):
             try replica?.removeApp(id: app)
             return step("DELETE /v1/apps/\(app)", status: 204)
