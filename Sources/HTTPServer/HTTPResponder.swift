@@ -19,36 +19,70 @@ public protocol HTTPResponder: Sendable {
 }
 
 /// A responder driven in process, by code that is not an HTTP thread: the testing library, `lifecycled check`
-/// (waiting on its own thread) and the embedded daemon (suspending). The first completion is the answer.
+/// (waiting on its own thread) and the embedded daemon (suspending). The first completion is the answer. A
+/// body that ends by itself (`HTTPStream.isFinite`: an export) is read whole into `body`, as a client would
+/// have received it; an event stream is left in `stream`.
 extension HTTPResponder {
-    /// The answer to `request`, waited for on this thread for at most `seconds`; nil when none came by then.
-    /// Never call it on a thread the responder's completion may need.
+    /// The answer to `request`, waited for on this thread for at most `seconds` (its body included); nil when
+    /// none came by then. Never call it on a thread the responder's completion may need.
     public func answer(to request: HTTPRequest, within seconds: Double) -> HTTPResponse? {
+        let start = DispatchTime.now().uptimeNanoseconds
         let answered = DispatchSemaphore(value: 0)
-        let answer = Protected<HTTPResponse?>(nil)
+        // The answer, and whether the wait for it is over: a stream answered later is closed, nobody reads it.
+        let answer = Protected<(HTTPResponse?, late: Bool)>((nil, false))
         respond(to: request) { response in
             let first = answer.withLock { answer -> Bool in
-                guard answer == nil else { return false }
-                answer = response
+                guard answer.0 == nil, !answer.late else { return false }
+                answer.0 = response
                 return true
             }
-            if first { answered.signal() }
+            if first { answered.signal() } else { response.stream?.abandon() }
         }
-        guard answered.wait(timeout: .now() + seconds) == .success else { return nil }
-        return answer.withLock { $0 }
+        let waited = answered.wait(timeout: .now() + seconds)
+        let response = answer.withLock { answer -> HTTPResponse? in
+            if waited == .timedOut { answer.late = true }
+            return answer.0
+        }
+        guard let response else { return nil }
+        guard let stream = response.stream, stream.isFinite else { return response }
+        let spent = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return stream.collect(within: max(0, seconds - spent)).map { response.collected($0) }
     }
 
-    /// The answer to `request`, suspending until it comes.
+    /// The answer to `request`, suspending until it comes (its body included).
     public func answer(to request: HTTPRequest) async -> HTTPResponse {
         let once = Protected(false)
-        return await withCheckedContinuation { continuation in
+        let response = await withCheckedContinuation { continuation in
             respond(to: request) { response in
                 let first = once.withLock { answered -> Bool in
                     defer { answered = true }
                     return !answered
                 }
-                if first { continuation.resume(returning: response) }
+                if first { continuation.resume(returning: response) } else { response.stream?.abandon() }
             }
+        }
+        guard let stream = response.stream, stream.isFinite else { return response }
+        return response.collected(await stream.collect())
+    }
+}
+
+extension HTTPResponse {
+    /// This answer with its finite stream read in process: the body, or the answer the source gave instead.
+    func collected(_ collected: HTTPStream.Collected) -> HTTPResponse {
+        switch collected {
+        case .whole(let body):
+            var whole = self
+            whole.stream = nil
+            whole.body = body
+            return whole
+        case .cut(let instead):
+            return instead
+        case .closed:
+            // Closed before it ended (it cannot be here: the caller reads the stream it was just given).
+            var none = self
+            none.stream = nil
+            none.status = 500
+            return none
         }
     }
 }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Locking
 
 /// What an `HTTPStreamSource` hands the server when asked for more of a streamed response.
@@ -9,6 +10,10 @@ public enum HTTPStreamChunk: Sendable {
     case wait
     /// The response is complete: the server ends it (the last chunk) and keeps the connection.
     case end
+    /// The response cannot be completed: once what was handed over is sent, the server closes the connection
+    /// without the last chunk, so the client sees an incomplete body, never a short one that looks whole. A
+    /// reader in process (`collect`), which passes nothing on before the end, gets `instead`.
+    case cut(instead: HTTPResponse)
 }
 
 /// Produces a streamed response's body. The server pulls it: `nextChunk()` is called on an HTTP thread
@@ -18,11 +23,22 @@ public protocol HTTPStreamSource: AnyObject, Sendable {
     /// The next bytes of the body. Called on one HTTP thread at a time; must not block.
     func nextChunk() -> HTTPStreamChunk
     /// Called exactly once when the stream is over, whatever the reason: the source said `.end`, the client
-    /// left, the server stopped, or the response was never sent. `nextChunk()` is not called afterwards.
+    /// left, the server stopped, or the response was never sent. `nextChunk()` is not called afterwards
+    /// (read in process, `collect`, it may still be running once).
     func streamClosed()
+    /// Whether the body ends by itself (an export), unlike an event stream, which runs until it is closed:
+    /// in-process callers (`HTTPResponder.answer`) read it whole, and a server that stops cuts it (`.cut`)
+    /// rather than ending it with what was sent. False unless said.
+    var isFinite: Bool { get }
 }
 
-/// A response body sent as it is produced (`Transfer-Encoding: chunked`), for server-sent events.
+extension HTTPStreamSource {
+    /// An event stream, unless the source says otherwise.
+    public var isFinite: Bool { false }
+}
+
+/// A response body sent as it is produced (`Transfer-Encoding: chunked`): server-sent events, and bodies
+/// written as they are read (`ByteStream`).
 ///
 /// Put it in `HTTPResponse.stream`. While its source has nothing to send, the connection is suspended in
 /// libmicrohttpd (it costs no thread and no CPU) and watched only for the client's departure; `wake()`
@@ -40,7 +56,7 @@ public final class HTTPStream: Sendable {
         /// Suspended in libmicrohttpd, its socket watched for departure. Next: `.running` (a wake, a departure
         /// or the server's stop resumes it).
         case suspended
-        /// libmicrohttpd released the response (or never got it). Final.
+        /// libmicrohttpd released the response (or never got it), or a reader in process is done. Final.
         case closed
     }
 
@@ -51,6 +67,10 @@ public final class HTTPStream: Sendable {
         var clientLeft = false
         var serverStopping = false
         var sourceEnded = false
+        /// The source said `.cut`: once `pending` is sent, the connection is closed without the last chunk.
+        var sourceCut = false
+        /// Read in process (`collect`): what resumes the reader after a `.wait`, instead of libmicrohttpd.
+        var inProcessReader: (@Sendable () -> Void)?
         /// Bytes the source gave that libmicrohttpd has not taken yet, from `offset` on.
         var pending: [UInt8] = []
         var offset = 0
@@ -61,8 +81,11 @@ public final class HTTPStream: Sendable {
     }
 
     private let state: Protected<State>
+    /// The source's `isFinite`.
+    public let isFinite: Bool
 
     public init(source: any HTTPStreamSource) {
+        isFinite = source.isFinite
         state = Protected(State(source: source))
     }
 
@@ -100,15 +123,22 @@ public final class HTTPStream: Sendable {
 
     /// Applies `change`, then resumes the connection if it was suspended.
     private func transition(_ change: (inout State) -> Void) {
-        let resumed = state.withLock { state -> (OpaquePointer, Int32, LoopContext)? in
+        let resumed = state.withLock { state -> Resumption? in
             change(&state)
-            guard state.phase == .suspended, let connection = state.connection, let worker = state.worker else {
-                return nil
+            guard state.phase == .suspended else { return nil }
+            if let reader = state.inProcessReader {
+                state.phase = .running
+                return .inProcess(reader)
             }
+            guard let connection = state.connection, let worker = state.worker else { return nil }
             state.phase = .running
-            return (connection, state.socket, worker)
+            return .connection(connection, state.socket, worker)
         }
-        guard let (connection, socket, worker) = resumed else { return }
+        guard let resumed else { return }
+        guard case .connection(let connection, let socket, let worker) = resumed else {
+            if case .inProcess(let reader) = resumed { reader() }
+            return
+        }
         worker.departures.unwatch(socket)
         // Safe outside the lock: only the transition out of `.suspended` resumes, and libmicrohttpd never frees
         // a suspended connection (the server resumes every stream before stopping its daemons).
@@ -135,6 +165,7 @@ public final class HTTPStream: Sendable {
                     }
                     return .copied(count)
                 }
+                if state.sourceCut { return .fail }
                 if state.sourceEnded { return .finish }
                 state.wakePending = false
                 guard let source = state.source else { return .finish }
@@ -152,9 +183,15 @@ public final class HTTPStream: Sendable {
                 case .end:
                     state.sourceEnded = true
                     return nil
+                case .cut:
+                    state.sourceCut = true
+                    return nil
                 case .bytes, .wait:
                     // Stopping: the source had its chance to say a last word; the stream ends once it is sent.
-                    if state.serverStopping { state.sourceEnded = true }
+                    // A body that ends by itself was not complete: it is cut, not ended.
+                    if state.serverStopping {
+                        if isFinite { state.sourceCut = true } else { state.sourceEnded = true }
+                    }
                     if state.wakePending || state.clientLeft || state.serverStopping { return nil }
                     guard let connection = state.connection else { return .fail }
                     // Under the lock, so a wake from another thread sees `.suspended` only once it is true.
@@ -180,6 +217,12 @@ public final class HTTPStream: Sendable {
         source?.streamClosed()
     }
 
+    /// Who resumes a suspended stream: libmicrohttpd's connection, or a reader in process.
+    private enum Resumption {
+        case connection(OpaquePointer, Int32, LoopContext)
+        case inProcess(@Sendable () -> Void)
+    }
+
     private enum ReadStep {
         case copied(Int)
         case ask(any HTTPStreamSource)
@@ -193,6 +236,115 @@ public final class HTTPStream: Sendable {
             case .finish: -1
             case .fail: -2
             }
+        }
+    }
+}
+
+/// Reading a finite stream in process: the body as a connection would have received it, for callers that hand
+/// requests to the responder without a socket (`HTTPResponder.answer`).
+extension HTTPStream {
+    /// What reading in process came to.
+    public enum Collected: Sendable {
+        /// The whole body.
+        case whole([UInt8])
+        /// The source could not complete it: the answer it gives instead.
+        case cut(HTTPResponse)
+        /// The stream was closed before it ended (`abandon()`, or it was read already).
+        case closed
+    }
+
+    /// Pulls the source as libmicrohttpd would, from this thread and then from whichever thread wakes the
+    /// stream, until it ends; `done` runs once, with what came of it. A stream is read once, by a connection
+    /// or in process.
+    public func collect(_ done: @escaping @Sendable (Collected) -> Void) {
+        let started = state.withLock { state -> Bool in
+            guard state.phase == .unbound else { return false }
+            state.phase = .running
+            return true
+        }
+        guard started else { return done(.closed) }
+        let reader = InProcessReader(done: done)
+        state.withLock { state in
+            state.inProcessReader = { [self] in DispatchQueue.global().async { self.pull(into: reader) } }
+        }
+        pull(into: reader)
+    }
+
+    /// Reads the body in process for at most `seconds`; nil when it did not end by then (the stream is closed,
+    /// so its source stops).
+    public func collect(within seconds: Double) -> Collected? {
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Protected<Collected?>(nil)
+        collect { collected in
+            outcome.withLock { $0 = collected }
+            ended.signal()
+        }
+        guard ended.wait(timeout: .now() + seconds) == .success else {
+            abandon()
+            return nil
+        }
+        return outcome.withLock { $0 }
+    }
+
+    /// Reads the body in process, suspending until it ends.
+    public func collect() async -> Collected {
+        await withCheckedContinuation { continuation in
+            collect { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Closes a stream nobody will read on: its source hears `streamClosed()`.
+    public func abandon() {
+        close()
+    }
+
+    /// Pulls until the source waits (the next `wake()` pulls again) or ends.
+    private func pull(into reader: InProcessReader) {
+        while true {
+            let asked = state.withLock { state -> (any HTTPStreamSource)? in
+                guard state.phase != .closed else { return nil }
+                state.wakePending = false
+                return state.source
+            }
+            guard let source = asked else { return reader.finish(.closed) }
+            switch source.nextChunk() {
+            case .bytes(let bytes) where !bytes.isEmpty:
+                reader.body += bytes
+            case .end:
+                close()
+                return reader.finish(.whole(reader.body))
+            case .cut(let instead):
+                close()
+                return reader.finish(.cut(instead))
+            case .bytes, .wait:
+                let suspended = state.withLock { state -> Bool in
+                    guard !state.wakePending, state.phase == .running else { return false }
+                    state.phase = .suspended
+                    return true
+                }
+                if suspended { return }
+            }
+        }
+    }
+
+    /// The body read so far, and who hears how the reading ended (once). Touched by one pull at a time.
+    private final class InProcessReader: @unchecked Sendable {
+        var body: [UInt8] = []
+        private let finished = Protected(false)
+        private let done: @Sendable (Collected) -> Void
+
+        init(done: @escaping @Sendable (Collected) -> Void) {
+            self.done = done
+        }
+
+        func finish(_ collected: Collected) {
+            let first = finished.withLock { finished -> Bool in
+                defer { finished = true }
+                return !finished
+            }
+            guard first else { return }
+            body = []
+            done(collected)
         }
     }
 }

@@ -6733,11 +6733,6 @@ public struct Client: APIProtocol {
                     name: "format",
                     value: input.query.format
                 )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "If-None-Match",
-                    value: input.headers.If_hyphen_None_hyphen_Match
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -6747,18 +6742,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
-                    let headers: Components.Responses.ExportResponse.Headers = .init(
-                        ETag: try converter.getOptionalHeaderFieldAsURI(
-                            in: response.headerFields,
-                            name: "ETag",
-                            as: Components.Headers.ETag.self
-                        ),
-                        Content_hyphen_Disposition: try converter.getOptionalHeaderFieldAsURI(
-                            in: response.headerFields,
-                            name: "Content-Disposition",
-                            as: Swift.String.self
-                        )
-                    )
+                    let headers: Components.Responses.ExportResponse.Headers = .init(Content_hyphen_Disposition: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Content-Disposition",
+                        as: Swift.String.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.ExportResponse.Body
                     let chosenContentType = try converter.bestContentType(
@@ -6783,13 +6771,6 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
-                case 304:
-                    let headers: Components.Responses.NotModified.Headers = .init(ETag: try converter.getOptionalHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "ETag",
-                        as: Components.Headers.ETag.self
-                    ))
-                    return .notModified(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -6856,6 +6837,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .conflict(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyExports.Headers = .init(Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyExports.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .application_problem_plus_json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 414:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.URITooLong.Body

@@ -860,10 +860,6 @@ extension Components {
         public struct ExportResponse: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/ExportResponse/headers`.
             public struct Headers: Sendable, Hashable {
-                /// An opaque validator of the representation; send it back in `If-None-Match`.
-                ///
-                /// - Remark: Generated from `#/components/responses/ExportResponse/headers/ETag`.
-                public var ETag: Components.Headers.ETag?
                 /// attachment; filename="NAME.scenario.json"
                 ///
                 /// - Remark: Generated from `#/components/responses/ExportResponse/headers/Content-Disposition`.
@@ -871,13 +867,8 @@ extension Components {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ETag: An opaque validator of the representation; send it back in `If-None-Match`.
                 ///   - Content_hyphen_Disposition: attachment; filename="NAME.scenario.json"
-                public init(
-                    ETag: Components.Headers.ETag? = nil,
-                    Content_hyphen_Disposition: Swift.String? = nil
-                ) {
-                    self.ETag = ETag
+                public init(Content_hyphen_Disposition: Swift.String? = nil) {
                     self.Content_hyphen_Disposition = Content_hyphen_Disposition
                 }
             }
@@ -989,6 +980,55 @@ extension Components {
             /// - Parameters:
             ///   - body: Received HTTP response body
             public init(body: Components.Responses.NotExportable.Body) {
+                self.body = body
+            }
+        }
+        public struct TooManyExports: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/TooManyExports/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// Seconds to wait before trying again.
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyExports/headers/Retry-After`.
+                public var Retry_hyphen_After: Swift.Int?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - Retry_hyphen_After: Seconds to wait before trying again.
+                public init(Retry_hyphen_After: Swift.Int? = nil) {
+                    self.Retry_hyphen_After = Retry_hyphen_After
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.TooManyExports.Headers
+            /// - Remark: Generated from `#/components/responses/TooManyExports/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/TooManyExports/content/application\/problem+json`.
+                case application_problem_plus_json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.application_problem_plus_json`.
+                ///
+                /// - Throws: An error if `self` is not `.application_problem_plus_json`.
+                /// - SeeAlso: `.application_problem_plus_json`.
+                public var application_problem_plus_json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .application_problem_plus_json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.TooManyExports.Body
+            /// Creates a new `TooManyExports`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.TooManyExports.Headers = .init(),
+                body: Components.Responses.TooManyExports.Body
+            ) {
+                self.headers = headers
                 self.body = body
             }
         }

@@ -260,6 +260,7 @@ extension Components {
                     case unsupported_hyphen_media_hyphen_type = "unsupported-media-type"
                     case misdirected_hyphen_request = "misdirected-request"
                     case idempotency_hyphen_key_hyphen_reused = "idempotency-key-reused"
+                    case too_hyphen_many_hyphen_exports = "too-many-exports"
                     case header_hyphen_fields_hyphen_too_hyphen_large = "header-fields-too-large"
                     case unsupported_hyphen_transfer_hyphen_encoding = "unsupported-transfer-encoding"
                     case not_hyphen_ready = "not-ready"
@@ -443,7 +444,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/oldestSeq`.
             public var oldestSeq: Swift.Int?
-            /// The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes.
+            /// The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `too-many-exports` the exports at once (1: per namespace).
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/limit`.
             public var limit: Swift.Int?
@@ -481,7 +482,7 @@ extension Components {
             ///   - validTypes: With `unknown-event`: the event types accepted on this path.
             ///   - field: With `invalid-field`: the offending member, dotted, e.g. `clock.mode` or `delegate.durations`.
             ///   - oldestSeq: With `gone`: the oldest `seq` still retained.
-            ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes.
+            ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `too-many-exports` the exports at once (1: per namespace).
             ///   - pattern: With `invalid-field` about a namespace name: the pattern names must match.
             ///   - namespace: With `gone` for a long poll whose namespace was deleted: the namespace.
             public init(

@@ -8323,21 +8323,12 @@ public enum Operations {
             public var query: Operations.exportScenarioInNamespace.Input.Query
             /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
-                ///
-                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/export/GET/header/If-None-Match`.
-                public var If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportScenarioInNamespace.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - If_hyphen_None_hyphen_Match: An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
                 ///   - accept:
-                public init(
-                    If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportScenarioInNamespace.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.If_hyphen_None_hyphen_Match = If_hyphen_None_hyphen_Match
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportScenarioInNamespace.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -8359,7 +8350,7 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            /// The scenario; `Content-Disposition` names a file for it (`NAME.scenario.json`).
+            /// The scenario, sent as it is written (chunked, so no `ETag`); `Content-Disposition` names a file for it (`NAME.scenario.json`).
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/200`.
             ///
@@ -8377,29 +8368,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Not modified since the `ETag` sent in `If-None-Match`; no body.
-            ///
-            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/304`.
-            ///
-            /// HTTP response code: `304 notModified`.
-            case notModified(Components.Responses.NotModified)
-            /// The associated value of the enum case if `self` is `.notModified`.
-            ///
-            /// - Throws: An error if `self` is not `.notModified`.
-            /// - SeeAlso: `.notModified`.
-            public var notModified: Components.Responses.NotModified {
-                get throws {
-                    switch self {
-                    case let .notModified(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -8469,6 +8437,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon runs as many exports as it may at once, or the namespace has one under way (`too-many-exports`); try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyExports)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyExports {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

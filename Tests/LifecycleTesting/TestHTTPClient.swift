@@ -23,7 +23,8 @@ public struct TestHTTPResponse: Sendable {
 
 /// A small blocking HTTP/1.1 client over one TCP connection, with a read timeout so a broken server
 /// fails a test instead of hanging it. Speaks just enough HTTP for the tests: bodies with a
-/// Content-Length, or up to the end of the stream without one. Shared by every live test target.
+/// Content-Length, chunked ones, or up to the end of the stream without either. Shared by every live test
+/// target.
 public final class TestHTTPClient {
     /// The socket; -1 once closed, so it is closed exactly once: a second `close` could close a descriptor
     /// number the server in this process has been given since, and libmicrohttpd aborts on that.
@@ -96,11 +97,17 @@ public final class TestHTTPClient {
         return try readResponse()
     }
 
-    /// Reads one response; `hasBody` false for the answer to HEAD, which has Content-Length but no body. A 204
+    /// Reads one response (a chunked body up to its last chunk); `hasBody` false for the answer to HEAD, which has Content-Length but no body. A 204
     /// or 304 never has one (RFC 9110), nor a Content-Length to say so.
     public func readResponse(hasBody: Bool = true) throws -> TestHTTPResponse {
         let head = try readHead()
         if !hasBody || head.status == 204 || head.status == 304 { return head }
+        if head.headers.contains(where: { $0.name.lowercased() == "transfer-encoding" && $0.value == "chunked" }) {
+            // Chunk by chunk up to the last: a body cut before it throws, as it reaches no client whole.
+            var body: [UInt8] = []
+            while let chunk = try readChunk() { body += chunk }
+            return TestHTTPResponse(status: head.status, headers: head.headers, body: body)
+        }
         guard
             let length = head.headers.first(where: { $0.name.lowercased() == "content-length" })
                 .flatMap({ Int($0.value) })

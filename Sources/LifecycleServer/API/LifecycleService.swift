@@ -36,6 +36,10 @@ public struct ServiceOptions: Sendable {
     /// The most bytes of inputs (journal records) one device records for an export; a device that accepts
     /// more cannot be exported. 0: devices record nothing.
     public var recordingBytes = 1 << 20
+    /// The most exports the daemon runs at once (one per namespace); one more answers `429 too-many-requests`.
+    public var exportsAtOnce = 4
+    /// The most bytes of an export written and not yet taken by its connection: past them its writer waits.
+    public var exportBufferBytes = 256 << 10
     /// Scenarios applied at start-up into the namespaces they name, once (`--seed`).
     public var seeds: [SeedScenario] = []
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
@@ -116,6 +120,8 @@ public final class LifecycleService: HTTPResponder {
     package let memoryBudget: MemoryBudget
     /// Imports waiting and running, in turns between tenants.
     let imports = ImportQueue()
+    /// The exports under way, and the places for more.
+    let exports: ExportSlots
 
     public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.journal = journal
@@ -127,6 +133,7 @@ public final class LifecycleService: HTTPResponder {
         openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
         memoryBudget = MemoryBudget(limit: options.memoryBytes, namespaceLimit: options.namespaceMemoryBytes)
+        exports = ExportSlots(limit: options.exportsAtOnce)
     }
 
     deinit {
@@ -135,6 +142,12 @@ public final class LifecycleService: HTTPResponder {
 
     /// Event streams open now.
     public var openStreams: Int { streams.count }
+
+    /// Exports under way now.
+    public var exportsInFlight: Int { exports.count }
+
+    /// Bytes the exports under way hold in their buffers now (each at most `exportBufferBytes` and one step).
+    public var exportBytesInFlight: Int { exports.bytesHeld }
 
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// appears late. `_count` is the `+Inf` bucket; `_sum` is kept in nanoseconds and written in seconds.
 package final class RequestMetrics: @unchecked Sendable {
     /// The statuses with a series of their own; any other counts as `other`.
-    static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 500, 503, 507]
+    static let statuses = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 410, 413, 415, 422, 429, 500, 503, 507]
 
     /// The duration histograms' upper bounds: requests take microseconds to milliseconds, long polls up to a
     /// minute. The daemon's other duration histograms (the store's commits, snapshots' encoding) use them too.

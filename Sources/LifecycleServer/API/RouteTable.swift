@@ -109,7 +109,7 @@ extension Route {
             }
         ],
         .export: [
-            scoped("GET") { service, scope, request, _, done throws(APIError) in done(try service.exportScenario(scope, request)) }
+            scoped("GET") { service, scope, request, _, done throws(APIError) in try service.exportScenario(scope, request, done) }
         ],
         // Not scoped: an import creates its namespace only when it succeeds (`install`).
         .import: [

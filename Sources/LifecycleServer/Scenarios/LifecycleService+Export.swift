@@ -7,10 +7,11 @@ import Locking
 
 extension LifecycleService {
     /// `GET .../export` (`?app=ID` or `?device=ID` for one; both: that app, which must be on that device): the
-    /// namespace as a scenario that replays it
-    /// (`ScenarioExport`). `409 not-exportable` names the devices whose recordings no longer start at their
-    /// creation (`--recording-bytes`).
-    func exportScenario(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    /// namespace as a scenario that replays it (`ScenarioExport`), written as it is read by an `ExportJob`.
+    /// `409 not-exportable` names the devices whose recordings no longer start at their creation
+    /// (`--recording-bytes`); `429 too-many-requests` when the daemon or the namespace runs as many as it may.
+    /// Here, on the HTTP thread, each device's lock is held only to copy its values.
+    func exportScenario(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion) throws(APIError) {
         let app = request.query["app"]
         let deviceID = request.query["device"]
         for (name, value) in [("app", app), ("device", deviceID)] where value?.isEmpty == true {
@@ -37,13 +38,9 @@ extension LifecycleService {
                 guard !shared.gone, shared.recording.complete else { return nil }
                 // The state its inputs made, not a realtime clock's reading now (`current`): deadlines that passed
                 // since are in no input yet, and the replay must end where the expectations say.
-                let device = shared.device
-                var callbacks: [String: (UInt64, [RetainedEntry])] = [:]
-                for id in device.appOrder where app == nil || id == app {
-                    let ring = shared.appTimelines[id] ?? EntryRing(limit: 1)
-                    callbacks[id] = (ring.evictedThrough, ring.page(after: 0, limit: .max) { $0.isCallback })
-                }
-                return RecordedDevice(id: host.id, records: shared.recording.records, device: device, callbacks: callbacks)
+                return RecordedDevice(
+                    id: host.id, records: shared.recording.records, device: shared.device,
+                    timelines: shared.appTimelines)
             }
             if let read { recorded.append(read) } else if !host.shared.withLock(\.gone) { unrecorded.append(host.id) }
         }
@@ -62,19 +59,20 @@ extension LifecycleService {
                     + "at least one step", devices: [])
         }
         let namespace = scope.space.name
+        let slot = try exports.take(namespace)
         let what = app.map { "app \($0)" } ?? deviceID.map { "device \($0)" } ?? "namespace \(namespace)"
-        let scenario: [UInt8]
-        do {
-            scenario = try ScenarioExport.scenario(
-                name: "Export of \(what)", source: "GET \(scope.path("/export")) (lifecycled \(BuildInfo.version))",
-                namespace: namespace, devices: recorded, apps: app.map { [$0] })
-        } catch {
-            // Recorded inputs were accepted once: they decode and replay. This answers rather than trapping.
-            throw APIError(.notExportable, "a recorded input does not replay: \(error)")
-        }
+        let source = "GET \(scope.path("/export")) (lifecycled \(BuildInfo.version))"
         let file = app ?? deviceID ?? namespace
-        var response = HTTPResponse.read(scenario, request: request)
-        response.headers.append(("Content-Disposition", "attachment; filename=\"\(file).scenario.json\""))
-        return response
+        let headers = [
+            (name: "Content-Type", value: "application/json"),
+            (name: "Content-Disposition", value: "attachment; filename=\"\(file).scenario.json\""),
+        ]
+        ExportJob.start(
+            slot: slot, bufferBytes: options.exportBufferBytes, headers: headers, logger: logger,
+            make: { [recorded] in
+                try ScenarioExport.Writer(
+                    name: "Export of \(what)", source: source, namespace: namespace, devices: recorded,
+                    apps: app.map { [$0] })
+            }, done: done)
     }
 }
