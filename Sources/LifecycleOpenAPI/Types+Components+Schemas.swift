@@ -455,6 +455,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/namespace`.
             public var namespace: Swift.String?
+            /// With `unknown-event` or `invalid-field` for a name that is not one of those allowed: the allowed one closest to it, when one is close (also named at the end of `detail`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/didYouMean`.
+            public var didYouMean: Swift.String?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -484,6 +488,7 @@ extension Components {
             ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes.
             ///   - pattern: With `invalid-field` about a namespace name: the pattern names must match.
             ///   - namespace: With `gone` for a long poll whose namespace was deleted: the namespace.
+            ///   - didYouMean: With `unknown-event` or `invalid-field` for a name that is not one of those allowed: the allowed one closest to it, when one is close (also named at the end of `detail`).
             public init(
                 _type: Swift.String,
                 title: Swift.String,
@@ -510,7 +515,8 @@ extension Components {
                 oldestSeq: Swift.Int? = nil,
                 limit: Swift.Int? = nil,
                 pattern: Swift.String? = nil,
-                namespace: Swift.String? = nil
+                namespace: Swift.String? = nil,
+                didYouMean: Swift.String? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -538,6 +544,7 @@ extension Components {
                 self.limit = limit
                 self.pattern = pattern
                 self.namespace = namespace
+                self.didYouMean = didYouMean
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -566,6 +573,7 @@ extension Components {
                 case limit
                 case pattern
                 case namespace
+                case didYouMean
             }
         }
         /// A namespace name (a DNS label); `default` holds what the unprefixed paths hold.
