@@ -4936,6 +4936,7 @@ extension Components {
         /// A scenario (docs/SCENARIOS.md; its JSON Schema, the authority on the format, is
         /// `docs/scenario.schema.json`): a name, where its behaviour comes from, and steps, each a request.
         /// What an import takes and an export writes: a pause (`sleep`), which the format also has, is refused.
+        /// An import holds the body to the format's schema (the daemon's copy of it) before it runs anything.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Scenario`.
@@ -4955,7 +4956,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Scenario/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Scenario/source`.
-            public var source: Swift.String?
+            public var source: Swift.String
             /// Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
             ///
             /// - Remark: Generated from `#/components/schemas/Scenario/namespace`.
@@ -4975,7 +4976,7 @@ extension Components {
                 _dollar_schema: Swift.String? = nil,
                 format: Components.Schemas.Scenario.formatPayload? = nil,
                 name: Swift.String,
-                source: Swift.String? = nil,
+                source: Swift.String,
                 namespace: Swift.String? = nil,
                 steps: [Components.Schemas.ScenarioStep]
             ) {
@@ -5008,7 +5009,7 @@ extension Components {
                     Swift.String.self,
                     forKey: .name
                 )
-                self.source = try container.decodeIfPresent(
+                self.source = try container.decode(
                     Swift.String.self,
                     forKey: .source
                 )

@@ -16,7 +16,7 @@ struct Lifecycled: ParsableCommand {
         usage: """
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
-              lifecycled check [--url <url>] [--namespace <namespace>] [--token <token>] [--junit <file>] <paths> ...
+              lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] <paths> ...
             """,
         discussion: """
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
