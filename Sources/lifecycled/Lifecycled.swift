@@ -253,8 +253,8 @@ struct Lifecycled: ParsableCommand {
             logger.info(
                 "ready",
                 metadata: [
-                    "replayedRecords": "\(replayed)",
-                    "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
+                    "replayedRecords": .stringConvertible(replayed),
+                    "recoverySeconds": .stringConvertible((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
                 ])
             supervisor.ready(status: "listening on port \(daemon.port)")
         } catch {
@@ -285,7 +285,7 @@ struct Lifecycled: ParsableCommand {
             guard let count = try daemon.reloadTokens() else {
                 return logger.info("SIGHUP without --tokens: nothing to reload")
             }
-            logger.info("tokens reloaded", metadata: ["count": "\(count)"])
+            logger.info("tokens reloaded", metadata: ["count": .stringConvertible(count)])
         } catch {
             logger.error("tokens file not reloaded; the previous tokens stay in force", metadata: ["error": "\(error)"])
         }

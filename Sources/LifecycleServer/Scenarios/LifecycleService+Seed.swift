@@ -67,7 +67,7 @@ extension LifecycleService {
             let namespaced = name != NamespaceName.defaultName
             switch runImport(scenario, namespace: namespaced ? name : nil, checks: true) {
             case .success:
-                logger.info("seed applied", metadata: metadata.merging(["steps": "\(scenario.steps.count)"]) { $1 })
+                logger.info("seed applied", metadata: metadata.merging(["steps": .stringConvertible(scenario.steps.count)]) { $1 })
             case .failure(let error):
                 // The import deleted what it created; a namespace it created goes too, so the next start seeds again.
                 if existing == nil, namespaced {
