@@ -145,7 +145,13 @@ let package = Package(
             swiftSettings: strict
         ),
         // Scenario files run against a daemon: the format's patterns, the runner, the reports (docs/SCENARIOS.md).
-        .target(name: "LifecycleScenarios", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
+        // The format's JSON Schema (docs/scenario.schema.json links to it) is compiled in: every reader holds files to it.
+        .target(
+            name: "LifecycleScenarios",
+            dependencies: ["LifecycleCore", "LifecycleJSON"],
+            resources: [.embedInCode("Resources/scenario.schema.json")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "lifecycled",
             dependencies: [

@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
             logger.info(
                 "HTTP server listening",
                 metadata: [
-                    "host": "\(configuration.host)", "port": "\(daemons.port)", "threads": "\(daemons.handles.count)",
+                    "host": "\(configuration.host)", "port": .stringConvertible(daemons.port), "threads": .stringConvertible(daemons.handles.count),
                 ])
         }
     }
@@ -163,7 +163,7 @@ public final class HTTPServer: Sendable {
             for worker in daemons.workers { worker.connectionResumed() }
             daemons.quiescedSockets = sockets
             phase = .running(daemons)
-            logger.info("HTTP server quiesced", metadata: ["port": "\(daemons.port)"])
+            logger.info("HTTP server quiesced", metadata: ["port": .stringConvertible(daemons.port)])
         }
     }
 
@@ -198,7 +198,8 @@ public final class HTTPServer: Sendable {
             logger.info(
                 "HTTP server stopped",
                 metadata: [
-                    "port": "\(daemons.port)", "answeredParked": "\(parked.count)", "endedStreams": "\(streams.count)",
+                    "port": .stringConvertible(daemons.port), "answeredParked": .stringConvertible(parked.count),
+                    "endedStreams": .stringConvertible(streams.count),
                 ])
         }
     }

@@ -74,24 +74,6 @@ public enum Selector {
         sceneStateRestorationActivity,
     ]
 
-    /// The name of `known` closest to `text`: the fewest single-character edits, the first of equals.
-    public static func nearest(to text: String, in known: [String]) -> String? {
-        let typed = Array(text.utf8)
-        return known.min { editDistance(typed, Array($0.utf8)) < editDistance(typed, Array($1.utf8)) }
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-
     /// Not a delegate method: the handler passed to `beginBackgroundTaskWithExpirationHandler:`.
     public static let backgroundTaskExpirationHandler = "backgroundTaskExpirationHandler"
 

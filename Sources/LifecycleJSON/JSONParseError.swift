@@ -30,6 +30,8 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case invalidUTF8
         /// Arrays and objects nested deeper than the parser's limit.
         case tooDeep(limit: Int)
+        /// An object naming this key twice (only with `JSONParser.parse(rejectingDuplicateKeys:)`).
+        case duplicateKey(String)
     }
 
     public let reason: Reason
@@ -56,6 +58,7 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unpairedSurrogate: return "unpaired UTF-16 surrogate in \\u escape" + at
         case .invalidUTF8: return "invalid UTF-8" + at
         case .tooDeep(let limit): return "arrays and objects nested deeper than \(limit) levels" + at
+        case .duplicateKey(let key): return "the key \"\(key)\" twice in one object (only the last would count)" + at
         }
     }
 

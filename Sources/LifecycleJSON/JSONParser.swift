@@ -5,7 +5,8 @@ public import LifecycleCore
 /// Rejects trailing commas, comments, `NaN`/`Infinity`, leading zeros, raw control characters
 /// in strings, malformed `\u` escapes and unpaired surrogates, ill-formed UTF-8, numbers beyond
 /// Double's range, nesting deeper than `maxDepth`, and anything but whitespace after the value.
-/// Any value may stand at the top level. Duplicate object keys: the last one wins.
+/// Any value may stand at the top level. Duplicate object keys: the last one wins, unless the caller asks
+/// for them to be refused (`rejectingDuplicateKeys`, for files people write).
 public enum JSONParser {
     /// How deeply arrays and objects may nest; deeper input is rejected before it can exhaust the stack.
     public static let defaultMaxDepth = 64
@@ -45,6 +46,18 @@ public enum JSONParser {
         var reader = Reader(bytes: bytes, maxDepth: maxDepth)
         return try reader.readDocument()
     }
+
+    /// As `parse`, refusing an object that names a key twice (`duplicateKey`), where keeping the last would
+    /// hide a mistake.
+    public static func parse(rejectingDuplicateKeys bytes: [UInt8], maxDepth: Int = defaultMaxDepth)
+        throws(JSONParseError) -> JSONValue
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+            reader.rejectsDuplicateKeys = true
+            return try reader.readDocument()
+        }
+    }
 }
 
 extension JSONParser {
@@ -61,6 +74,8 @@ extension JSONParser {
         var memberStack: [(key: String, value: JSONValue)] = []
         /// Unescaped bytes of the string being read, for strings with escapes.
         var scratch: [UInt8] = []
+        /// Whether an object naming a key twice is refused rather than keeping the last.
+        var rejectsDuplicateKeys = false
 
         package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
             self.bytes = bytes
@@ -175,7 +190,9 @@ extension JSONParser {
             }
             var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
             for index in base..<memberStack.count {
-                members[memberStack[index].key] = memberStack[index].value  // last duplicate wins
+                let key = memberStack[index].key
+                if rejectsDuplicateKeys, members[key] != nil { throw JSONParseError(.duplicateKey(key), at: position - 1) }
+                members[key] = memberStack[index].value  // last duplicate wins
             }
             memberStack.removeSubrange(base...)
             return .object(members)

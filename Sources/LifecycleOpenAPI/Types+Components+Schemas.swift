@@ -456,6 +456,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/namespace`.
             public var namespace: Swift.String?
+            /// With `unknown-event` or `invalid-field` for a name that is not one of those allowed: the allowed one closest to it, when one is close (also named at the end of `detail`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/didYouMean`.
+            public var didYouMean: Swift.String?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -485,6 +489,7 @@ extension Components {
             ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `too-many-exports` the exports at once (1: per namespace).
             ///   - pattern: With `invalid-field` about a namespace name: the pattern names must match.
             ///   - namespace: With `gone` for a long poll whose namespace was deleted: the namespace.
+            ///   - didYouMean: With `unknown-event` or `invalid-field` for a name that is not one of those allowed: the allowed one closest to it, when one is close (also named at the end of `detail`).
             public init(
                 _type: Swift.String,
                 title: Swift.String,
@@ -511,7 +516,8 @@ extension Components {
                 oldestSeq: Swift.Int? = nil,
                 limit: Swift.Int? = nil,
                 pattern: Swift.String? = nil,
-                namespace: Swift.String? = nil
+                namespace: Swift.String? = nil,
+                didYouMean: Swift.String? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -539,6 +545,7 @@ extension Components {
                 self.limit = limit
                 self.pattern = pattern
                 self.namespace = namespace
+                self.didYouMean = didYouMean
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -567,6 +574,7 @@ extension Components {
                 case limit
                 case pattern
                 case namespace
+                case didYouMean
             }
         }
         /// A namespace name (a DNS label); `default` holds what the unprefixed paths hold.
@@ -4929,6 +4937,7 @@ extension Components {
         /// A scenario (docs/SCENARIOS.md; its JSON Schema, the authority on the format, is
         /// `docs/scenario.schema.json`): a name, where its behaviour comes from, and steps, each a request.
         /// What an import takes and an export writes: a pause (`sleep`), which the format also has, is refused.
+        /// An import holds the body to the format's schema (the daemon's copy of it) before it runs anything.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Scenario`.
@@ -4948,7 +4957,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Scenario/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Scenario/source`.
-            public var source: Swift.String?
+            public var source: Swift.String
             /// Where `--seed` applies it; `default` when absent. Ignored by `lifecycled check` and by an import (the path names the namespace).
             ///
             /// - Remark: Generated from `#/components/schemas/Scenario/namespace`.
@@ -4968,7 +4977,7 @@ extension Components {
                 _dollar_schema: Swift.String? = nil,
                 format: Components.Schemas.Scenario.formatPayload? = nil,
                 name: Swift.String,
-                source: Swift.String? = nil,
+                source: Swift.String,
                 namespace: Swift.String? = nil,
                 steps: [Components.Schemas.ScenarioStep]
             ) {
@@ -5001,7 +5010,7 @@ extension Components {
                     Swift.String.self,
                     forKey: .name
                 )
-                self.source = try container.decodeIfPresent(
+                self.source = try container.decode(
                     Swift.String.self,
                     forKey: .source
                 )

@@ -38,6 +38,10 @@ public struct Scenario: Sendable {
                 "\(file) is written in format \(Pattern.text(format)) of scenarios; this runner reads format 1 "
                     + "(docs/SCENARIOS.md)")
         }
+        let problems = ScenarioFormat.problems(in: document)
+        guard problems.isEmpty else {
+            throw Mismatch("\(file) does not fit the scenario format: \(problems.map(\.description).joined(separator: "; "))")
+        }
         guard let name = document["name"]?.stringValue, case .array(let steps)? = document["steps"] else {
             throw Mismatch("\(file) is not a scenario: it needs a name and a list of steps (docs/SCENARIOS.md)")
         }

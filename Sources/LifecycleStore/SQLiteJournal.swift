@@ -105,7 +105,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         )
         logger.info(
             "Opened journal",
-            metadata: ["path": "\(databasePath)", "next_seq": "\(nextSeq)", "streams": "\(writer.streamCount)"]
+            metadata: ["path": "\(databasePath)", "next_seq": .stringConvertible(nextSeq), "streams": .stringConvertible(writer.streamCount)]
         )
         snapshots.start { [weak self] written in self?.name(written) }
         let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)

@@ -97,7 +97,7 @@ final class SnapshotStore: @unchecked Sendable {
         }
         if !orphans.isEmpty {
             try transaction { () throws(StoreError) in try deleteRows(orphans) }
-            logger.info("Deleted snapshots no journal row names", metadata: ["count": "\(orphans.count)"])
+            logger.info("Deleted snapshots no journal row names", metadata: ["count": .stringConvertible(orphans.count)])
         }
         measure()
     }

@@ -15,11 +15,16 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Run scenario files (docs/SCENARIOS.md): PASS or FAIL for each, the exit status 0 when all pass.",
         discussion: """
-            Without --url the scenarios run in this process on a daemon in memory (no server is needed); with \
-            it, against that daemon. Each scenario runs in a fresh namespace of its own (check-<run>-<n>, \
-            deleted afterwards) unless --namespace names one for all. A failure names the step and what \
-            differed; two lists that differ (an app's callbacks) are shown side by side, the first difference \
-            marked.
+            Every file is first held to the scenario format (docs/scenario.schema.json, compiled in): a file \
+            that does not fit (an unknown or misspelt member, a wrong type, an empty expectation) is reported \
+            as INVALID FILE: PATH: what is wrong, PATH a JSON path (steps[2] is the third step), and nothing \
+            runs. Without --url the scenarios run in this process on a daemon in memory (no server is needed); \
+            with it, against that daemon. Each scenario runs in a fresh namespace of its own \
+            (<prefix><run>-<n>, deleted afterwards; --namespace-prefix, check- by default) unless --namespace \
+            names one for all. A failure names the step and what differed; two lists that differ (an app's \
+            callbacks) are shown side by side, the first difference marked. Exit status: 0 every scenario \
+            passed (with --validate-only: every file is valid), 1 a scenario failed or there was none, 2 a file \
+            is not a valid scenario (nothing ran), 64 a wrong option.
             """)
 
     @Option(help: "A running daemon's root URL (e.g. http://127.0.0.1:8080); without it, a daemon in this process.")
@@ -30,6 +35,12 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: "Send Authorization: Bearer TOKEN with every request.")
     var token: String?
+
+    @Option(help: "How the namespaces made for each scenario begin (<prefix><run>-<n>): one a scoped token may use, e.g. mail-ci- for a token of mail-ci-*.")
+    var namespacePrefix = "check-"
+
+    @Flag(help: "Only hold the files to the scenario format: VALID or INVALID for each, nothing run.")
+    var validateOnly = false
 
     @Option(help: "Write the results as JUnit XML to this file.")
     var junit: String?
@@ -49,9 +60,48 @@ struct CheckCommand: ParsableCommand {
         if let namespace, !NamespaceName.isValid(namespace) {
             throw ValidationError("--namespace \(namespace) is not a namespace name (\(NamespaceName.pattern))")
         }
+        // The longest name it makes: the prefix, an 8-character run and a scenario's number.
+        if !NamespaceName.isValid("\(namespacePrefix)00000000-9999") {
+            throw ValidationError(
+                "--namespace-prefix \(namespacePrefix) does not begin namespace names (\(NamespaceName.pattern)): "
+                    + "lower-case letters, digits and -, starting with a letter or digit, at most 50 characters")
+        }
+    }
+
+    /// Exit status 2: a file is not a valid scenario, and nothing ran.
+    static let invalidFile = ExitCode(2)
+
+    /// The scenarios the paths name, each held to the format; every problem of every file printed (`INVALID`)
+    /// and exit status 2 when one does not fit.
+    private func readScenarios() throws -> [Scenario] {
+        var scenarios: [Scenario] = []
+        var invalid = 0
+        for file in paths.flatMap(Scenario.files) {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                print("INVALID \(file): cannot read it")
+                invalid += 1
+                continue
+            }
+            do {
+                let scenario = try ScenarioFormat.scenario(file: file, bytes: Array(data))
+                scenarios.append(scenario)
+                if validateOnly { print("VALID \(file): \(scenario.name)") }
+            } catch {
+                for problem in error.problems { print("INVALID \(file): \(problem)") }
+                invalid += 1
+            }
+        }
+        if validateOnly { print("\(scenarios.count) valid, \(invalid) invalid") }
+        if invalid > 0 {
+            if !validateOnly { print(invalid == 1 ? "1 file is not a valid scenario; nothing ran" : "\(invalid) files are not valid scenarios; nothing ran") }
+            throw Self.invalidFile
+        }
+        return scenarios
     }
 
     func run() throws {
+        let scenarios = try readScenarios()
+        if validateOnly { return }
         let transport: any ScenarioTransport
         var daemon: Daemon?
         if let url {
@@ -68,15 +118,6 @@ struct CheckCommand: ParsableCommand {
         }
         defer { daemon?.stop() }
         let run = String(UUID().uuidString.lowercased().prefix(8))
-        var scenarios: [Scenario] = []
-        for file in paths.flatMap(Scenario.files) {
-            do {
-                scenarios.append(try Scenario(file: file, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file)))))
-            } catch {
-                print("FAIL \(file): \(error)")
-                throw ExitCode.failure
-            }
-        }
         // Up to --parallel scenarios at once, each in its namespace, on threads of their own (a worker waits for
         // each answer, which the daemon's queues give: Dispatch's threads are not to be held); reported in the
         // order of the files.
@@ -93,7 +134,7 @@ struct CheckCommand: ParsableCommand {
                         return index
                     }
                     guard index < scenarios.count else { return }
-                    let result = check(scenarios[index], in: namespace ?? "check-\(run)-\(index + 1)", through: transport)
+                    let result = check(scenarios[index], in: namespace ?? "\(namespacePrefix)\(run)-\(index + 1)", through: transport)
                     results.withLock { $0[index] = result }
                     if parallel == 1 { print(ScenarioReport.line(result)) }
                 }

@@ -4,7 +4,8 @@ import Logging
 
 /// `--log-format json`: one JSON object per line on standard error. Fixed fields first: `time` (UTC, ISO 8601
 /// with milliseconds), `level`, `label`, `source` (the module that logged) and `message`; then each metadata
-/// key as a field of its own, its value as text (a key that names a fixed field is written `metadata.<key>`).
+/// key as a field of its own (a key that names a fixed field is written `metadata.<key>`): a number given as one
+/// (`.stringConvertible(count)`) as a JSON number, anything else as text.
 struct JSONLogHandler: LogHandler {
     static let fixedFields: Set<String> = ["time", "level", "label", "source", "message"]
 
@@ -34,13 +35,24 @@ struct JSONLogHandler: LogHandler {
         json.string(event.message.description)
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             json.key(Self.fixedFields.contains(key) ? "metadata." + key : key)
-            json.string(Self.text(value))
+            Self.add(value, to: &json)
         }
         json.endObject()
         var line = json.bytes
         line.append(UInt8(ascii: "\n"))
         // One write per line, so lines from several threads never interleave.
         line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    private static func add(_ value: Logger.Metadata.Value, to json: inout JSONWriter) {
+        guard case .stringConvertible(let number) = value else { return json.string(text(value)) }
+        switch number {
+        case let integer as Int: json.int(integer)
+        case let integer as UInt64: json.unsigned(integer)
+        case let integer as any BinaryInteger: json.raw(Array(integer.description.utf8))
+        case let real as Double where real.isFinite: json.number(real)
+        default: json.string(number.description)
+        }
     }
 
     private static func text(_ value: Logger.Metadata.Value) -> String {

@@ -16,7 +16,7 @@ struct Lifecycled: ParsableCommand {
         usage: """
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
-              lifecycled check [--url <url>] [--namespace <namespace>] [--token <token>] [--junit <file>] <paths> ...
+              lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] <paths> ...
             """,
         discussion: """
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
@@ -259,8 +259,8 @@ struct Lifecycled: ParsableCommand {
             logger.info(
                 "ready",
                 metadata: [
-                    "replayedRecords": "\(replayed)",
-                    "recoverySeconds": "\(String(format: "%.3f", Date().timeIntervalSince(started)))",
+                    "replayedRecords": .stringConvertible(replayed),
+                    "recoverySeconds": .stringConvertible((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
                 ])
             supervisor.ready(status: "listening on port \(daemon.port)")
         } catch {
@@ -291,7 +291,7 @@ struct Lifecycled: ParsableCommand {
             guard let count = try daemon.reloadTokens() else {
                 return logger.info("SIGHUP without --tokens: nothing to reload")
             }
-            logger.info("tokens reloaded", metadata: ["count": "\(count)"])
+            logger.info("tokens reloaded", metadata: ["count": .stringConvertible(count)])
         } catch {
             logger.error("tokens file not reloaded; the previous tokens stay in force", metadata: ["error": "\(error)"])
         }

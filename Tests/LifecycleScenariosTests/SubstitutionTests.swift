@@ -24,7 +24,7 @@ import Testing
     }
 
     static func scenario(_ steps: String) throws -> Scenario {
-        try Scenario(file: "s", bytes: Array(#"{"name": "s", "steps": [\#(steps)]}"#.utf8))
+        try Scenario(file: "s", bytes: Array(#"{"name": "s", "source": "test", "steps": [\#(steps)]}"#.utf8))
     }
 
     @Test func dollarDollarBraceStandsForALiteralDollarBrace() throws {

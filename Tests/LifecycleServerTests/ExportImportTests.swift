@@ -133,7 +133,7 @@ import Testing
                 {"do": "GET /v1/apps/a", "save": {"b": "restorableState.s"}},
                 {"do": "POST /v1/apps/a/events", "body": {"type": "remoteNotification", "payload": {"x": "\#(uses)"}}}
                 """#
-            let refused = try server.post("/v1/import", #"{"name": "n", "steps": [\#(steps)]}"#)
+            let refused = try server.post("/v1/import", #"{"name": "n", "source": "s", "steps": [\#(steps)]}"#)
             expectProblem(refused, status: 409, code: "import-failed")
             #expect(refused.int("step") == 4, "\(refused.text)")
             #expect(refused.string("detail")?.contains("16384") == true, "\(refused.text)")
@@ -287,15 +287,31 @@ import Testing
             expectProblem(try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", scenario(#"{"sleep": 1}"#)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", #"{"steps": 3}"#), status: 400, code: "invalid-field")
-            for body in [
-                #"{"name": "n", "steps": []}"#, #"{"name": "n", "steps": [{}]}"#, #"{"name": "", "steps": [{"do": "GET /v1/apps"}]}"#,
-                #"{"name": "n", "extra": 1, "steps": [{"do": "GET /v1/apps"}]}"#,
-                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "wait": 1}]}"#, #"{"name": "n", "steps": [{"do": "FETCH /v1/apps"}]}"#,
-                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "status": "200"}]}"#,
-                #"{"name": "n", "steps": [{"do": "GET /v1/apps", "headers": {"A": 1}}]}"#,
+            // Each body is refused for its own mistake, named by its JSON path (`field`).
+            for (body, field) in [
+                (#"{"name": "n", "source": "s", "steps": []}"#, "steps"), (#"{"name": "n", "source": "s", "steps": [{}]}"#, "steps[0].do"),
+                (#"{"name": "", "source": "s", "steps": [{"do": "GET /v1/apps"}]}"#, "name"),
+                (#"{"name": "n", "steps": [{"do": "GET /v1/apps"}]}"#, "source"),
+                (#"{"name": "n", "source": "s", "extra": 1, "steps": [{"do": "GET /v1/apps"}]}"#, "extra"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "wait": 1}]}"#, "steps[0].wait"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "FETCH /v1/apps"}]}"#, "steps[0].do"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "status": "200"}]}"#, "steps[0].status"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "headers": {"A": 1}}]}"#, "steps[0].headers.A"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "expect": {}}]}"#, "steps[0].expect"),
+                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps"}, {"sleep": 1}]}"#, "steps[1].sleep"),
             ] {
-                expectProblem(try server.post("/v1/import", body), status: 400, code: "invalid-field")
+                let refused = try server.post("/v1/import", body)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == field, "\(refused.text)")
             }
+            // A misspelt member (the only assertion of its step) is named with the closest valid one.
+            let misspelt = try server.post(
+                "/v1/import",
+                scenario(#"{"do": "POST /v1/devices", "body": {"id": "typo"}}, {"do": "GET /v1/devices/typo"}, {"do": "GET /v1/apps/app", "expcet": {"state": "suspended"}}"#))
+            expectProblem(misspelt, status: 400, code: "invalid-field")
+            #expect(misspelt.string("field") == "steps[2].expcet" && misspelt.string("didYouMean") == "expect", "\(misspelt.text)")
+            #expect(misspelt.string("detail")?.contains("did you mean expect?") == true)
+            #expect(try server.get("/v1/devices/typo").status == 404, "nothing of a refused import ran")
             let later = try server.post("/v1/import", #"{"name": "n", "format": 2, "steps": [{"do": "GET /v1/apps"}]}"#)
             expectProblem(later, status: 400, code: "invalid-field")
             #expect(later.string("detail")?.contains("format 2") == true, "\(later.text)")

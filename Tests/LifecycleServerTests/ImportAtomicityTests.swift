@@ -20,7 +20,7 @@ import Testing
             steps.append(#"{"do": "POST /v1/apps/a\#(index)/events", "body": {"type": "launch"}, "status": 200}"#)
         }
         if failing { steps.append(#"{"do": "GET /v1/apps/a0", "expect": {"state": "notRunning"}}"#) }
-        return #"{"name": "many", "steps": [\#(steps.joined(separator: ","))]}"#
+        return #"{"name": "many", "source": "test", "steps": [\#(steps.joined(separator: ","))]}"#
     }
 
     @Test func aFailedImportLeavesNotEvenTheNamespaceItWouldHaveCreated() throws {
@@ -117,7 +117,7 @@ import Testing
     @Test func anImportStepAskingForAnEventStreamIsRefusedAndOpensNone() throws {
         try withDaemon { server in
             let body = #"""
-                {"name": "stream", "steps": [
+                {"name": "stream", "source": "test", "steps": [
                   {"do": "POST /v1/devices", "body": {"id": "d"}, "status": 201},
                   {"do": "GET /v1/devices/d/timeline", "headers": {"Accept": "text/event-stream"}}]}
                 """#

@@ -124,6 +124,27 @@ import Testing
         }
     }
 
+    /// A misspelt name is answered with the closest valid one, in the detail and as `didYouMean`; a name far
+    /// from every valid one gets none.
+    @Test func aMisspeltNameIsAnsweredWithTheClosestValidOne() throws {
+        try withFixture { server in
+            let event = try server.post("/v1/apps/a1/events", #"{"type": "lauch"}"#)
+            expectProblem(event, status: 400, code: "unknown-event")
+            #expect(event.string("didYouMean") == "launch")
+            #expect(event.string("detail")?.hasSuffix("; did you mean launch?") == true)
+            #expect(try server.post("/v1/apps/a1/events", #"{"type": "teleport"}"#).object["didYouMean"] == nil)
+            let member = try server.post("/v1/devices/d1/events", #"{"type": "advanceTime", "secnds": 3}"#)
+            expectProblem(member, status: 400, code: "invalid-field")
+            #expect(member.string("field") == "secnds")
+            #expect(member.string("didYouMean") == "seconds")
+            let body = try server.post("/v1/devices", #"{"id": "d9", "iosVersio": "17.0"}"#)
+            expectProblem(body, status: 400, code: "invalid-field")
+            #expect(body.string("didYouMean") == "iosVersion")
+            let value = try server.get("/v1/apps?state=suspnded")
+            #expect(value.string("didYouMean") == "suspended")
+        }
+    }
+
     @Test func anAppEventOnTheDevicePathIsUnknownThereAndListsDeviceTypes() throws {
         try withFixture { server in
             let reply = try server.post("/v1/devices/d1/events", #"{"type": "launch"}"#)

@@ -49,6 +49,13 @@ import Testing
             #expect(throws: DaemonError.self) {
                 _ = try TestDaemon(configure: { $0.seeds = [notAScenario] })
             }
+            // A seed that does not fit the format stops the start before any of it runs, naming the member.
+            let misspelt = Self.seed(namespace: "typo", Self.lockedPhone + #", {"do": "GET /v1/devices/phone", "expcet": {"locked": true}}"#)
+            #expect {
+                _ = try TestDaemon(configure: { $0.seeds = [misspelt] })
+            } throws: { error in
+                "\(error)".contains("01_seed.json") && "\(error)".contains("expcet") && "\(error)".contains("did you mean expect?")
+            }
         }
     }
 

@@ -51,6 +51,8 @@ import Testing
             let reply = try server.post("/v1/apps/mail/verify", Self.body(swapped))
             expectProblem(reply, status: 409, code: "verification-failed")
             #expect(reply.int("index") == 2 && reply.string("expected") == swapped[2])
+            // The detail counts as people count (the third callback); `index` counts from 0.
+            #expect(reply.string("detail")?.hasPrefix("callback 3 is applicationDidBecomeActive:") == true, "\(reply.text)")
             #expect(reply.nested("actual")["selector"] as? String == Self.launchAndHome[2])
             #expect(reply.object["callbacks"] as? [String] == Self.launchAndHome)
 
@@ -68,6 +70,7 @@ import Testing
                 Self.body(["applicationDidEnterBackground:", "applicationDidBecomeActive:"], #", "match": "subsequence""#))
             expectProblem(order, status: 409, code: "verification-failed")
             #expect(order.int("index") == 1 && order.string("expected") == "applicationDidBecomeActive:")
+            #expect(order.string("detail")?.hasSuffix("(expected callback 2 of 2)") == true, "\(order.text)")
         }
     }
 

@@ -3,7 +3,7 @@
 
 Against a running daemon: every conformance scenario runs in the namespace `recorded` (`lifecycled check
 --namespace recorded`); `GET /v1/namespaces/recorded/export` must be a valid scenario (docs/scenario.schema.json,
-through Tests/Conformance/validate.py) that `lifecycled check` passes with no server; imported into the
+through `lifecycled check --validate-only`) that `lifecycled check` passes with no server; imported into the
 namespace `copy`, it must rebuild every manual-clock device's timeline byte for byte and every app's callbacks.
 Prints what it compared; exit 1 on the first difference.
 
@@ -60,8 +60,7 @@ def main():
         path = os.path.join(work, "01_recorded.json")
         with open(path, "wb") as f:
             f.write(exported)
-        valid = subprocess.run(
-            [sys.executable, os.path.join(ROOT, "Tests", "Conformance", "validate.py"), path], capture_output=True, text=True)
+        valid = subprocess.run([BIN, "check", "--validate-only", path], capture_output=True, text=True)
         if valid.returncode != 0:
             fail(f"the export is not a valid scenario:\n{valid.stdout}")
         checked = subprocess.run([BIN, "check", path], capture_output=True, text=True)

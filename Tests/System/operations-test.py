@@ -310,10 +310,12 @@ def logs(binary, work):
     check("... with time, level, label, source and message",
           objects and all({"time", "level", "label", "source", "message"} <= set(o) for o in objects))
     access = [o for o in objects if o.get("message") == "request" and o.get("requestId") == "trace-42"]
-    check("the access log has the request: client, method, route, status, micros, bytes, token name, id",
+    check("the access log has the request: client, method, route, status, micros, bytes (numbers), token name, id",
           len(access) == 1 and access[0].get("client") == "127.0.0.1" and access[0].get("route") == "apps"
-          and access[0].get("status") == "200" and access[0].get("token") == "ops" and access[0].get("method") == "GET"
-          and access[0].get("micros", "").isdigit() and access[0].get("bytes", "").isdigit(), access)
+          and access[0].get("status") == 200 and access[0].get("token") == "ops" and access[0].get("method") == "GET"
+          and type(access[0].get("micros")) is int and type(access[0].get("bytes")) is int, access)
+    ready = [o for o in objects if o.get("message") == "ready"]
+    check("... and other counts are numbers too", ready and type(ready[0].get("replayedRecords")) is int, ready)
     check("... never the token itself", admin_out[0] not in open(log).read())
     check("... and a path's line break stays inside its line, escaped",
           any(o.get("path") == "/v1/apps%0Aforged" for o in objects))

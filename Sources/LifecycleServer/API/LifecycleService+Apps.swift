@@ -126,8 +126,9 @@ extension LifecycleService {
         var state: AppState?
         if let text = request.query["state"] {
             guard let value = AppState(rawValue: text) else {
-                throw .invalidField(
-                    "state", "state must be an app state, not \"\(text)\"", allowed: AppState.allCases.map(\.rawValue))
+                throw APIError.invalidField(
+                    "state", "state must be an app state, not \"\(text)\"", allowed: AppState.allCases.map(\.rawValue)
+                ).suggesting(for: text, among: AppState.allCases.map(\.rawValue))
             }
             state = value
         }

@@ -65,10 +65,11 @@ extension LifecycleService {
     }
 
     /// Where `actual` first differs from `expected` (an index past the shorter one when one is a prefix of the
-    /// other); nil when they are the same.
+    /// other); nil when they are the same. The index counts from 0, as `index` in the answer; the detail counts
+    /// callbacks as people do, from 1.
     static func firstDifference(expected: [String], actual: [String]) -> (index: Int, detail: String)? {
         for (index, (wanted, had)) in zip(expected, actual).enumerated() where wanted != had {
-            return (index, "callback \(index) is \(had) where \(wanted) was expected")
+            return (index, "callback \(index + 1) is \(had) where \(wanted) was expected")
         }
         if expected.count == actual.count { return nil }
         let index = min(expected.count, actual.count)
@@ -86,7 +87,7 @@ extension LifecycleService {
         var lastSeq = after
         for (index, wanted) in expected.enumerated() {
             guard let found = actual[position...].firstIndex(of: wanted) else {
-                return (index, "no \(wanted) after seq \(lastSeq) (expected callback \(index) of \(expected.count))")
+                return (index, "no \(wanted) after seq \(lastSeq) (expected callback \(index + 1) of \(expected.count))")
             }
             lastSeq = seqs[found]
             position = found + 1

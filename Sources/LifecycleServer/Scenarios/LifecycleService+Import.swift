@@ -76,70 +76,26 @@ extension LifecycleService {
         }
     }
 
-    /// The scenario in `document`, if an import can apply it: the format's members with their types (as
-    /// `docs/scenario.schema.json` and the spec's `Scenario` give them), and steps that are requests (a pause is
-    /// refused), at least one.
+    /// The scenario in `document`, if an import can apply it: one that fits the scenario format (the one
+    /// check, `ScenarioFormat`: the file's first problem is answered, its path as `field`), and on top what only
+    /// an import refuses: a pause (`sleep`), as an import does not wait.
     static func importable(_ document: JSONValue) throws(APIError) -> Scenario {
-        guard case .object(let members) = document else {
-            throw .invalidField("body", "the body is a scenario (docs/SCENARIOS.md): a JSON object")
+        if let problem = ScenarioFormat.problems(in: document).first {
+            var error = APIError.invalidField(
+                problem.path.isEmpty ? "body" : problem.path, "not a scenario of the format (docs/SCENARIOS.md): \(problem)",
+                allowed: problem.allowed)
+            if let nearest = problem.didYouMean { error.extra["didYouMean"] = .string(nearest) }
+            throw error
         }
-        let known = ["$schema", "format", "name", "source", "namespace", "steps"]
-        for key in members.keys.sorted() where !known.contains(key) {
-            throw .invalidField(key, "\(key) is not a member of a scenario", allowed: known)
+        if case .array(let steps)? = document["steps"],
+            let index = steps.firstIndex(where: { $0["sleep"] != nil })
+        {
+            throw .invalidField("steps[\(index)].sleep", "steps[\(index)].sleep: an import does not pause: leave out its sleep steps")
         }
-        for key in ["$schema", "name", "source", "namespace"] {
-            if let value = members[key], value.stringValue == nil {
-                throw .invalidField(key, "\(key) is a string, not \(value.typeName)")
-            }
-        }
-        guard members["name"]?.stringValue?.isEmpty == false else {
-            throw .invalidField("name", "a scenario has a name: a string of at least one character")
-        }
-        guard case .array(let steps)? = members["steps"], !steps.isEmpty else {
-            throw .invalidField("steps", "a scenario has steps: a list of at least one")
-        }
-        for (index, step) in steps.enumerated() { try checkStep(step, at: "steps[\(index)]") }
         do {
             return try Scenario(file: "import", document: document)
         } catch {
-            throw .invalidField("body", "the body is a scenario (docs/SCENARIOS.md): \(error.description)")
-        }
-    }
-
-    /// The members a step of an import may have, and what each holds.
-    private static func checkStep(_ step: JSONValue, at path: String) throws(APIError) {
-        guard case .object(let members) = step else { throw .invalidField(path, "each step is an object") }
-        if members["sleep"] != nil {
-            throw .invalidField("\(path).sleep", "an import does not pause: leave out its sleep steps")
-        }
-        let known = ["do", "body", "rawBody", "status", "headers", "expect", "pluck", "save", "saveHeaders", "expectHeaders"]
-        for key in members.keys.sorted() where !known.contains(key) {
-            throw .invalidField("\(path).\(key)", "\(key) is not a member of a step", allowed: known)
-        }
-        let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-        guard let action = members["do"]?.stringValue, let space = action.firstIndex(of: " "),
-            methods.contains(String(action[..<space])), action[action.index(after: space)...].hasPrefix("/")
-        else {
-            throw .invalidField(
-                "\(path).do", "each step names its request: \"do\": \"METHOD /path\"", allowed: methods)
-        }
-        if let raw = members["rawBody"], raw.stringValue == nil { throw .invalidField("\(path).rawBody", "rawBody is a string") }
-        if let pluck = members["pluck"], pluck.stringValue == nil { throw .invalidField("\(path).pluck", "pluck is a string") }
-        if let status = members["status"] {
-            guard let number = status.numberValue, number.rounded() == number, (100...599).contains(number) else {
-                throw .invalidField("\(path).status", "status is an HTTP status, a whole number from 100 to 599")
-            }
-        }
-        for key in ["headers", "save", "saveHeaders"] {
-            guard let value = members[key] else { continue }
-            guard case .object(let pairs) = value, pairs.values.allSatisfy({ $0.stringValue != nil }) else {
-                throw .invalidField("\(path).\(key)", "\(key) is an object of strings")
-            }
-        }
-        if let value = members["expectHeaders"] {
-            guard case .object = value else {
-                throw .invalidField("\(path).expectHeaders", "expectHeaders is an object of patterns")
-            }
+            throw .invalidField("body", "not a scenario of the format (docs/SCENARIOS.md): \(error.description)")
         }
     }
 

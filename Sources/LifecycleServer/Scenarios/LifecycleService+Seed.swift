@@ -76,7 +76,7 @@ extension LifecycleService {
             let namespaced = name != NamespaceName.defaultName
             switch runImport(scenario, namespace: namespaced ? name : nil, checks: true) {
             case .success:
-                logger.info("seed applied", metadata: metadata.merging(["steps": "\(scenario.steps.count)"]) { $1 })
+                logger.info("seed applied", metadata: metadata.merging(["steps": .stringConvertible(scenario.steps.count)]) { $1 })
             case .failure(let error):
                 // Nothing of it stays (nor its namespace): the next start seeds again.
                 throw SeedError(description: "\(seed.file) did not apply to the namespace \(name): \(error.detail)")

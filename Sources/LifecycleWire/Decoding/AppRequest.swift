@@ -23,9 +23,9 @@ package struct AppRequest {
         ]
         for (field, selectors, known) in named {
             for selector in selectors where !known.contains(selector) {
-                let nearest = Selector.nearest(to: selector, in: known).map { "; did you mean \($0)?" } ?? ""
-                throw .invalidField(
-                    field, "\(selector) is not a delegate method \(field) may name\(nearest)", allowed: known)
+                throw APIError.invalidField(
+                    field, "\(selector) is not a delegate method \(field) may name", allowed: known
+                ).suggesting(for: selector, among: known)
             }
         }
     }

@@ -44,9 +44,10 @@ package struct DeviceRequest {
             let kind = configuration.settings.keys.sorted().first(where: { ChangeKind(rawValue: $0)?.hasValue == false }
             )
         {
-            throw .invalidField(
+            throw APIError.invalidField(
                 "settings.\(kind)", "settings.\(kind) is not a device setting",
-                allowed: ChangeKind.settable.map(\.rawValue))
+                allowed: ChangeKind.settable.map(\.rawValue)
+            ).suggesting(for: kind, among: ChangeKind.settable.map(\.rawValue))
         }
         self.configuration = configuration
     }

@@ -33,7 +33,8 @@ struct FieldReader {
         }
         guard let key = first else { return }
         let names = besides.map { [$0] + allowed } ?? allowed
-        throw .invalidField(path(key), "\(path(key)) is not a known field", allowed: names.map(path))
+        throw APIError.invalidField(path(key), "\(path(key)) is not a known field", allowed: names.map(path))
+            .suggesting(for: path(key), among: names.map(path))
     }
 
     /// The member, nil when absent. A member that is there as `null` is an error: the schema gives no
@@ -145,7 +146,8 @@ struct FieldReader {
     }
 
     private func notAllowed(_ key: String, _ text: String, _ options: [String]) -> APIError {
-        .invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"", allowed: options)
+        APIError.invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"", allowed: options)
+            .suggesting(for: text, among: options)
     }
 }
 

@@ -44,6 +44,16 @@ package struct APIError: Error {
         var error = APIError(
             .unknownEvent, detail ?? "\(type) is not an event type here; validTypes lists those that are")
         error.extra["validTypes"] = .array(validTypes.map(JSONValue.string))
+        return detail == nil ? error.suggesting(for: type, among: validTypes) : error
+    }
+
+    /// `typed` is not one of `known`: when one of them is close (`NearestName`), it is named at the end of the
+    /// detail ("; did you mean launch?") and as `didYouMean`.
+    package func suggesting(for typed: String, among known: [String]) -> APIError {
+        guard let nearest = NearestName.among(known, to: typed) else { return self }
+        var error = self
+        error.detail += "; did you mean \(nearest)?"
+        error.extra["didYouMean"] = .string(nearest)
         return error
     }
 

@@ -49,6 +49,9 @@ def test_a_refused_event_reads_as_a_problem():
         problem = refused.parsed
         assert isinstance(problem, Problem)
         assert problem.code == "invalid-transition" and problem.status == 409 and problem.detail
+        # It prints as its status, code and detail, not as every member the schema has.
+        assert str(problem) == f"409 invalid-transition: {problem.detail}"
+        assert "Unset" not in repr(problem)
 
 
 def test_without_the_token_the_answer_is_401():

@@ -22,7 +22,7 @@ import Testing
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.string("detail")?.contains("frozen") == true)
             expectProblem(
-                try server.post("/v1/namespaces/moving/import", #"{"name": "n", "steps": [{"do": "GET /v1/apps"}]}"#),
+                try server.post("/v1/namespaces/moving/import", #"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps"}]}"#),
                 status: 409, code: "namespace-frozen")
             expectProblem(try server.delete("/v1/namespaces/moving/apps/mail"), status: 409, code: "namespace-frozen")
             // A verify reads: it goes on (and says the app, never launched, had no such callback).
@@ -147,7 +147,7 @@ import Testing
             for index in 0..<300 {
                 steps.append(#"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d", "bundleId": "b"}, "status": 201}"#)
             }
-            let body = #"{"name": "many", "steps": [\#(steps.joined(separator: ","))]}"#
+            let body = #"{"name": "many", "source": "s", "steps": [\#(steps.joined(separator: ","))]}"#
             let imported = Protected<Reply?>(nil)
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
