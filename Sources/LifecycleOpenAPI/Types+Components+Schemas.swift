@@ -260,11 +260,12 @@ extension Components {
                     case unsupported_hyphen_media_hyphen_type = "unsupported-media-type"
                     case misdirected_hyphen_request = "misdirected-request"
                     case idempotency_hyphen_key_hyphen_reused = "idempotency-key-reused"
-                    case too_hyphen_many_hyphen_exports = "too-many-exports"
                     case header_hyphen_fields_hyphen_too_hyphen_large = "header-fields-too-large"
                     case unsupported_hyphen_transfer_hyphen_encoding = "unsupported-transfer-encoding"
                     case not_hyphen_ready = "not-ready"
                     case insufficient_hyphen_storage = "insufficient-storage"
+                    case too_hyphen_many_hyphen_requests = "too-many-requests"
+                    case memory_hyphen_budget_hyphen_exceeded = "memory-budget-exceeded"
                 }
                 /// - Remark: Generated from `#/components/schemas/Problem/code/value1`.
                 public var value1: Components.Schemas.Problem.codePayload.Value1Payload?
@@ -444,10 +445,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/oldestSeq`.
             public var oldestSeq: Swift.Int?
-            /// The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `too-many-exports` the exports at once (1: per namespace).
+            /// The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `memory-budget-exceeded` the budget's bytes.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/limit`.
             public var limit: Swift.Int?
+            /// With `memory-budget-exceeded`: which budget a creation would pass (`--memory-bytes`, `--namespace-memory-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/budget`.
+            @frozen public enum budgetPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case daemon = "daemon"
+                case namespace = "namespace"
+            }
+            /// With `memory-budget-exceeded`: which budget a creation would pass (`--memory-bytes`, `--namespace-memory-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/budget`.
+            public var budget: Components.Schemas.Problem.budgetPayload?
+            /// With `memory-budget-exceeded`: the bytes of descriptions the budget holds already.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/used`.
+            public var used: Swift.Int?
+            /// With `memory-budget-exceeded`: the bytes the refused creation would have added.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/asked`.
+            public var asked: Swift.Int?
             /// With `invalid-field` about a namespace name: the pattern names must match.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/pattern`.
@@ -486,7 +506,10 @@ extension Components {
             ///   - validTypes: With `unknown-event`: the event types accepted on this path.
             ///   - field: With `invalid-field`: the offending member, dotted, e.g. `clock.mode` or `delegate.durations`.
             ///   - oldestSeq: With `gone`: the oldest `seq` still retained.
-            ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `too-many-exports` the exports at once (1: per namespace).
+            ///   - limit: The limit that was passed: with `payload-too-large`, `uri-too-long` and `header-fields-too-large` in bytes; with `too-many-query-parameters` the parameters; with `quota-exceeded` the quota; with `insufficient-storage` the setting's bytes; with `memory-budget-exceeded` the budget's bytes.
+            ///   - budget: With `memory-budget-exceeded`: which budget a creation would pass (`--memory-bytes`, `--namespace-memory-bytes`).
+            ///   - used: With `memory-budget-exceeded`: the bytes of descriptions the budget holds already.
+            ///   - asked: With `memory-budget-exceeded`: the bytes the refused creation would have added.
             ///   - pattern: With `invalid-field` about a namespace name: the pattern names must match.
             ///   - namespace: With `gone` for a long poll whose namespace was deleted: the namespace.
             ///   - didYouMean: With `unknown-event` or `invalid-field` for a name that is not one of those allowed: the allowed one closest to it, when one is close (also named at the end of `detail`).
@@ -515,6 +538,9 @@ extension Components {
                 field: Swift.String? = nil,
                 oldestSeq: Swift.Int? = nil,
                 limit: Swift.Int? = nil,
+                budget: Components.Schemas.Problem.budgetPayload? = nil,
+                used: Swift.Int? = nil,
+                asked: Swift.Int? = nil,
                 pattern: Swift.String? = nil,
                 namespace: Swift.String? = nil,
                 didYouMean: Swift.String? = nil
@@ -543,6 +569,9 @@ extension Components {
                 self.field = field
                 self.oldestSeq = oldestSeq
                 self.limit = limit
+                self.budget = budget
+                self.used = used
+                self.asked = asked
                 self.pattern = pattern
                 self.namespace = namespace
                 self.didYouMean = didYouMean
@@ -572,6 +601,9 @@ extension Components {
                 case field
                 case oldestSeq
                 case limit
+                case budget
+                case used
+                case asked
                 case pattern
                 case namespace
                 case didYouMean

@@ -1246,7 +1246,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/put(putNamespace)/responses/507`.
@@ -2722,7 +2725,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/devices/post(createDeviceInNamespace)/responses/507`.
@@ -3916,7 +3922,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/devices/{id}/events/post(postDeviceEventsInNamespace)/responses/507`.
@@ -5196,7 +5205,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/post(createAppInNamespace)/responses/507`.
@@ -6390,7 +6402,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/events/post(postAppEventsInNamespace)/responses/507`.
@@ -6849,7 +6864,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)/responses/507`.
@@ -8442,7 +8460,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The daemon runs as many exports as it may at once, or the namespace has one under way (`too-many-exports`); try again after `Retry-After` seconds.
+            /// The daemon runs as many exports as it may at once, or the namespace has one under way (`too-many-requests`); try again after `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/export/get(exportScenarioInNamespace)/responses/429`.
             ///
@@ -8670,7 +8688,7 @@ public enum Operations {
     }
     /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
     ///
-    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings when the import is written, and not at all when it fails.
     ///
     /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
@@ -8961,6 +8979,31 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many requests of this kind wait already (`too-many-requests`): imports, 8 per tenant (a token, or
+            /// a namespace with tokens off) and 64 over the daemon. Nothing changed; try again once one is answered.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/431`.
@@ -9034,7 +9077,10 @@ public enum Operations {
             }
             /// The data directory holds `--max-data-bytes` already, or its disk has less than
             /// `--min-free-disk-bytes` left (`insufficient-storage`, with `limit`; the `detail` names the
-            /// setting). Nothing changed; reads, deletions and resets go on, and a deletion frees room.
+            /// setting). Or, for a device's or an app's creation and an import, its descriptions would not fit in
+            /// the daemon's or the namespace's memory budget beside those it holds already
+            /// (`memory-budget-exceeded`, with `budget`, `limit`, `used` and `asked`; docs/MEMORY.md). Nothing
+            /// changed; reads, deletions and resets go on, and a deletion frees room.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/507`.

@@ -179,7 +179,7 @@ public protocol APIProtocol: Sendable {
     func exportScenarioInNamespace(_ input: Operations.exportScenarioInNamespace.Input) async throws -> Operations.exportScenarioInNamespace.Output
     /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
     ///
-    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings when the import is written, and not at all when it fails.
     ///
     /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
@@ -574,7 +574,7 @@ extension APIProtocol {
     }
     /// Apply a scenario's steps to the namespace, all or nothing (in a namespace)
     ///
-    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings.
+    /// As `POST /v1/import`, inside the namespace `ns` (the steps' `/v1/...` paths move under it). A namespace that does not exist is created with default settings when the import is written, and not at all when it fails.
     ///
     /// - Remark: HTTP `POST /v1/namespaces/{ns}/import`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)`.
