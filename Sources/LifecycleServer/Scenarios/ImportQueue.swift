@@ -41,7 +41,7 @@ final class ImportQueue: Sendable {
         var waiting = 0
     }
 
-    init(running: Int = 2, waitingPerTenant: Int = 8, waiting: Int = 64) {
+    init(running: Int = 2, waitingPerTenant: Int = 4, waiting: Int = 16) {
         self.running = running
         self.waitingPerTenant = waitingPerTenant
         self.waiting = waiting
