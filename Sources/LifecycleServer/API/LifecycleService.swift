@@ -123,14 +123,19 @@ public final class LifecycleService: HTTPResponder {
     /// The exports under way, and the places for more.
     let exports: ExportSlots
 
-    public init(journal: any Journal, options: ServiceOptions, logger: Logger) {
+    public convenience init(journal: any Journal, options: ServiceOptions, logger: Logger) {
+        self.init(journal: journal, options: options, logger: logger, openAPIDocument: nil)
+    }
+
+    /// `openAPIDocument`: the spec as served, when another service made it already (an import's staging service).
+    init(journal: any Journal, options: ServiceOptions, logger: Logger, openAPIDocument: [UInt8]?) {
         self.journal = journal
         self.options = options
         self.logger = logger
         logsAccess = options.accessLog && logger.logLevel <= .info
         namespaces = NamespaceTable(now: options.wallClock())
         access = Protected(AccessPolicy(table: options.tokens))
-        openAPIDocument = OpenAPIDocument.load(maxWait: options.maxWait)
+        self.openAPIDocument = openAPIDocument ?? OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
         memoryBudget = MemoryBudget(limit: options.memoryBytes, namespaceLimit: options.namespaceMemoryBytes)
         exports = ExportSlots(limit: options.exportsAtOnce)

@@ -24,7 +24,8 @@ extension LifecycleService {
         staged.storeFailed = {}
         // Every input is needed to write the devices into the journal.
         staged.recordingBytes = max(options.recordingBytes, Self.stagingRecordingBytes)
-        let service = LifecycleService(journal: MemoryJournal(), options: staged, logger: logger)
+        let service = LifecycleService(
+            journal: MemoryJournal(), options: staged, logger: logger, openAPIDocument: openAPIDocument)
         service.setPhase(.ready)
         return service
     }
