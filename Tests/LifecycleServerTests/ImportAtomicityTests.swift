@@ -56,9 +56,7 @@ import Testing
 
     @Test func anImportCutByACrashIsTakenAwayAtTheNextStart() throws {
         try TemporaryDirectory.with { (directory: TemporaryDirectory) throws in
-            var logger = Logger(label: "lifecycled.tests")
-            logger.logLevel = .error
-            let crashing = try CrashingJournal(SQLiteJournal(directory: directory.path, logger: logger))
+            let crashing = try CrashingJournal(directory: directory)
             try withDaemon(store: .journal(crashing)) { (server: TestDaemon) throws in
                 #expect(try server.post("/v1/devices", #"{"id": "kept"}"#).status == 201)
                 let cut = try server.post("/v1/namespaces/cut/import", Self.scenario(devices: 5))
@@ -84,10 +82,7 @@ import Testing
 
     @Test func anImportIntoAnExistingNamespaceCutByACrashLeavesWhatWasThere() throws {
         try TemporaryDirectory.with { (directory: TemporaryDirectory) throws in
-            var logger = Logger(label: "lifecycled.tests")
-            logger.logLevel = .error
-            let crashing = try CrashingJournal(SQLiteJournal(directory: directory.path, logger: logger))
-            try withDaemon(store: .journal(crashing)) { (server: TestDaemon) throws in
+            try withDaemon(store: .journal(CrashingJournal(directory: directory))) { (server: TestDaemon) throws in
                 #expect(try server.post("/v1/namespaces/team/devices", #"{"id": "old"}"#).status == 201)
                 expectProblem(try server.post("/v1/namespaces/team/import", Self.scenario(devices: 2)), status: 409, code: "import-failed")
             }
@@ -146,7 +141,12 @@ final class CrashingJournal: Journal, @unchecked Sendable {
     private let dead = Protected(false)
     var crashed: Bool { dead.get() }
 
-    init(_ base: SQLiteJournal) { self.base = base }
+    /// A SQLite journal in `directory`, as the next start opens it.
+    init(directory: TemporaryDirectory) throws {
+        var logger = Logger(label: "lifecycled.tests")
+        logger.logLevel = .error
+        base = try SQLiteJournal(directory: directory.path, logger: logger)
+    }
 
     var keepsRecords: Bool { base.keepsRecords }
     var diskUse: DiskUse? { base.diskUse }
