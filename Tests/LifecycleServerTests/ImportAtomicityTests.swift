@@ -109,6 +109,37 @@ import Testing
         }
     }
 
+    @Test func importsOfATokenThatIsRevokedStopAndLeaveNothing() throws {
+        let secret = "import-secret-0123456789"
+        let tokens = TokensLiveTests.table([("ci", secret, .write, ["ci-*"])])
+        try withDaemon(tokens: tokens) { server in
+            let bearer = [("Authorization", "Bearer \(secret)")]
+            let answers = Protected<[String: Reply]>([:])
+            let done = DispatchGroup()
+            for name in ["ci-running", "ci-waiting"] {
+                done.enter()
+                DispatchQueue.global().async {
+                    let reply = try? server.post("/v1/namespaces/\(name)/import", Self.scenario(devices: 600), headers: bearer)
+                    answers.withLock { $0[name] = reply }
+                    done.leave()
+                }
+                // The second waits behind the first: one import at a time per token.
+                #expect(eventually { server.service.imports.runningCount == 1 })
+            }
+            #expect(eventually { server.service.imports.waitingCount == 1 })
+            server.service.setTokens(TokensLiveTests.table([]))
+            #expect(done.wait(timeout: .now() + 60) == .success)
+            for name in ["ci-running", "ci-waiting"] {
+                let reply = try #require(answers.get()[name])
+                expectProblem(reply, status: 409, code: "import-failed")
+                #expect(reply.string("detail")?.contains("no longer allows") == true, "\(reply.text)")
+            }
+            server.service.setTokens(nil)
+            #expect(try server.get("/v1/namespaces/ci-running").status == 404)
+            #expect(try server.get("/v1/namespaces/ci-waiting").status == 404)
+        }
+    }
+
     @Test func anImportStepAskingForAnEventStreamIsRefusedAndOpensNone() throws {
         try withDaemon { server in
             let body = #"""
