@@ -22,7 +22,9 @@ struct Lifecycled: ParsableCommand {
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
             a JSON file of keys and values (--config FILE, or LIFECYCLED_CONFIG); the command line wins over \
             the environment, which wins over the file. A value that does not fit its setting stops the start \
-            (exit 64), naming the setting, its source and value, and what is allowed. Keys (and variables): \
+            (exit 64), naming the setting, its source and value, and what is allowed; so does a key of the file \
+            that is no setting's, or a LIFECYCLED_ variable close to a setting's, naming the one probably meant. \
+            Keys (and variables): \
             \(Setting.listing).
             """,
         version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
