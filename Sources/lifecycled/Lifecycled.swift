@@ -220,16 +220,16 @@ struct Lifecycled: ParsableCommand {
         try SettingSources(commandLine: self, environment: ProcessInfo.processInfo.environment).resolve()
     }
 
-    func validate() throws {
+    /// The settings are checked here, when the daemon runs, rather than in `validate()`, which ArgumentParser
+    /// also calls before a subcommand (`token`, `check`): those do not read them, and a variable meant for the
+    /// daemon does not stop them.
+    func run() throws {
+        let settings: Settings
         do {
-            _ = try settings()
+            settings = try self.settings()
         } catch {
             throw ValidationError(error.description)
         }
-    }
-
-    func run() throws {
-        let settings = try settings()
         let logger = Self.bootstrap(level: settings.logLevel, format: settings.logFormat)
         logger.info("starting", metadata: ["version": "\(BuildInfo.version)", "revision": "\(BuildInfo.revision)"])
         let prometheus = Self.bootstrapMetrics()

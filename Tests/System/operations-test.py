@@ -227,6 +227,11 @@ def configuration(binary, work):
         status, stderr = refused(binary, work, env={name: "8080"})
         said = f"{name}=8080: not a setting's variable; did you mean {meant}?"
         check(f"{name} is refused (64), naming {meant}", status == 64 and said in stderr, (status, stderr))
+    # The daemon's settings are the daemon's: its subcommands run whatever the variables say.
+    made = subprocess.run([binary, "token", "new", "--name", "ci", "--role", "admin"], capture_output=True, text=True,
+                          timeout=10, env={"PATH": os.environ["PATH"], "LIFECYCLED_PROT": "8080", "LIFECYCLED_PORT": "x"})
+    check("lifecycled token new runs whatever the daemon's variables say", made.returncode == 0 and made.stdout,
+          (made.returncode, made.stderr))
     # A misspelt flag, likewise (ArgumentParser's own "did you mean").
     status, stderr = refused(binary, work, ["--in-memory", "--max-wiat", "9"])
     check("--max-wiat is refused (64), naming --max-wait",
