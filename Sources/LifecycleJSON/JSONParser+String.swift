@@ -17,7 +17,7 @@ extension JSONParser.Reader {
             if byte < 0x20 { throw JSONParseError(.controlCharacterInString(byte), at: position) }
             if byte < 0x80 { position += 1 } else { try skipMultibyteScalar() }
         }
-        throw JSONParseError(.unexpectedEnd, at: position)
+        throw JSONParseError(.unexpectedEnd, at: position, expected: .closingQuote)
     }
 
     private mutating func readEscapedString(from start: Int) throws(JSONParseError) -> String {
@@ -42,7 +42,7 @@ extension JSONParser.Reader {
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[scalarStart..<position]))
             }
         }
-        throw JSONParseError(.unexpectedEnd, at: position)
+        throw JSONParseError(.unexpectedEnd, at: position, expected: .closingQuote)
     }
 
     /// Reads the escape whose backslash is at `position` and appends its UTF-8 to `scratch`.

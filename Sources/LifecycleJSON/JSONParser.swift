@@ -86,7 +86,7 @@ extension JSONParser {
             let value = try readValue()
             skipWhitespace()
             if position < bytes.count {
-                throw JSONParseError(.trailingCharacters(bytes[position]), at: position)
+                throw JSONParseError(.trailingCharacters(bytes[position]), at: position, expected: .end)
             }
             return value
         }
@@ -101,16 +101,16 @@ extension JSONParser {
             }
         }
 
-        /// The next byte after whitespace, not consumed; throws at the end of the input.
+        /// The next byte after whitespace, not consumed; throws at the end of the input, where `expected` was.
         @inline(__always)
-        mutating func peekSignificant() throws(JSONParseError) -> UInt8 {
+        mutating func peekSignificant(expecting expected: JSONParseError.Expectation) throws(JSONParseError) -> UInt8 {
             skipWhitespace()
-            guard position < bytes.count else { throw JSONParseError(.unexpectedEnd, at: position) }
+            guard position < bytes.count else { throw JSONParseError(.unexpectedEnd, at: position, expected: expected) }
             return bytes[position]
         }
 
         mutating func readValue() throws(JSONParseError) -> JSONValue {
-            switch try peekSignificant() {
+            switch try peekSignificant(expecting: .value) {
             case UInt8(ascii: "\""): return .string(try readString())
             case UInt8(ascii: "{"): return try readObject()
             case UInt8(ascii: "["): return try readArray()
@@ -118,16 +118,19 @@ extension JSONParser {
             case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
             case UInt8(ascii: "n"): try readLiteral("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
-            case let byte: throw JSONParseError(.unexpectedCharacter(byte), at: position)
+            case let byte: throw JSONParseError(.unexpectedCharacter(byte), at: position, expected: .value)
             }
         }
 
         private mutating func readLiteral(_ literal: StaticString) throws(JSONParseError) {
             let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
             for byte in expected {
-                guard position < bytes.count else { throw JSONParseError(.unexpectedEnd, at: position) }
+                guard position < bytes.count else {
+                    throw JSONParseError(.unexpectedEnd, at: position, expected: .literal(literal.description))
+                }
                 guard bytes[position] == byte else {
-                    throw JSONParseError(.unexpectedCharacter(bytes[position]), at: position)
+                    throw JSONParseError(
+                        .unexpectedCharacter(bytes[position]), at: position, expected: .literal(literal.description))
                 }
                 position += 1
             }
@@ -142,7 +145,7 @@ extension JSONParser {
         private mutating func readArray() throws(JSONParseError) -> JSONValue {
             try enterContainer()
             defer { depth -= 1 }
-            if try peekSignificant() == UInt8(ascii: "]") {
+            if try peekSignificant(expecting: .value) == UInt8(ascii: "]") {
                 position += 1
                 return .array([])
             }
@@ -150,11 +153,11 @@ extension JSONParser {
             let base = elementStack.count
             while true {
                 elementStack.append(try readValue())
-                let byte = try peekSignificant()
+                let byte = try peekSignificant(expecting: .commaOrBracket)
                 position += 1
                 if byte == UInt8(ascii: ",") { continue }
                 if byte == UInt8(ascii: "]") { break }
-                throw JSONParseError(.unexpectedCharacter(byte), at: position - 1)
+                throw JSONParseError(.unexpectedCharacter(byte), at: position - 1, expected: .commaOrBracket)
             }
             let elements = Array(elementStack[base...])
             elementStack.removeSubrange(base...)
@@ -164,29 +167,31 @@ extension JSONParser {
         private mutating func readObject() throws(JSONParseError) -> JSONValue {
             try enterContainer()
             defer { depth -= 1 }
-            if try peekSignificant() == UInt8(ascii: "}") {
+            if try peekSignificant(expecting: .keyOrEnd) == UInt8(ascii: "}") {
                 position += 1
                 return .object([:])
             }
             if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
             let base = memberStack.count
             while true {
-                let quote = try peekSignificant()
+                // The first key, after which '}' may come instead (`{}` returned above), or one after a comma.
+                let key: JSONParseError.Expectation = memberStack.count == base ? .keyOrEnd : .key
+                let quote = try peekSignificant(expecting: key)
                 guard quote == UInt8(ascii: "\"") else {
-                    throw JSONParseError(.unexpectedCharacter(quote), at: position)
+                    throw JSONParseError(.unexpectedCharacter(quote), at: position, expected: key)
                 }
-                let key = try readString()
-                let colon = try peekSignificant()
+                let name = try readString()
+                let colon = try peekSignificant(expecting: .colon)
                 guard colon == UInt8(ascii: ":") else {
-                    throw JSONParseError(.unexpectedCharacter(colon), at: position)
+                    throw JSONParseError(.unexpectedCharacter(colon), at: position, expected: .colon)
                 }
                 position += 1
-                memberStack.append((key, try readValue()))
-                let byte = try peekSignificant()
+                memberStack.append((name, try readValue()))
+                let byte = try peekSignificant(expecting: .commaOrBrace)
                 position += 1
                 if byte == UInt8(ascii: ",") { continue }
                 if byte == UInt8(ascii: "}") { break }
-                throw JSONParseError(.unexpectedCharacter(byte), at: position - 1)
+                throw JSONParseError(.unexpectedCharacter(byte), at: position - 1, expected: .commaOrBrace)
             }
             var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
             for index in base..<memberStack.count {

@@ -22,7 +22,9 @@ struct Lifecycled: ParsableCommand {
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
             a JSON file of keys and values (--config FILE, or LIFECYCLED_CONFIG); the command line wins over \
             the environment, which wins over the file. A value that does not fit its setting stops the start \
-            (exit 64), naming the setting, its source and value, and what is allowed. Keys (and variables): \
+            (exit 64), naming the setting, its source and value, and what is allowed; so does a key of the file \
+            that is no setting's, or a LIFECYCLED_ variable close to a setting's, naming the one probably meant. \
+            Keys (and variables): \
             \(Setting.listing).
             """,
         version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
@@ -218,16 +220,16 @@ struct Lifecycled: ParsableCommand {
         try SettingSources(commandLine: self, environment: ProcessInfo.processInfo.environment).resolve()
     }
 
-    func validate() throws {
+    /// The settings are checked here, when the daemon runs, rather than in `validate()`, which ArgumentParser
+    /// also calls before a subcommand (`token`, `check`): those do not read them, and a variable meant for the
+    /// daemon does not stop them.
+    func run() throws {
+        let settings: Settings
         do {
-            _ = try settings()
+            settings = try self.settings()
         } catch {
             throw ValidationError(error.description)
         }
-    }
-
-    func run() throws {
-        let settings = try settings()
         let logger = Self.bootstrap(level: settings.logLevel, format: settings.logFormat)
         logger.info("starting", metadata: ["version": "\(BuildInfo.version)", "revision": "\(BuildInfo.revision)"])
         let prometheus = Self.bootstrapMetrics()

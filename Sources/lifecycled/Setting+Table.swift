@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleCore
 import LifecycleDaemon
 import LifecycleServer
 import Logging
@@ -59,5 +60,16 @@ extension Setting {
     /// The configuration file's keys and the variables, as `--help` lists them.
     static var listing: String {
         all.map { "\($0.key) (\($0.variable))" }.joined(separator: ", ")
+    }
+
+    /// What a name that is no setting's was probably meant as, for "did you mean": of every setting's name
+    /// in the form it was typed in (`form` turns a key into it: the key itself for the file, the variable's
+    /// part after `LIFECYCLED_` for the environment) and of `others`, the closest (`NearestName`); else the
+    /// name of the setting whose flag it spells, where the flag is not the key (`tokens`: `tokens-file`).
+    static func meant(by typed: String, others: [String] = [], form: (String) -> String) -> String? {
+        let names = all.map { form($0.key) } + others
+        if let nearest = NearestName.among(names, to: typed) { return nearest }
+        let flagged = all.first { setting in setting.flag.map { form(String($0.dropFirst(2))) == typed } ?? false }
+        return flagged.map { form($0.key) }
     }
 }

@@ -52,7 +52,13 @@ struct Setting {
     let apply: (inout Settings, SettingValue) -> Void
 
     var flagName: String { flag ?? "--\(key)" }
-    var variable: String { "LIFECYCLED_" + key.uppercased().replacingOccurrences(of: "-", with: "_") }
+    var variable: String { Self.variablePrefix + Self.variableForm(key) }
+
+    /// The prefix of every setting's variable (and of `LIFECYCLED_CONFIG`).
+    static let variablePrefix = "LIFECYCLED_"
+
+    /// A key as its variable spells it after the prefix: in capitals, `-` as `_`.
+    static func variableForm(_ key: String) -> String { key.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     /// What a value of this kind is, for messages.
     var allowed: String {

@@ -12,7 +12,9 @@ struct SettingError: Error, CustomStringConvertible {
 /// Reads every setting from the command line, then the environment (`LIFECYCLED_*`), then the
 /// configuration file (JSON, `--config` or `LIFECYCLED_CONFIG`), the first that has it winning, each
 /// value checked against its type and then its range, over `DaemonConfiguration()`'s defaults. The
-/// variables and the file are read through swift-configuration's providers.
+/// variables and the file are read through swift-configuration's providers. A name that is no setting's is
+/// refused, with the one probably meant: a key of the file, and a `LIFECYCLED_` variable close to a
+/// setting's (others of the prefix are the clients' and the project's scripts', e.g. `LIFECYCLED_URL`).
 struct SettingSources {
     /// Where a value came from, as a message names it.
     enum Source: CustomStringConvertible {
@@ -36,6 +38,7 @@ struct SettingSources {
     init(commandLine: Lifecycled, environment: [String: String]) throws(SettingError) {
         self.commandLine = commandLine
         self.environment = EnvironmentVariablesProvider(environmentVariables: environment)
+        try Self.checkVariables(environment)
         let path = commandLine.config ?? environment["LIFECYCLED_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         file = try path.map { path throws(SettingError) in try Self.readFile(path) }
     }
@@ -93,6 +96,24 @@ struct SettingSources {
         case .string(let value): .text(value)
         case .stringArray(let values): .list(values)
         default: nil
+        }
+    }
+
+    /// Refuses a `LIFECYCLED_` variable that is no setting's but close to one's (`LIFECYCLED_PROT`), or
+    /// spells a flag that is not the key (`LIFECYCLED_TOKENS`): a typo that would otherwise leave the setting
+    /// silently at its default. Variables close to none are left alone: the prefix is also the clients'
+    /// (`LIFECYCLED_URL`, `LIFECYCLED_TOKEN`) and the project's scripts'.
+    private static func checkVariables(_ environment: [String: String]) throws(SettingError) {
+        let prefix = Setting.variablePrefix
+        let config = "CONFIG"
+        let known = Set(Setting.all.map { Setting.variableForm($0.key) } + [config])
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(prefix) {
+            let typed = String(name.dropFirst(prefix.count))
+            guard !known.contains(typed),
+                let meant = Setting.meant(by: typed, others: [config], form: Setting.variableForm)
+            else { continue }
+            let source = Source.environment(name: name, value: value)
+            throw SettingError(description: "\(source): not a setting's variable; did you mean \(prefix + meant)?")
         }
     }
 
@@ -158,23 +179,23 @@ struct SettingSources {
             throw SettingError(description: "--config \(path): cannot read the file")
         }
         let bytes = [UInt8](data)
-        let raw: [String: JSONValue]
+        let document: JSONValue
         do {
-            let document = try JSONParser.parse(bytes)
-            guard case .object(let members) = document else {
-                throw SettingError(description: "it holds \(named(document))")
-            }
-            raw = members
+            document = try JSONParser.parse(bytes)
         } catch {
+            throw SettingError(description: "--config \(path) is not JSON: \(syntax(error, in: bytes))")
+        }
+        guard case .object(let raw) = document else {
             throw SettingError(
-                description: "--config \(path): not a JSON object of settings (\(error)); keys: \(Setting.listing)")
+                description: "--config \(path): not a JSON object of settings (it holds \(named(document)))")
         }
         // Every key a setting's, and every value of its setting's type, whichever source wins.
         let settings = Dictionary(uniqueKeysWithValues: Setting.all.map { ($0.key, $0) })
         for (key, value) in raw.sorted(by: { $0.key < $1.key }) {
             guard let setting = settings[key] else {
-                let keys = Setting.all.map(\.key).joined(separator: ", ")
-                throw SettingError(description: "\"\(key)\" in \(path) is not a setting; the keys are \(keys)")
+                let hint = Setting.meant(by: key) { $0 }.map { "did you mean \"\($0)\"?" }
+                    ?? "the keys are " + Setting.all.map(\.key).joined(separator: ", ")
+                throw SettingError(description: "\"\(key)\" in \(path) is not a setting; \(hint)")
             }
             if let found = mismatch(value, setting.kind) {
                 let source = Source.file(path: path, key: key, value: shown(value))
@@ -187,10 +208,17 @@ struct SettingSources {
         do {
             snapshot = try JSONSnapshot(data: bytes.span.bytes, providerName: path, parsingOptions: .default)
         } catch {
-            throw SettingError(
-                description: "--config \(path): not a JSON object of settings (\(error)); keys: \(Setting.listing)")
+            throw SettingError(description: "--config \(path): not read as JSON (\(error))")
         }
         return (path, snapshot, raw)
+    }
+
+    /// A syntax error as an editor would find it: "line 3, column 1: unexpected character '}'; expected a key
+    /// in double quotes".
+    private static func syntax(_ error: JSONParseError, in bytes: [UInt8]) -> String {
+        let (line, column) = error.location(in: bytes)
+        let expected = error.expected.map { "; expected \($0)" } ?? ""
+        return "line \(line), column \(column): \(error.problem)\(expected)"
     }
 
     /// A file's value as JSON shows it.

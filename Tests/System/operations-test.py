@@ -191,6 +191,26 @@ def refused(binary, work, args=(), env=None):
     return process.returncode, stderr
 
 
+# Misspelt variables, each with the one meant: close to it, or the flag's name for a key that is not the flag's.
+MISSPELT_VARIABLES = {"LIFECYCLED_PROT": "LIFECYCLED_PORT", "LIFECYCLED_LOGLEVEL": "LIFECYCLED_LOG_LEVEL",
+                      "LIFECYCLED_TOKENS": "LIFECYCLED_TOKENS_FILE", "LIFECYCLED_SEED": "LIFECYCLED_SEEDS",
+                      "LIFECYCLED_CONFG": "LIFECYCLED_CONFIG"}
+
+
+def project_variables():
+    """Every LIFECYCLED_ name the project's scripts, tests, deployment files, benchmarks and docs mention."""
+    names = set()
+    for top in ("scripts", "Tests", "deploy", "bench", ".ci", "docs", "README.md", "BENCHMARKS.md"):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)) if os.path.isdir(os.path.join(ROOT, top)) \
+                else [(ROOT, [], [top])]:
+            for file in files:
+                try:
+                    names |= set(re.findall(r"\bLIFECYCLED_[A-Z0-9_]*[A-Z0-9]\b", open(os.path.join(folder, file)).read()))
+                except (OSError, UnicodeDecodeError):
+                    pass
+    return names
+
+
 def configuration(binary, work):
     """Settings from the command line, the environment and a JSON file: each value checked, a bad one refused
     with exit 64 naming the setting, its source and value and what is allowed; the command line wins over
@@ -201,11 +221,46 @@ def configuration(binary, work):
                       ({"LIFECYCLED_LOG_FORMAT": "xml"}, "LIFECYCLED_LOG_FORMAT=xml: log-format must be one of text, json")):
         status, stderr = refused(binary, work, env=env)
         check(f"{said.split(':')[0]} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+    # A variable of the daemon's prefix close to a setting's (or spelling a flag that is not its key) is a typo:
+    # refused, naming the variable meant, as an unknown key in the file is.
+    for name, meant in MISSPELT_VARIABLES.items():
+        status, stderr = refused(binary, work, env={name: "8080"})
+        said = f"{name}=8080: not a setting's variable; did you mean {meant}?"
+        check(f"{name} is refused (64), naming {meant}", status == 64 and said in stderr, (status, stderr))
+    # The daemon's settings are the daemon's: its subcommands run whatever the variables say.
+    made = subprocess.run([binary, "token", "new", "--name", "ci", "--role", "admin"], capture_output=True, text=True,
+                          timeout=10, env={"PATH": os.environ["PATH"], "LIFECYCLED_PROT": "8080", "LIFECYCLED_PORT": "x"})
+    check("lifecycled token new runs whatever the daemon's variables say", made.returncode == 0 and made.stdout,
+          (made.returncode, made.stderr))
+    # A misspelt flag, likewise (ArgumentParser's own "did you mean").
+    status, stderr = refused(binary, work, ["--in-memory", "--max-wiat", "9"])
+    check("--max-wiat is refused (64), naming --max-wait",
+          status == 64 and "Unknown option '--max-wiat'. Did you mean '--max-wait'?" in stderr, (status, stderr))
+    # The prefix is also the clients' and the scripts' (LIFECYCLED_URL, LIFECYCLED_TOKEN, LIFECYCLED_BIN, ...):
+    # every one the project names, set at once, leaves the daemon starting.
+    settings_variables = set(re.findall(r"\((LIFECYCLED_[A-Z_]+)\)", subprocess.run(
+        [binary, "--help"], capture_output=True, text=True, timeout=10, env={"PATH": os.environ["PATH"]}).stdout))
+    others = sorted(project_variables() - settings_variables - {"LIFECYCLED_CONFIG"} - set(MISSPELT_VARIABLES))
+    process, _, _ = start(binary, work, "--in-memory", env={name: "1" for name in others}, name="log-others")
+    stop(process)
+    check(f"the project's other LIFECYCLED_ variables leave the daemon starting ({len(others)})",
+          len(others) > 10 and "LIFECYCLED_URL" in others and "LIFECYCLED_TOKEN" in others, others)
     path = os.path.join(work, "settings.json")
     for content, said in (('{"port": "8080"}', f'"port": "8080" in {path}: port must be an integer'),
-                          ('{"prot": 8080}', f'"prot" in {path} is not a setting; the keys are host, port'),
+                          ('{"prot": 8080}', f'"prot" in {path} is not a setting; did you mean "port"?'),
+                          ('{"tokens": "t.json"}', f'"tokens" in {path} is not a setting; did you mean "tokens-file"?'),
+                          ('{"listen": 8080}', f'"listen" in {path} is not a setting; the keys are host, port'),
                           ('{"max-wait": 7200}', f'"max-wait": 7200 in {path}: max-wait must be from 0 to 3600'),
-                          ('[1]', f"--config {path}: not a JSON object of settings"),
+                          ('[1]', f"--config {path}: not a JSON object of settings (it holds an array)"),
+                          # Not JSON: what is wrong, where, and what was expected, in one line, with no list of keys.
+                          ('{\n  "port": 8080,\n}\n', f"--config {path} is not JSON: line 3, column 1: "
+                                                     "unexpected character '}'; expected a key in double quotes"),
+                          ('{"port": 8080 "host": "0.0.0.0"}', f"--config {path} is not JSON: line 1, column 15: "
+                                                               "unexpected character '\"'; expected ',' or '}'"),
+                          ('# settings\nport: 8080\n', f"--config {path} is not JSON: line 1, column 1: "
+                                                      "unexpected character '#'; expected a value"),
+                          ('{"port": 8080', f"--config {path} is not JSON: line 1, column 14: "
+                                            "unexpected end of input; expected ',' or '}'"),
                           # Each value of another type than its setting's, naming the type found and the one expected.
                           ('{"port": true}', f'"port": true in {path}: port must be an integer, not a boolean'),
                           ('{"port": 8080.5}', f'"port": 8080.5 in {path}: port must be an integer, not a fraction'),
@@ -223,7 +278,10 @@ def configuration(binary, work):
             f.write(content)
         os.chmod(path, 0o644)
         status, stderr = refused(binary, work, ["--in-memory", "--config", path])
-        check(f"a file with {content} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+        check(f"a file with {content!r} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
+        if "did you mean" in said or "not JSON" in said:
+            check(f"... in one line, without the list of keys", stderr.count("\n", 0, stderr.find("Usage:")) == 1
+                  and "max-apps" not in stderr, stderr)
     # Whoever may write the file can name any tokens file and allow unauthenticated access.
     with open(path, "w") as f:
         f.write('{"max-wait": 5}')

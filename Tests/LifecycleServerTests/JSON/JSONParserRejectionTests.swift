@@ -181,4 +181,53 @@ import Testing
         #expect(JSONParseError(.unexpectedCharacter(0xFF), at: 0).description == "unexpected byte 0xFF at byte 0")
         #expect(JSONParseError(.unexpectedCharacter(0x20), at: 3).description == "unexpected space at byte 3")
     }
+
+    /// What the parser would have taken where it stopped, for the messages of files people write.
+    @Test(arguments: [
+        (#"{"port": 8080,}"#, JSONParseError.Expectation.key),
+        ("{'port': 8080}", .keyOrEnd),
+        (#"{"port" 8080}"#, .colon),
+        (#"{"port": 8080 "host": "x"}"#, .commaOrBrace),
+        (#"{"port": 8080"#, .commaOrBrace),
+        (#"{"allowed-hosts": ["a" "b"]}"#, .commaOrBracket),
+        ("[1,]", .value),
+        ("port: 8080", .value),
+        ("// settings\n{}", .value),
+        (#"{"port": tru}"#, .literal("true")),
+        (#"{"port": nul"#, .literal("null")),
+        (#"{"host": "x}"#, .closingQuote),
+        ("{} {}", .end),
+        ("", .value),
+    ])
+    func namesWhatWasExpected(text: String, expected: JSONParseError.Expectation) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("expected \(text.debugDescription) to be rejected")
+        } catch {
+            #expect(error.expected == expected, "\(text.debugDescription): \(error)")
+        }
+    }
+
+    @Test func describesExpectations() {
+        #expect(JSONParseError.Expectation.key.description == "a key in double quotes")
+        #expect(JSONParseError.Expectation.commaOrBrace.description == "',' or '}'")
+        #expect(JSONParseError.Expectation.literal("true").description == "true")
+    }
+
+    /// Where an error is, as an editor counts: lines from 1, columns from 1 in characters.
+    @Test(arguments: [
+        ("{\n  \"port\": 8080,\n}\n", 3, 1),
+        ("{\"a\": 1 x}", 1, 9),
+        ("{\n  \"name\": \"caf\u{E9}\" x}", 2, 18),
+        ("", 1, 1),
+    ])
+    func locatesErrorsByLineAndColumn(text: String, line: Int, column: Int) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("expected \(text.debugDescription) to be rejected")
+        } catch {
+            let location = error.location(in: Array(text.utf8))
+            #expect(location.line == line && location.column == column, "\(text.debugDescription): \(location)")
+        }
+    }
 }
