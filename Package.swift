@@ -123,8 +123,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             resources: [
-                .copy("Resources/openapi.yaml"),
-                // The dashboard is compiled into the binary (PackageResources), so it needs no files beside it.
+                // Every resource is compiled into the binary (PackageResources): it needs no files beside it,
+                // and finds none through the folder it was built in (scripts/package-test runs it alone).
+                .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/dashboard/index.html"),
                 .embedInCode("Resources/dashboard/dashboard.js"),
                 .embedInCode("Resources/dashboard/api.js"),

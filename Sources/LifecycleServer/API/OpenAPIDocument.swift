@@ -1,15 +1,14 @@
 import Foundation
 
-/// The OpenAPI document as this daemon serves it: the bundled `openapi.yaml` with the limits that the
-/// command line sets (`--max-wait`) written in, so a client generated from it asks for nothing it refuses.
+/// The OpenAPI document as this daemon serves it: `Resources/openapi.yaml`, compiled into the binary, with the
+/// limits that the command line sets (`--max-wait`) written in, so a client generated from it asks for nothing
+/// it refuses.
 enum OpenAPIDocument {
     /// The line of the `Wait` parameter's schema ends with this marker; its `maximum` is the default.
     static let maxWaitMarker = "# --max-wait"
 
     static func load(maxWait: Double) -> [UInt8] {
-        let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml")
-        guard let text = url.flatMap({ try? String(contentsOf: $0, encoding: .utf8) }) else { return [] }
-        return Array(withMaxWait(maxWait, in: text).utf8)
+        Array(withMaxWait(maxWait, in: String(decoding: PackageResources.openapi_yaml, as: UTF8.self)).utf8)
     }
 
     /// Replaces `maximum: N` on the marked line by the configured maximum.
