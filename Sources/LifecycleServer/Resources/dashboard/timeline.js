@@ -108,7 +108,8 @@ export function drawTimeline(container, apps, allEntries, selected, selectedSeq 
   // Column positions: one per entry, plus a gap wherever simulated time moves; the columns widen to fill
   // the chart's width when it has room, so that more labels fit.
   const gaps = entries.filter((entry, i) => i > 0 && entry.time !== entries[i - 1].time).length;
-  const room = (container.clientWidth || 0) - LABELS - 2 * PAD - 60 - gaps * GAP;
+  // (Less room for the last label, which reaches past the last column.)
+  const room = (container.clientWidth || 0) - LABELS - 2 * PAD - 160 - gaps * GAP;
   const column = Math.max(COLUMN, Math.min(WIDEST, Math.floor(room / Math.max(1, entries.length))));
   const lefts = [];
   let left = PAD;
@@ -223,13 +224,11 @@ export function drawTimeline(container, apps, allEntries, selected, selectedSeq 
     }
   });
 
-  // The selected mark: a ring and its callout, drawn last so that nothing covers them.
+  // The selected mark: a ring, drawn last so that nothing covers it (its callout once the chart is shown).
   const chosen = entries.findIndex((entry) => entry.seq === selectedSeq);
   if (chosen >= 0) {
-    const entry = entries[chosen];
-    node("circle", { cx: x(chosen), cy: y(laneOf(entry)), r: 10, fill: "none", stroke: "#0b5cad", "stroke-width": 2,
-      class: "selected-ring" }, svg);
-    callout(svg, x(chosen), y(laneOf(entry)), describe(entry), "callout selected", width);
+    node("circle", { cx: x(chosen), cy: y(laneOf(entries[chosen])), r: 10, fill: "none", stroke: "#0b5cad",
+      "stroke-width": 2, class: "selected-ring" }, svg);
   }
   // The mark under the pointer: its callout while it is there.
   svg.addEventListener("mouseover", (over) => {
@@ -250,6 +249,10 @@ export function drawTimeline(container, apps, allEntries, selected, selectedSeq 
   else container.replaceChildren(names, region);
   // Stay at the newest entries unless the reader scrolled back to older ones.
   if (follow) region.scrollLeft = region.scrollWidth;
+  // Shown, its text can be measured: the selected mark's callout fits its words.
+  if (chosen >= 0) {
+    callout(svg, x(chosen), y(laneOf(entries[chosen])), describe(entries[chosen]), "callout selected", width);
+  }
 }
 
 /**
@@ -262,7 +265,8 @@ function callout(svg, cx, cy, text, className, width) {
   const box = node("rect", { rx: 3, fill: "#ffffff", stroke: "#0b5cad" }, group);
   const label = node("text", {}, group);
   label.textContent = text;
-  const wide = text.length * CHAR + 12;
+  // Measured where the chart is shown; estimated (bold text is wider) where it is not yet.
+  const wide = (label.getComputedTextLength() || text.length * CHAR * 1.25) + 12;
   const left = Math.max(2, Math.min(cx - wide / 2, width - wide - 2));
   const top = cy - 34 >= 2 ? cy - 34 : cy + 12;
   Object.entries({ x: left, y: top, width: wide, height: 20 }).forEach(([key, value]) => box.setAttribute(key, value));
