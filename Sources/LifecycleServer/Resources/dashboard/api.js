@@ -89,10 +89,10 @@ export class Client {
 
   /**
    * The event types an app and its device would accept now (`GET .../apps/{id}/events`): `{ app, state,
-   * eventTypes: [{ type, possible, changes, problem }] }`, or `null` when unchanged since the last answer (304).
+   * eventTypes: [{ type, possible, changes, problem }] }`.
    */
   possibleEvents(app, { signal } = {}) {
-    return this.poll(`/apps/${encodeURIComponent(app)}/events`, { signal });
+    return this.request("GET", `/apps/${encodeURIComponent(app)}/events`, undefined, { signal });
   }
 
   /** Deletes an app (`DELETE .../apps/{id}`) or a device and its apps (`DELETE .../devices/{id}`). */

@@ -259,8 +259,10 @@ function askPossibleIfChanged() {
   possibleTimer = setTimeout(() => askPossible(app.id), 100);
 }
 
+let possibleAsked = 0;
 async function askPossible(id) {
   const client = view.client;
+  const ticket = ++possibleAsked;
   let answer;
   try {
     answer = await client.possibleEvents(id);
@@ -270,8 +272,9 @@ async function askPossible(id) {
     markPossible();
     return;
   }
-  if (view.client !== client || view.selected !== id) return;
-  if (answer) view.possible = { app: id, byType: new Map(answer.eventTypes.map((entry) => [entry.type, entry])) };
+  // Only the answer to the latest question counts: an earlier one that arrives late is older news.
+  if (ticket !== possibleAsked || view.client !== client || view.selected !== id) return;
+  view.possible = { app: id, byType: new Map(answer.eventTypes.map((entry) => [entry.type, entry])) };
   markPossible();
 }
 
