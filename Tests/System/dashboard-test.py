@@ -309,6 +309,11 @@ def main_scenario(driver, base):
     check("... polls quietly: no error shown", error_text(driver) == "", error_text(driver))
     check("... and asks for the changes stream once, not on every poll", len(changes) <= 1, changes)
     screenshot(driver, "empty-namespace")
+    driver.find_element(By.ID, "reset-namespace").click()
+    check("Reset namespace on one that does not exist says there is nothing to reset, and makes nothing",
+          wait(driver, lambda d: "nothing to reset" in text_of(d, "namespace-answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(base + "/v1/namespaces/nowhere", "GET")[0] == 404, text_of(driver, "namespace-answer"))
     # Creating an app there makes the namespace on a daemon that has them; one without them says so.
     driver.find_element(By.ID, "new-app-id").send_keys("first")
     driver.find_element(By.ID, "create-app").click()

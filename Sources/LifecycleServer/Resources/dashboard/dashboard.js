@@ -500,6 +500,8 @@ async function deleteDevice(id, appIds) {
 
 async function resetNamespace() {
   const ns = view.client.namespace;
+  // Resetting a namespace that does not exist would make it: there is nothing to empty.
+  if (view.missing) { $("namespace-answer").textContent = `Namespace ${ns} does not exist: nothing to reset`; return; }
   const sure = await confirmAction(`Reset namespace ${ns}?`,
     `Every device and app of namespace ${ns} is deleted (${count(view.devices.length, "device")}, `
       + `${count(view.apps.length, "app")}); other namespaces are not touched. This cannot be undone.`,
