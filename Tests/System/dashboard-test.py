@@ -454,9 +454,10 @@ def deletion_scenario(driver, base):
     asked = confirm_dialog(driver)
     check("Delete app asks first, naming the app", asked and "x1" in asked[0], asked)
     driver.find_element(By.ID, "confirm-cancel").click()
-    check("... Cancel keeps it", wait(driver, lambda d: not d.execute_script("return document.getElementById('confirm').open"))
-          and request(ns + "/apps/x1", "GET")[0] == 200 and "cancelled" in text_of(driver, "answer"),
-          text_of(driver, "answer"))
+    # The dialog closes at once; its close event, which says what was chosen, follows: wait for what it says.
+    check("... Cancel keeps it", wait(driver, lambda d: "cancelled" in text_of(d, "answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(ns + "/apps/x1", "GET")[0] == 200, text_of(driver, "answer"))
     driver.find_element(By.ID, "delete-app").click()
     confirm_dialog(driver)
     screenshot(driver, "confirm-delete")
@@ -482,8 +483,9 @@ def deletion_scenario(driver, base):
     check("Reset namespace asks first, naming the namespace", asked and "cleanup" in asked[0], asked)
     driver.switch_to.active_element.send_keys(Keys.ESCAPE)
     check("... Escape keeps everything",
-          wait(driver, lambda d: not d.execute_script("return document.getElementById('confirm').open"))
-          and request(ns + "/apps/y1", "GET")[0] == 200)
+          wait(driver, lambda d: "cancelled" in text_of(d, "namespace-answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(ns + "/apps/y1", "GET")[0] == 200, text_of(driver, "namespace-answer"))
     driver.find_element(By.ID, "reset-namespace").click()
     confirm_dialog(driver)
     driver.find_element(By.ID, "confirm-yes").click()
