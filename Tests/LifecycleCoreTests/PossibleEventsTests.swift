@@ -40,7 +40,9 @@ struct PossibleEventsTests {
         #expect(sim.device == before)
     }
 
-    @Test("what is possible follows the state: unlock once locked, endBackgroundTask once a task began, switchApp with another app")
+    @Test(
+        "what is possible follows the state: unlock once locked, endBackgroundTask once a task began, switchApp with another app"
+    )
     func followsTheState() throws {
         var sim = Sim()
         sim.add("a")

@@ -67,7 +67,9 @@ import Testing
     @Test func theNamespacedPathAnswersForTheAppOfThatNamespaceAndAnUnknownAppIs404() throws {
         try withDaemon { server in
             try server.createApp(#"{"id": "a1", "bundleId": "com.example.a"}"#)
-            #expect(try server.post("/v1/namespaces/team-a/apps", #"{"id": "b1", "bundleId": "com.example.b"}"#).status == 201)
+            #expect(
+                try server.post("/v1/namespaces/team-a/apps", #"{"id": "b1", "bundleId": "com.example.b"}"#).status
+                    == 201)
             let reply = try server.get("/v1/namespaces/team-a/apps/b1/events")
             #expect(reply.status == 200)
             #expect(reply.string("app") == "b1")

@@ -9,7 +9,8 @@ extension LifecycleService {
     /// `GET .../apps/{id}/events`: each event type of the catalogue, whether the app (and its device) would
     /// accept it now, and for those it would not, the problem a `POST` of it would answer. The core decides
     /// (`Device.possibleEvents`), on a copy of the device as a reader sees it now; nothing changes.
-    func possibleEvents(_ scope: RequestScope, _ request: HTTPRequest, app id: String) throws(APIError) -> HTTPResponse {
+    func possibleEvents(_ scope: RequestScope, _ request: HTTPRequest, app id: String) throws(APIError) -> HTTPResponse
+    {
         let host = try appHost(scope, id)
         let device = try host.shared.withLock { shared throws(APIError) -> Device in
             guard !shared.gone else { throw .notFound("no app \(id)") }
