@@ -180,7 +180,7 @@ import Testing
         ("PUT", "/v1/apps", "GET, POST"),
         ("DELETE", "/v1/devices", "GET, POST"),
         ("POST", "/v1/apps/a1", "GET, DELETE"),
-        ("GET", "/v1/apps/a1/events", "POST"),
+        ("PUT", "/v1/apps/a1/events", "GET, POST"),
         ("GET", "/v1/reset", "POST"),
         ("POST", "/livez", "GET"),
         ("PATCH", "/v1/devices/d1", "GET, DELETE"),

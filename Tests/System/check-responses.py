@@ -283,11 +283,13 @@ def main():
                  "/v1/apps?limit=1&after=a1", "/v1/apps/a1", "/v1/apps/a1/callbacks", "/v1/apps/a1/callbacks?after=3&limit=2",
                  "/v1/apps/a1/timeline", "/v1/apps/a1/notifications", "/v1/apps/a1/notifications?delivered=true",
                  "/v1/devices/d1/timeline?limit=1000", "/v1/devices/d4/timeline?limit=1000", "/v1/apps/b1/timeline",
-                 "/v1/apps/a1/callbacks?after=100000&wait=0.2"]:
+                 "/v1/apps/a1/callbacks?after=100000&wait=0.2", "/v1/apps/a1/events", "/v1/apps/b1/events",
+                 "/v1/apps/s1/events"]:
         c.call("GET", path)
 
     # Errors: every one must be a problem document the spec lists for that operation.
     c.call("GET", "/v1/apps/nope")
+    c.call("GET", "/v1/apps/nope/events")
     c.call("GET", "/v1/devices/nope")
     c.call("GET", "/v1/apps?device=nope")
     c.call("GET", "/nowhere")

@@ -10,7 +10,12 @@ by selenium through chromium-driver, against the built daemon.
 - with tokens on (a second daemon, `--tokens`), a wrong token shows the 401 as an error, a right one works;
 - the moveTo control moves an app; Export scenario downloads the app's scenario, which `lifecycled check`
   passes; Import scenario replays it in another namespace with the same callbacks and the same device
-  timeline, byte for byte; a failed import or export shows its problem.
+  timeline, byte for byte; a failed import or export shows its problem;
+- the timeline's callbacks and notifications are labelled in words (name and time) where their lane has room,
+  never overlapping, and the mark hovered, clicked or stepped to with the arrow keys is named in a callout;
+- an event button is disabled (saying why) while the daemon would refuse the event, and enabled once the
+  state changes (GET /v1/apps/{id}/events);
+- an app, a device and the namespace are deleted or reset from the page, each only after a confirmation.
 
 Screenshots of each view go to .build/screenshots/. Every wait polls the page (WebDriverWait); none sleeps.
 
@@ -29,6 +34,7 @@ import tempfile
 import time
 import urllib.request
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -78,8 +84,15 @@ def act(driver, action):
     wait(driver, lambda d: action(d) or True)
 
 
+def button_state(driver, event):
+    """An event button's [aria-disabled, title], or None while there is none."""
+    return driver.execute_script("""const b = document.querySelector(`#event-buttons button[data-event='${arguments[0]}']`);
+        return b ? [b.getAttribute('aria-disabled'), b.title] : null""", event)
+
+
 def press(driver, event, fields=None):
-    """Presses an event button; an event with fields opens its form, which is filled and sent."""
+    """Presses an event button once it is enabled; an event with fields opens its form, which is filled and sent."""
+    wait(driver, lambda d: (button_state(d, event) or [None])[0] == "false")
     act(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#event-buttons button[data-event='{event}']").click())
     if fields is not None:
         form = wait(driver, lambda d: d.find_element(By.ID, "event-form").is_displayed())
@@ -155,8 +168,23 @@ def main_scenario(driver, base):
           driver.execute_script("return document.documentElement.scrollWidth"))
     screenshot(driver, "app-timeline")
 
-    # A refused event: a readable error from the problem document.
-    press(driver, "interruptionEnded", {})
+    labels_scenario(driver)
+
+    # An event the daemon would refuse now: its button says why, and pressing it sends nothing.
+    state = wait(driver, lambda d: (button_state(d, "interruptionEnded") or [None])[0] == "true"
+                 and button_state(d, "interruptionEnded"))
+    check("an event not possible now has its button disabled, saying why in its title",
+          state and "no interruption is in progress" in state[1], button_state(driver, "interruptionEnded"))
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#event-buttons button[data-event='interruptionEnded']").click())
+    said = wait(driver, lambda d: "not possible now" in text_of(d, "answer") and text_of(d, "answer"))
+    check("... pressing it says why on the answer line, and shows no error", said and error_text(driver) == "",
+          (text_of(driver, "answer"), error_text(driver)))
+    # A refused event: a readable error from the problem document (a move to active on a locked device).
+    _, _, mail = request(base + "/v1/apps/mail", "GET")
+    device = mail["device"]
+    request(base + f"/v1/devices/{device}/events", "POST", {"type": "lock"})
+    Select(driver.find_element(By.ID, "move-state")).select_by_value("active")
+    driver.find_element(By.ID, "move-send").click()
     shown = wait(driver, lambda d: error_text(d))
     check("a refused event shows the problem: title, status, code and detail",
           shown and "409" in shown and "invalid-transition" in shown and "suspended" in shown
@@ -164,10 +192,9 @@ def main_scenario(driver, base):
     check("... in an alert that screen readers announce",
           driver.find_element(By.ID, "error").get_attribute("role") == "alert")
     screenshot(driver, "error")
+    request(base + f"/v1/devices/{device}/events", "POST", {"type": "unlock"})
 
     # The device's facts follow it: a call the user answered shows until it hangs up.
-    _, _, mail = request(base + "/v1/apps/mail", "GET")
-    device = mail["device"]
     request(base + f"/v1/devices/{device}/events", "POST",
             [{"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": True}])
     facts = f"section[data-device='{device}'] .facts"
@@ -282,6 +309,11 @@ def main_scenario(driver, base):
     check("... polls quietly: no error shown", error_text(driver) == "", error_text(driver))
     check("... and asks for the changes stream once, not on every poll", len(changes) <= 1, changes)
     screenshot(driver, "empty-namespace")
+    driver.find_element(By.ID, "reset-namespace").click()
+    check("Reset namespace on one that does not exist says there is nothing to reset, and makes nothing",
+          wait(driver, lambda d: "nothing to reset" in text_of(d, "namespace-answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(base + "/v1/namespaces/nowhere", "GET")[0] == 404, text_of(driver, "namespace-answer"))
     # Creating an app there makes the namespace on a daemon that has them; one without them says so.
     driver.find_element(By.ID, "new-app-id").send_keys("first")
     driver.find_element(By.ID, "create-app").click()
@@ -311,6 +343,10 @@ def navigation_scenario(driver, base):
     act(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline-chart [data-kind='callback']")[-1].click())
     detail = text_of(driver, "timeline-detail")
     check("a timeline mark clicked is named below the chart, without hovering", "seq" in detail, detail)
+    labels = mark_labels(driver)
+    callbacks = len(drawn_callbacks(driver))
+    check("a long timeline labels only the marks that have room: none over another, fewer than the callbacks",
+          labels and overlapping(labels) == [] and len(labels) < callbacks, (len(labels or []), callbacks))
     act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='two']").click())
     check("another app chosen from the list is shown",
           wait(driver, lambda d: text_of(d, "app-heading").startswith("App two")), text_of(driver, "app-heading"))
@@ -324,6 +360,140 @@ def navigation_scenario(driver, base):
     check("editing the fragment's app in the same tab shows that app",
           wait(driver, lambda d: text_of(d, "app-heading").startswith("App one")), text_of(driver, "app-heading"))
     screenshot(driver, "navigation")
+
+
+def mark_labels(driver):
+    """The labels drawn under the marks: [text, x, y, width, height] each, as the browser laid them out."""
+    return driver.execute_script("""return [...document.querySelectorAll('#timeline-chart .mark-label')].map(t => {
+        const b = t.getBBox(); return [t.textContent, b.x, b.y, b.width, b.height]; })""")
+
+
+def overlapping(labels):
+    """The pairs of labels whose boxes overlap."""
+    return [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]]
+
+
+def labels_scenario(driver):
+    """The selected app's marks labelled in words, the mark hovered and the one selected named in a callout."""
+    labels = wait(driver, lambda d: (found := mark_labels(d)) and len(found) >= 4 and found)
+    texts = [t for t, *_ in labels or []]
+    check("the timeline labels callbacks and notifications in words, with their time",
+          "willFinishLaunching t=0" in texts and any(t.startswith("◇ DidEnterBackground") for t in texts)
+          and all(re.fullmatch(r"(◇ )?[A-Za-z]+ t=[\d.]+", t) for t in texts), texts)
+    check("... visibly, and none over another", all(w > 0 and h > 0 for *_, w, h in labels or [])
+          and overlapping(labels or []) == [], overlapping(labels or []))
+    marks = driver.find_elements(By.CSS_SELECTOR, "#timeline-chart [data-kind='callback']")
+    ActionChains(driver).move_to_element(marks[0]).perform()
+    hovered = wait(driver, lambda d: d.execute_script(
+        "return document.querySelector('#timeline-chart .callout.hover text')?.textContent ?? null"))
+    check("hovering a mark names it in a callout", hovered and "application:willFinishLaunchingWithOptions:" in hovered,
+          hovered)
+    act(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline-chart [data-kind='callback']")[-1].click())
+    selected = wait(driver, lambda d: d.execute_script(
+        "return document.querySelector('#timeline-chart .callout.selected text')?.textContent ?? null"))
+    check("a mark clicked stays named in a callout, ringed, and under the chart",
+          selected and "applicationDidEnterBackground:" in selected
+          and driver.find_elements(By.CSS_SELECTOR, "#timeline-chart .selected-ring")
+          and "applicationDidEnterBackground:" in text_of(driver, "timeline-detail"), selected)
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "timeline-heading")).perform()
+    driver.find_element(By.CSS_SELECTOR, "#timeline-chart .chart-scroll").send_keys(Keys.ARROW_LEFT)
+    stepped = wait(driver, lambda d: "applicationDidEnterBackground:" not in text_of(d, "timeline-detail")
+                   and text_of(d, "timeline-detail"))
+    check("... and the left arrow key, on the chart, selects the mark before it", stepped and "seq" in stepped, stepped)
+    driver.find_element(By.CSS_SELECTOR, "#timeline-chart .chart-scroll").send_keys(Keys.ESCAPE)
+    check("... Escape selects none", wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#timeline-chart .callout")))
+
+
+def possible_events_scenario(driver, base):
+    """The event buttons follow GET /v1/apps/{id}/events: disabled with the reason while the daemon would refuse
+    the event, enabled once a change made anywhere makes it possible."""
+    ns = base + "/v1/namespaces/gates"
+    request(ns + "/apps", "POST", {"id": "gate", "bundleId": "com.example.gate"})
+    driver.get(base + "/#ns=gates&app=gate")
+    wait(driver, lambda d: text_of(d, "app-heading").startswith("App gate"))
+    state = wait(driver, lambda d: (button_state(d, "unlock") or [None])[0] == "true" and button_state(d, "unlock"))
+    check("Unlock is disabled while the device is not locked, saying so",
+          state and "the device is not locked" in state[1], button_state(driver, "unlock"))
+    state = button_state(driver, "endBackgroundTask")
+    check("... End background task too, while the app has no task", state and state[0] == "true" and "task" in state[1],
+          state)
+    check("... and Launch is enabled", button_state(driver, "launch")[0] == "false", button_state(driver, "launch"))
+    _, _, gate = request(ns + "/apps/gate", "GET")
+    request(f"{ns}/devices/{gate['device']}/events", "POST", {"type": "lock"})
+    check("once the device is locked (by a plain HTTP request), Unlock is enabled",
+          wait(driver, lambda d: (button_state(d, "unlock") or [None])[0] == "false"), button_state(driver, "unlock"))
+    screenshot(driver, "possible-events")
+    press(driver, "unlock")
+    check("... pressed, it unlocks the device and is disabled again",
+          wait(driver, lambda d: (button_state(d, "unlock") or [None])[0] == "true"), button_state(driver, "unlock"))
+    press(driver, "launch", {})
+    press(driver, "beginBackgroundTask", {})
+    check("a background task begun from the page enables End background task",
+          wait(driver, lambda d: (button_state(d, "endBackgroundTask") or [None])[0] == "false"),
+          button_state(driver, "endBackgroundTask"))
+
+
+def confirm_dialog(driver):
+    """The page's confirmation dialog once it is open: [title, text]."""
+    return wait(driver, lambda d: d.execute_script("""const dialog = document.getElementById('confirm');
+        return dialog.open ? [dialog.querySelector('#confirm-title').textContent,
+                              dialog.querySelector('#confirm-text').textContent] : null"""))
+
+
+def deletion_scenario(driver, base):
+    """Delete app, Delete (a device) and Reset namespace, each after a confirmation; Cancel and Escape keep all."""
+    ns = base + "/v1/namespaces/cleanup"
+    request(ns + "/devices", "POST", {"id": "dx", "iosVersion": "17.0"})
+    for app, device in [("x1", "dx"), ("x2", "dx"), ("y1", None)]:
+        request(ns + "/apps", "POST", {"id": app, "bundleId": f"com.example.{app}", **({"device": device} if device else {})})
+    driver.get(base + "/#ns=cleanup&app=x1")
+    wait(driver, lambda d: text_of(d, "app-heading").startswith("App x1"))
+
+    driver.find_element(By.ID, "delete-app").click()
+    asked = confirm_dialog(driver)
+    check("Delete app asks first, naming the app", asked and "x1" in asked[0], asked)
+    driver.find_element(By.ID, "confirm-cancel").click()
+    # The dialog closes at once; its close event, which says what was chosen, follows: wait for what it says.
+    check("... Cancel keeps it", wait(driver, lambda d: "cancelled" in text_of(d, "answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(ns + "/apps/x1", "GET")[0] == 200, text_of(driver, "answer"))
+    driver.find_element(By.ID, "delete-app").click()
+    confirm_dialog(driver)
+    screenshot(driver, "confirm-delete")
+    driver.find_element(By.ID, "confirm-yes").click()
+    check("... confirmed, it deletes the app (the API answers 404 for it)",
+          wait(driver, lambda d: request(ns + "/apps/x1", "GET")[0] == 404))
+    check("... and the page lets it go",
+          wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "button[data-app='x1']")
+               and text_of(d, "app-heading") == "No app selected"), text_of(driver, "app-heading"))
+
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-delete-device='dx']").click())
+    asked = confirm_dialog(driver)
+    check("Delete of a device asks first, naming the device and its apps", asked and "dx" in asked[0]
+          and "x2" in asked[1], asked)
+    driver.find_element(By.ID, "confirm-yes").click()
+    check("... confirmed, it deletes the device and its apps",
+          wait(driver, lambda d: request(ns + "/devices/dx", "GET")[0] == 404 and request(ns + "/apps/x2", "GET")[0] == 404))
+    check("... and the list no longer shows them",
+          wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "section[data-device='dx']")))
+
+    driver.find_element(By.ID, "reset-namespace").click()
+    asked = confirm_dialog(driver)
+    check("Reset namespace asks first, naming the namespace", asked and "cleanup" in asked[0], asked)
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    check("... Escape keeps everything",
+          wait(driver, lambda d: "cancelled" in text_of(d, "namespace-answer"))
+          and not driver.execute_script("return document.getElementById('confirm').open")
+          and request(ns + "/apps/y1", "GET")[0] == 200, text_of(driver, "namespace-answer"))
+    driver.find_element(By.ID, "reset-namespace").click()
+    confirm_dialog(driver)
+    driver.find_element(By.ID, "confirm-yes").click()
+    check("... confirmed, it empties the namespace",
+          wait(driver, lambda d: request(ns + "/apps", "GET")[2]["items"] == [] and request(ns + "/devices", "GET")[2]["items"] == []))
+    check("... and that namespace only", request(base + "/v1/apps/mail", "GET")[0] == 200)
+    check("... and the page says it is empty",
+          wait(driver, lambda d: "has no device or app" in text_of(d, "devices")), text_of(driver, "devices"))
 
 
 def open_namespace(driver, name):
@@ -693,6 +863,8 @@ def main():
         for name, scenario in [("main", lambda: main_scenario(driver, args.base)),
                                ("navigation", lambda: navigation_scenario(driver, args.base)),
                                ("scenes", lambda: scene_scenario(driver, args.base)),
+                               ("possible events", lambda: possible_events_scenario(driver, args.base)),
+                               ("deletion", lambda: deletion_scenario(driver, args.base)),
                                ("scenario files", lambda: scenario_files_scenario(driver, args.base,
                                                                                   os.path.abspath(args.bin))),
                                ("stream client", lambda: stream_client_scenario(driver, args.base)),

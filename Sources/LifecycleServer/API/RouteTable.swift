@@ -84,6 +84,9 @@ extension Route {
             },
         ],
         .appEvents: [
+            scoped("GET") { service, scope, request, match, done throws(APIError) in
+                done(try service.possibleEvents(scope, request, app: try match.requireID()))
+            },
             scoped("POST") { service, scope, request, match, done throws(APIError) in
                 try service.postEvents(scope, request, app: try match.requireID(), done)
             }

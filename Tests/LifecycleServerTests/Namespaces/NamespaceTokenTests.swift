@@ -40,6 +40,10 @@ struct NamespaceTokenTests {
             }
             // A read token reads, and may not write.
             #expect(try server.get("/v1/namespaces/mail-1/apps/a", headers: bearer(Self.reader)).status == 200)
+            #expect(try server.get("/v1/namespaces/mail-1/apps/a/events", headers: bearer(Self.reader)).status == 200)
+            expectProblem(
+                try server.get("/v1/namespaces/maps/apps/a/events", headers: bearer(Self.reader)), status: 403,
+                code: "forbidden")
             for (method, path) in [
                 ("POST", "/v1/namespaces/mail-1/apps/a/events"), ("DELETE", "/v1/namespaces/mail-1"),
                 ("PUT", "/v1/namespaces/mail-1"), ("POST", "/v1/namespaces/mail-1/reset"),

@@ -87,6 +87,29 @@ export class Client {
     return (await this.read(await send("/v1/event-types", { headers: { Accept: "application/json" } }))).eventTypes;
   }
 
+  /**
+   * The event types an app and its device would accept now (`GET .../apps/{id}/events`): `{ app, state,
+   * eventTypes: [{ type, possible, changes, problem }] }`.
+   */
+  possibleEvents(app, { signal } = {}) {
+    return this.request("GET", `/apps/${encodeURIComponent(app)}/events`, undefined, { signal });
+  }
+
+  /** Deletes an app (`DELETE .../apps/{id}`) or a device and its apps (`DELETE .../devices/{id}`). */
+  async remove(kind, id) {
+    if (kind !== "apps" && kind !== "devices") throw new Error(`nothing to delete of kind ${kind}`);
+    return this.request("DELETE", `/${kind}/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * Empties this namespace only (`POST /v1/namespaces/{ns}/reset`), `default` included: never `POST /v1/reset`,
+   * which empties every namespace.
+   */
+  async resetNamespace() {
+    return this.read(await send(`/v1/namespaces/${this.namespace}/reset`,
+      { method: "POST", headers: this.headers({ "Content-Type": "application/json" }) }));
+  }
+
   /** GET with the ETag of the previous answer: `null` when nothing changed (304). */
   async poll(rest, { signal } = {}) {
     const key = this.path(rest);

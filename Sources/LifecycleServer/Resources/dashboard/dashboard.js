@@ -1,6 +1,7 @@
 // The dashboard: one namespace's devices and apps with live state badges, one app's device timeline,
-// buttons for the events the app and its device accept, a control that moves the app to a state, and
-// scenarios exported and imported as files. It uses only the public HTTP API.
+// buttons for the events the app and its device accept (enabled only while the daemon says they are
+// possible), a control that moves the app to a state, scenarios exported and imported as files, and apps,
+// devices and the namespace deleted or reset after a confirmation. It uses only the public HTTP API.
 import { Client, NAMESPACE_PATTERN, Problem, isNamespaceName } from "./api.js";
 import { appEventsFor, definitionsFrom, label, eventFrom } from "./events.js";
 import { NamespaceWatcher, TimelineFollower } from "./live.js";
@@ -26,6 +27,15 @@ const view = {
   entries: [],
   /** The daemon's catalogue of events as form definitions (`definitionsFrom`), loaded once. */
   events: { app: [], scene: [], device: [], moveTo: null },
+  /** The timeline mark selected (its seq), named under the chart and in a callout. */
+  selectedSeq: null,
+  /**
+   * What the daemon said the selected app and its device would accept now (`GET .../apps/{id}/events`):
+   * `{ app, byType: Map(type → { possible, changes, problem }) }`; null until it answered (all enabled).
+   */
+  possible: null,
+  /** What the possible events were last asked for: the app's and its device's snapshots and last seq. */
+  possibleAskedFor: "",
 };
 
 function element(name, attributes = {}, ...children) {
@@ -124,7 +134,11 @@ function renderLists() {
         onclick: () => select(app.id),
       }, element("span", { class: "app-name" }, app.id), badge(app.state))));
     groups.push(element("section", { class: "device", "data-device": device.id, "aria-label": `Device ${device.id}` },
-      element("h3", {}, `Device ${device.id}`, element("span", { class: "facts" }, deviceFacts(device))),
+      element("div", { class: "device-head" },
+        element("h3", {}, `Device ${device.id}`, element("span", { class: "facts" }, deviceFacts(device))),
+        element("button", { type: "button", class: "danger", "data-delete-device": device.id,
+          "aria-label": `Delete device ${device.id}`, title: `Delete device ${device.id} and its apps`,
+          onclick: () => deleteDevice(device.id, apps.map((a) => a.id)) }, "Delete")),
       items.length ? element("ul", {}, ...items) : element("p", { class: "help" }, "no app")));
   }
   if (groups.length === 0) groups.push(element("p", { class: "help empty", id: "empty-state" }, emptyText(filter)));
@@ -184,6 +198,7 @@ function renderSelected() {
   if (app.termination) facts.push(`last end: ${app.termination.reason} at t=${app.termination.time}`);
   $("app-summary").textContent = facts.join(" · ");
   if ($("event-buttons").dataset.app !== `${app.id}:${app.lifecycle}`) renderButtons(app);
+  askPossibleIfChanged();
   renderTimeline();
 }
 
@@ -199,10 +214,74 @@ function renderButtons(app) {
   const groups = [group("App", appEventsFor(view.events, app.lifecycle)), group("Device", view.events.device)];
   if (app.lifecycle === "scene") groups.push(group("Scenes", view.events.scene));
   container.replaceChildren(...groups);
+  markPossible();
 }
 
-/** An event without fields is sent at once; one with fields opens its small form. */
+// ---------------------------------------------------------------- the events possible now
+
+/** Why an event is not possible now, in words; null when it is (or the daemon has not said). */
+function whyNot(type) {
+  const app = selectedApp();
+  const known = view.possible && app && view.possible.app === app.id ? view.possible.byType.get(type) : null;
+  if (!known || known.possible) return null;
+  return known.problem?.detail || "the daemon would refuse it now";
+}
+
+/**
+ * Enables the buttons of the events the daemon would accept now, and disables the others with their reason
+ * as their title (aria-disabled, not disabled: they stay focusable, so the reason can be read and heard).
+ */
+function markPossible() {
+  const app = selectedApp();
+  const known = view.possible && app && view.possible.app === app.id ? view.possible.byType : null;
+  for (const button of $("event-buttons").querySelectorAll("button[data-event]")) {
+    const type = button.dataset.event;
+    const definition = [...view.events.app, ...view.events.device, ...view.events.scene].find((d) => d.type === type);
+    const entry = known?.get(type);
+    const reason = whyNot(type);
+    button.setAttribute("aria-disabled", reason ? "true" : "false");
+    button.title = reason ? `Not possible now: ${reason}`
+      : `${definition?.summary ?? type}${entry && entry.changes === false ? " (accepted now, but it would change nothing)" : ""}`;
+  }
+}
+
+let possibleTimer = null;
+/** Asks the daemon again when the app, its device or its timeline moved since it was last asked. */
+function askPossibleIfChanged() {
+  const app = selectedApp();
+  if (!app) return;
+  const device = view.devices.find((d) => d.id === app.device) || null;
+  const last = view.entries.length ? view.entries[view.entries.length - 1].seq : 0;
+  const key = JSON.stringify([app, device, last]);
+  if (key === view.possibleAskedFor) return;
+  view.possibleAskedFor = key;
+  clearTimeout(possibleTimer);
+  possibleTimer = setTimeout(() => askPossible(app.id), 100);
+}
+
+let possibleAsked = 0;
+async function askPossible(id) {
+  const client = view.client;
+  const ticket = ++possibleAsked;
+  let answer;
+  try {
+    answer = await client.possibleEvents(id);
+  } catch {
+    // An app deleted meanwhile, or a daemon without the route: every button stays as it was, or enabled.
+    if (view.client === client && view.selected === id && view.possible?.app !== id) view.possible = null;
+    markPossible();
+    return;
+  }
+  // Only the answer to the latest question counts: an earlier one that arrives late is older news.
+  if (ticket !== possibleAsked || view.client !== client || view.selected !== id) return;
+  view.possible = { app: id, byType: new Map(answer.eventTypes.map((entry) => [entry.type, entry])) };
+  markPossible();
+}
+
+/** An event without fields is sent at once; one with fields opens its small form; one not possible says why. */
 function startEvent(definition, button) {
+  const reason = whyNot(definition.type);
+  if (reason) { $("answer").textContent = `${label(definition.type)} is not possible now: ${reason}`; return; }
   if (definition.fields.length === 0) { send(definition, {}); return; }
   const app = selectedApp();
   const form = $("event-form");
@@ -285,6 +364,7 @@ function mergeEntries(entries) {
   if (fresh.length === 0) return;
   view.entries = view.entries.concat(fresh).sort((a, b) => a.seq - b.seq).slice(-KEPT_ENTRIES);
   renderTimeline();
+  askPossibleIfChanged();
   scheduleQueue();
 }
 
@@ -292,7 +372,7 @@ function renderTimeline() {
   const app = selectedApp();
   if (!app) return;
   const apps = view.apps.filter((a) => a.device === app.device);
-  drawTimeline($("timeline-chart"), apps, view.entries, app.id);
+  drawTimeline($("timeline-chart"), apps, view.entries, app.id, view.selectedSeq);
   const callbacks = view.entries.filter((e) => e.kind === "callback" && e.app === app.id);
   const list = $("callbacks");
   list.replaceChildren(...(callbacks.length ? callbacks.map((entry) =>
@@ -321,6 +401,8 @@ function select(id) {
   // Another app is a step of the tab's history, so Back returns to the one before; the same one is not.
   const hash = `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`;
   if (location.hash !== hash) history.pushState(null, "", hash);
+  if (view.selected !== id) Object.assign(view, { possible: null, possibleAskedFor: "", selectedSeq: null });
+  $("timeline-detail").textContent = "";
   view.selected = id;
   const app = selectedApp();
   $("event-form").hidden = true;
@@ -338,6 +420,101 @@ function select(id) {
   }
   renderLists();
   if (app) loadQueue(app.id);
+}
+
+/** Selects the timeline mark of entry `seq` (null: none): named under the chart, ringed, and scrolled to. */
+function selectMark(seq) {
+  view.selectedSeq = seq;
+  const entry = view.entries.find((e) => e.seq === seq);
+  $("timeline-detail").textContent = entry ? describe(entry) : "";
+  renderTimeline();
+  $("timeline-chart").querySelector(".selected-ring")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+function stepThroughMarks(key) {
+  const drawn = view.entries.slice(-400);
+  if (!drawn.length || !["ArrowLeft", "ArrowRight", "Home", "End", "Escape"].includes(key.key)) return;
+  key.preventDefault();
+  if (key.key === "Escape") { selectMark(null); return; }
+  const at = drawn.findIndex((e) => e.seq === view.selectedSeq);
+  const next = key.key === "Home" ? 0 : key.key === "End" ? drawn.length - 1
+    : at < 0 ? drawn.length - 1 : Math.max(0, Math.min(drawn.length - 1, at + (key.key === "ArrowLeft" ? -1 : 1)));
+  selectMark(drawn[next].seq);
+}
+
+// ---------------------------------------------------------------- deleting and resetting
+
+/** Asks in the page's dialog; true when the person confirmed. `yes` is the confirming button's words. */
+function confirmAction(title, text, yes) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  const answered = new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
+  dialog.showModal();
+  $("confirm-cancel").focus();
+  return answered;
+}
+
+/** Forgets what the page held of deleted apps (and devices), and the selection if it was one of them. */
+function forget(appIds, deviceId) {
+  const gone = new Set(appIds);
+  view.apps = view.apps.filter((a) => !gone.has(a.id) && a.device !== deviceId);
+  if (deviceId) view.devices = view.devices.filter((d) => d.id !== deviceId);
+  if (view.selected && !hasApp(view.selected)) {
+    view.selected = null;
+    view.follower?.stop();
+    view.follower = null;
+    view.entries = [];
+    history.replaceState(null, "", `#ns=${encodeURIComponent(view.client.namespace)}`);
+  }
+  renderLists();
+}
+
+async function deleteApp() {
+  const app = selectedApp();
+  if (!app) return;
+  const sure = await confirmAction(`Delete app ${app.id}?`,
+    `App ${app.id} (${app.bundleId}) is deleted from device ${app.device}, with its timeline; this cannot be undone.`,
+    `Delete app ${app.id}`);
+  if (!sure) { $("answer").textContent = `Delete app ${app.id}: cancelled`; return; }
+  const done = await attempt(() => view.client.remove("apps", app.id).then(() => true));
+  if (!done) { $("answer").textContent = `Delete app ${app.id}: refused (see the error above)`; return; }
+  forget([app.id], null);
+  $("namespace-answer").textContent = `Deleted app ${app.id}`;
+}
+
+async function deleteDevice(id, appIds) {
+  const apps = appIds.length ? `, and its ${count(appIds.length, "app")} (${appIds.join(", ")}) with it` : "";
+  const sure = await confirmAction(`Delete device ${id}?`,
+    `Device ${id} is deleted${apps}, timeline and all; this cannot be undone.`, `Delete device ${id}`);
+  if (!sure) { $("namespace-answer").textContent = `Delete device ${id}: cancelled`; return; }
+  const done = await attempt(() => view.client.remove("devices", id).then(() => true));
+  if (!done) { $("namespace-answer").textContent = `Delete device ${id}: refused (see the error above)`; return; }
+  forget(appIds, id);
+  $("namespace-answer").textContent = `Deleted device ${id}${appIds.length ? ` and ${count(appIds.length, "app")}` : ""}`;
+}
+
+async function resetNamespace() {
+  const ns = view.client.namespace;
+  // Resetting a namespace that does not exist would make it: there is nothing to empty.
+  if (view.missing) { $("namespace-answer").textContent = `Namespace ${ns} does not exist: nothing to reset`; return; }
+  const sure = await confirmAction(`Reset namespace ${ns}?`,
+    `Every device and app of namespace ${ns} is deleted (${count(view.devices.length, "device")}, `
+      + `${count(view.apps.length, "app")}); other namespaces are not touched. This cannot be undone.`,
+    `Reset namespace ${ns}`);
+  if (!sure) { $("namespace-answer").textContent = `Reset namespace ${ns}: cancelled`; return; }
+  const client = view.client;
+  const done = await attempt(() => client.resetNamespace().then(() => true));
+  if (!done) { $("namespace-answer").textContent = `Reset namespace ${ns}: refused (see the error above)`; return; }
+  if (view.client !== client) return;
+  forget(view.apps.map((a) => a.id), null);
+  view.devices = [];
+  renderLists();
+  $("namespace-answer").textContent = `Reset namespace ${ns}: it is empty`;
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -424,7 +601,9 @@ function open(namespace, wantedApp) {
   view.client = new Client(namespace, token);
   Object.assign(view, {
     devices: [], apps: [], entries: [], missing: false, refused: false, loaded: false, selected: wantedApp || null,
+    possible: null, possibleAskedFor: "", selectedSeq: null,
   });
+  $("namespace-answer").textContent = "";
   $("namespace").value = namespace;
   $("scenario-answer").textContent = "";
   $("token-form").hidden = !token;
@@ -495,14 +674,18 @@ async function start() {
   $("state-filter").addEventListener("change", renderLists);
   // The fragment edited by hand, Back and Forward: the namespace and app it names.
   for (const name of ["hashchange", "popstate"]) window.addEventListener(name, followFragment);
-  // A mark clicked or tapped is named below the chart (hovering names it too).
+  // A mark clicked or tapped is selected: named below the chart and in a callout beside it (hovering
+  // names it too); with the chart focused, ← and → select the mark before or after, Escape none.
   $("timeline-chart").addEventListener("click", (click) => {
     const mark = click.target.closest?.("[data-seq]");
-    if (mark) $("timeline-detail").textContent = mark.querySelector("title")?.textContent ?? "";
+    if (mark) selectMark(Number(mark.dataset.seq));
   });
+  $("timeline-chart").addEventListener("keydown", stepThroughMarks);
   $("new-app").addEventListener("submit", createApp);
   setUpMove(view.events.moveTo);
   $("export-app").addEventListener("click", () => { if (selectedApp()) exportScenario(view.selected, $("answer")); });
+  $("delete-app").addEventListener("click", deleteApp);
+  $("reset-namespace").addEventListener("click", resetNamespace);
   $("export-namespace").addEventListener("click", () => exportScenario(null, $("scenario-answer")));
   $("import-file").addEventListener("change", importScenario);
   $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
