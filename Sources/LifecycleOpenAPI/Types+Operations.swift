@@ -8979,8 +8979,8 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests of this kind wait already (`too-many-requests`): imports, 8 per tenant (a token, or
-            /// a namespace with tokens off) and 64 over the daemon. Nothing changed; try again once one is answered.
+            /// Too many requests of this kind wait already (`too-many-requests`): imports, 4 per tenant (a token, or
+            /// a namespace with tokens off) and 16 over the daemon; exports, 4 at once and one per namespace. Nothing changed; try again once one is answered.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/import/post(importScenarioInNamespace)/responses/429`.
