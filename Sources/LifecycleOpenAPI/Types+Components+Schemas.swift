@@ -4967,7 +4967,8 @@ extension Components {
             }
         }
         /// A scenario (docs/SCENARIOS.md; its JSON Schema, the authority on the format, is
-        /// `docs/scenario.schema.json`): a name, where its behaviour comes from, and steps, each a request.
+        /// `docs/scenario.schema.json`, whose constraints on steps this schema repeats but for the patterns'
+        /// operators): a name, where its behaviour comes from, and steps, each a request.
         /// What an import takes and an export writes: a pause (`sleep`), which the format also has, is refused.
         /// An import holds the body to the format's schema (the daemon's copy of it) before it runs anything.
         ///
@@ -5076,14 +5077,63 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/body`.
             public var body: OpenAPIRuntime.OpenAPIValueContainer?
-            /// Sent as it is (instead of `body`, when a step has both).
+            /// Sent as it is, for a body that is not JSON; not together with `body`.
             ///
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/rawBody`.
             public var rawBody: Swift.String?
-            /// The status the answer must have; without it any 2xx.
+            /// The status the answer must have; without it any 2xx. Or a whole-string saved variable.
             ///
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/status`.
-            public var status: Swift.Int?
+            public struct statusPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ScenarioStep/status/value1`.
+                public var value1: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/ScenarioStep/status/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `statusPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.Int? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// The status the answer must have; without it any 2xx. Or a whole-string saved variable.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScenarioStep/status`.
+            public var status: Components.Schemas.ScenarioStep.statusPayload?
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/headers`.
             public struct headersPayload: Codable, Hashable, Sendable {
                 /// A container of undocumented properties.
@@ -5104,10 +5154,10 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/headers`.
             public var headers: Components.Schemas.ScenarioStep.headersPayload?
-            /// A pattern the answer's JSON (after `pluck`) must match.
+            /// A pattern the answer's JSON (after `pluck`) must match; not an empty object, which checks nothing.
             ///
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/expect`.
-            public var expect: OpenAPIRuntime.OpenAPIValueContainer?
+            public var expect: OpenAPIRuntime.OpenAPIObjectContainer?
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/pluck`.
             public var pluck: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/save`.
@@ -5157,10 +5207,10 @@ extension Components {
             /// - Parameters:
             ///   - _do: The method and the path with its query.
             ///   - body: Any JSON value
-            ///   - rawBody: Sent as it is (instead of `body`, when a step has both).
-            ///   - status: The status the answer must have; without it any 2xx.
+            ///   - rawBody: Sent as it is, for a body that is not JSON; not together with `body`.
+            ///   - status: The status the answer must have; without it any 2xx. Or a whole-string saved variable.
             ///   - headers:
-            ///   - expect: A pattern the answer's JSON (after `pluck`) must match.
+            ///   - expect: A pattern the answer's JSON (after `pluck`) must match; not an empty object, which checks nothing.
             ///   - pluck:
             ///   - save:
             ///   - saveHeaders:
@@ -5169,9 +5219,9 @@ extension Components {
                 _do: Swift.String,
                 body: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                 rawBody: Swift.String? = nil,
-                status: Swift.Int? = nil,
+                status: Components.Schemas.ScenarioStep.statusPayload? = nil,
                 headers: Components.Schemas.ScenarioStep.headersPayload? = nil,
-                expect: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                expect: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 pluck: Swift.String? = nil,
                 save: Components.Schemas.ScenarioStep.savePayload? = nil,
                 saveHeaders: Components.Schemas.ScenarioStep.saveHeadersPayload? = nil,
@@ -5215,7 +5265,7 @@ extension Components {
                     forKey: .rawBody
                 )
                 self.status = try container.decodeIfPresent(
-                    Swift.Int.self,
+                    Components.Schemas.ScenarioStep.statusPayload.self,
                     forKey: .status
                 )
                 self.headers = try container.decodeIfPresent(
@@ -5223,7 +5273,7 @@ extension Components {
                     forKey: .headers
                 )
                 self.expect = try container.decodeIfPresent(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
                     forKey: .expect
                 )
                 self.pluck = try container.decodeIfPresent(
