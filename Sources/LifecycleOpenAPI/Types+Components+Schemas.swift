@@ -5157,7 +5157,7 @@ extension Components {
             /// A pattern the answer's JSON (after `pluck`) must match; not an empty object, which checks nothing.
             ///
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/expect`.
-            public var expect: OpenAPIRuntime.OpenAPIObjectContainer?
+            public var expect: OpenAPIRuntime.OpenAPIValueContainer?
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/pluck`.
             public var pluck: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ScenarioStep/save`.
@@ -5221,7 +5221,7 @@ extension Components {
                 rawBody: Swift.String? = nil,
                 status: Components.Schemas.ScenarioStep.statusPayload? = nil,
                 headers: Components.Schemas.ScenarioStep.headersPayload? = nil,
-                expect: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                expect: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                 pluck: Swift.String? = nil,
                 save: Components.Schemas.ScenarioStep.savePayload? = nil,
                 saveHeaders: Components.Schemas.ScenarioStep.saveHeadersPayload? = nil,
@@ -5273,7 +5273,7 @@ extension Components {
                     forKey: .headers
                 )
                 self.expect = try container.decodeIfPresent(
-                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
                     forKey: .expect
                 )
                 self.pluck = try container.decodeIfPresent(
