@@ -5,7 +5,8 @@
      restart its namespace holds none of it (not even the namespace) or all of it.
   2. The same cut by SIGTERM: the daemon drains; the import's answer and what the restart shows agree (200:
      all of it; anything else: none of it).
-  3. A seed of many devices cut by SIGKILL while the daemon starts: the next start applies it again, whole.
+  3. A seed of many devices cut by SIGKILL, then by SIGTERM, while the daemon starts: the next start applies it
+     again, whole.
 
 Usage: import-crash-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
@@ -109,18 +110,18 @@ def cut_seed(binary, work):
     took = time.monotonic() - started
     stop(process)
     import subprocess
-    for round_, fraction in enumerate((0.3, 0.6, 0.9)):
-        log = open(os.path.join(work, f"log-seed-kill-{round_}"), "w")
+    for round_, (fraction, cut) in enumerate(((0.3, "kill"), (0.6, "kill"), (0.9, "kill"), (0.5, "terminate"))):
+        log = open(os.path.join(work, f"log-seed-cut-{round_}"), "w")
         process = subprocess.Popen([binary, "--port", "0", "--data-dir", data, "--seed", seed, "--access-log", "off"],
                                    stdout=log, stderr=log)
         time.sleep(took * fraction)
-        process.kill()
-        process.wait(30)
+        getattr(process, cut)()
+        process.wait(60)
     process, base, _ = start(binary, work, "--data-dir", data, "--seed", seed, "--access-log", "off",
                              name="log-seed-after", seconds=120)
     try:
         held = devices_in(base, "seeded")
-        check(f"a seed cut by SIGKILL three times ({took:.2f} s a start) is applied whole at the next start: "
+        check(f"a seed cut by SIGKILL three times and SIGTERM once ({took:.2f} s a start) is applied whole at the next start: "
               f"{held} devices", held == DEVICES, held)
     finally:
         stop(process)
