@@ -129,37 +129,46 @@ package final class MemoryBudget: Sendable {
     private func trimSoon() {
         guard trimming.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
-            trim()
+            let progressed = trim()
             trimming.store(false, ordering: .releasing)
-            // A change that came in while the flag was up may have left a total over again.
-            if holders.withLock({ $0.overLimit(limit: limit, namespaceLimit: namespaceLimit) != nil }) { trimSoon() }
+            // A change that came in while the flag was up may have left a total over again; the next report
+            // starts another trim anyway, so one that took nothing does not spin.
+            if progressed, holders.withLock({ $0.overLimit(limit: limit, namespaceLimit: namespaceLimit) != nil }) {
+                trimSoon()
+            }
         }
     }
 
-    /// Takes from the device holding the most of whichever total is over its limit, until every total fits or
-    /// nothing evictable is left in it.
-    package func trim() {
-        var exhausted: Set<ObjectIdentifier> = []
+    /// Takes from the device holding the most evictable bytes of whichever total is over its limit, until every
+    /// total fits. A device that had less to give than it last said (it was giving way while changing) says
+    /// again what it holds, and the trim ends: the devices' next reports start another, so a smaller device
+    /// never gives way for a larger one that is still changing. Returns whether anything was given up.
+    @discardableResult
+    package func trim() -> Bool {
+        var progressed = false
         while true {
             let largest = holders.withLock { holders -> (WeakHost, ObjectIdentifier, excess: Int)? in
                 guard let (namespace, excess) = holders.overLimit(limit: limit, namespaceLimit: namespaceLimit) else {
                     return nil
                 }
-                let candidates = holders.byHost.filter { key, holder in
-                    !exhausted.contains(key) && (namespace == nil || holder.namespace == namespace)
-                        && holder.held.evictable + holder.held.answers > 0
+                let candidates = holders.byHost.filter { _, holder in
+                    (namespace == nil || holder.namespace == namespace) && holder.held.evictable + holder.held.answers > 0
                 }
                 guard let (key, holder) = candidates.max(by: {
                     $0.value.held.evictable + $0.value.held.answers < $1.value.held.evictable + $1.value.held.answers
                 }) else { return nil }
                 return (holder.host, key, excess)
             }
-            guard let (weak, key, excess) = largest else { return }
+            guard let (weak, key, excess) = largest else { return progressed }
             guard let host = weak.host else {
                 forget(key)
                 continue
             }
-            if !host.giveUp(bytes: excess) { exhausted.insert(key) }
+            guard host.giveUp(bytes: excess) else {
+                host.reportHeld()
+                return progressed
+            }
+            progressed = true
         }
     }
 }
