@@ -29,20 +29,41 @@ import Testing
             #expect(try client.readHead().status == 200)
             var written: [UInt8] = []
             var read: [UInt8] = []
-            for piece in 0..<40 {
-                let bytes = [UInt8](repeating: UInt8(ascii: "a") + UInt8(piece % 26), count: 300)
+            var pieces = 0
+            func write() {
+                let bytes = [UInt8](repeating: UInt8(ascii: "a") + UInt8(pieces % 26), count: 300)
+                #expect(stream.write(bytes))
+                written += bytes
+                pieces += 1
+            }
+            // The client reads nothing: once the socket's buffers are full the stream's fills, and the writer is
+            // told to wait (the bound only stops a stream that never fills from looping for ever).
+            var full = false
+            while written.count < 256 << 20 {
+                if !stream.hasRoom(orWhenRoom: { room.update { $0 += 1 } }) {
+                    full = true
+                    break
+                }
+                write()
+            }
+            #expect(full, "the stream never filled though the client read nothing")
+            // What waits is at most the buffer and the last write.
+            #expect(stream.bufferedBytes <= 1024 + 300)
+            #expect(room.get() == 0)
+            // The client reads: room is announced (before the bytes that made it are sent, so this ends).
+            while room.get() == 0, let chunk = try client.readChunk() { read += chunk }
+            #expect(room.get() == 1)
+            // The writer goes on, waiting whenever the buffer is full.
+            for _ in 0..<40 {
                 while !stream.hasRoom(orWhenRoom: { room.update { $0 += 1 } }) {
-                    // Full: what waits is at most the buffer and the last write, and the reader makes room.
                     #expect(stream.bufferedBytes <= 1024 + 300)
                     if let chunk = try client.readChunk() { read += chunk }
                 }
-                #expect(stream.write(bytes))
-                written += bytes
+                write()
             }
             stream.finish()
             while let chunk = try client.readChunk() { read += chunk }
             #expect(read == written)
-            #expect(room.get() > 0, "the writer never had to wait")
             #expect(eventually { closed.get() == 1 && stream.bufferedBytes == 0 })
             // The connection stays usable after the body ended.
             #expect(try client.request(path: "/after").status == 200)
