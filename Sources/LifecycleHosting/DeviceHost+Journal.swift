@@ -28,8 +28,8 @@ extension DeviceHost {
         journalBytesSinceSnapshot += record.count
         var answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]?
         if journal.keepsRecords,
-            journalBytesSinceSnapshot >= hooks.snapshotBytes
-                || (entriesSinceSnapshot >= hooks.snapshotEvery
+            journalBytesSinceSnapshot >= settings.snapshotBytes
+                || (entriesSinceSnapshot >= settings.snapshotEvery
                     && entriesSinceSnapshot >= shared.withLock({ $0.appEntriesRetained }))
         {
             entriesSinceSnapshot = 0
@@ -58,14 +58,14 @@ extension DeviceHost {
                     }
                     return (polls, watchers, due, evicted, answers == nil ? nil : shared)
                 }
-                if evicted > 0 { hooks.entriesEvicted(evicted) }
+                if evicted > 0 { settings.observer.evicted(entries: evicted) }
                 reportHeld()
                 if let answers, let published { saveSnapshot(published, answers: answers, upTo: seq) }
-                hooks.published(self, changedApps, removedApp)
+                settings.stateIndex?.update(self, apps: changedApps, removedApp: removedApp)
                 completion(.success(()))
                 polls.wakeElsewhere()
                 watchers.wakeElsewhere()
-                hooks.changed(self, changedApps, removedApp)
+                settings.observer.changed(self, apps: changedApps, removedApp: removedApp)
                 barriers.forEach { $0(.success(())) }
             case .failure(.streamDeleted):
                 completion(.failure(.deviceGone(id)))
@@ -76,7 +76,7 @@ extension DeviceHost {
                     defer { shared.barriers = [] }
                     return shared.barriers.map(\.action)
                 }
-                if error != .closed { hooks.storeFailed(error) }
+                if error != .closed { settings.observer.storeFailed(error) }
                 completion(.failure(.storeFailed(error)))
                 barriers.forEach { $0(.failure(.storeFailed(error))) }
             }
@@ -96,7 +96,7 @@ extension DeviceHost {
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers, recording: published.recording)
             guard let bytes = try? snapshot.encoded() else { return }
-            hooks.snapshotEncoded(DispatchTime.now().uptimeNanoseconds - started, bytes.count)
+            settings.observer.snapshotEncoded(nanoseconds: DispatchTime.now().uptimeNanoseconds - started, bytes: bytes.count)
             journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
         }
     }
@@ -113,7 +113,7 @@ extension DeviceHost {
             return nil
         }
         if let outcome { return once.fire(outcome) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + hooks.durableDeadline) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + settings.durableDeadline) {
             once.fire(.failure(.notDurableYet))
         }
     }

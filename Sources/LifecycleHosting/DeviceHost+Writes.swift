@@ -101,7 +101,7 @@ extension DeviceHost {
             // Where the entries are in the answer is noted only when a reader follows the device now (one that
             // comes later renders them itself): most changes are followed by nobody.
             let followed = !outcome.entries.isEmpty && shared.withLock { $0.isFollowed }
-            let rendered = hooks.rendering.answer(
+            let rendered = settings.rendering.answer(
                 to: AppliedEvents(device: device, app: request.app, outcome: outcome), notingEntries: followed)
             let body = rendered.body
             // Remembered at once, so a retry racing with this request waits for its durability rather than
@@ -117,7 +117,7 @@ extension DeviceHost {
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })
             }
-            hooks.eventsApplied(request.events)
+            settings.observer.applied(request.events)
             rescheduleTimer()
         }
     }
@@ -137,15 +137,21 @@ extension DeviceHost {
             releaseApps(apps)
             guard wasJournaled else {
                 markGone()
-                hooks.deleted(self, apps)
+                deleted(apps)
                 return completion(.success(()))
             }
             journal.deleteStream(stream) { [self] result in
                 markGone()
-                hooks.deleted(self, apps)
+                deleted(apps)
                 completion(result.mapError { .storeFailed($0) })
             }
         }
+    }
+
+    /// Takes the deleted device out of its namespace's index, then tells the observer.
+    private func deleted(_ apps: [String]) {
+        settings.stateIndex?.remove(self, apps: apps)
+        settings.observer.deleted(self, apps: apps)
     }
 
     /// Ends the device's life without journaling (a reset journals once for every device): runs `done`
@@ -161,7 +167,7 @@ extension DeviceHost {
     /// `namespace` is set).
     package func markGone(withNamespace namespace: String? = nil) {
         // What it retained no longer counts against the daemon's budget (readers may still hold it a moment).
-        hooks.memoryBudget?.forget(ObjectIdentifier(self))
+        settings.memoryBudget?.forget(ObjectIdentifier(self))
         let (polls, watchers) = shared.withLock { shared -> ([Poll], [any TimelineWatcher]) in
             shared.gone = true
             shared.deletedNamespace = namespace

@@ -39,7 +39,7 @@ package final class DeviceHost: @unchecked Sendable {
     package let anchorWall: Double
     package let shared: Protected<PublishedDevice>
     package let journal: any Journal
-    package let hooks: HostHooks
+    package let settings: HostSettings
 
     // Confined to `queue` (or to the recovering thread before the host is reachable).
     package var life: Life
@@ -61,14 +61,14 @@ package final class DeviceHost: @unchecked Sendable {
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
     package init(
         device: Device, stream: String? = nil, anchorWall: Double, journal: any Journal, history: HistoryBounds,
-        hooks: HostHooks, journaled: Bool = false
+        settings: HostSettings, journaled: Bool = false
     ) {
         id = device.id
         self.stream = stream ?? device.id
         self.device = device
         self.anchorWall = anchorWall
         self.journal = journal
-        self.hooks = hooks
+        self.settings = settings
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
         recordingLeft = history.recordingBytes > 0 ? history.recordingBytes : nil
@@ -81,14 +81,14 @@ package final class DeviceHost: @unchecked Sendable {
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
     package init(
-        snapshot: DeviceSnapshot, stream: String? = nil, journal: any Journal, history: HistoryBounds, hooks: HostHooks
+        snapshot: DeviceSnapshot, stream: String? = nil, journal: any Journal, history: HistoryBounds, settings: HostSettings
     ) {
         id = snapshot.device.id
         self.stream = stream ?? snapshot.device.id
         device = snapshot.device
         anchorWall = snapshot.anchorWall
         self.journal = journal
-        self.hooks = hooks
+        self.settings = settings
         life = .live
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
         // A snapshot saved without the device's inputs, or with more than the budget now allows, leaves it
@@ -106,7 +106,7 @@ package final class DeviceHost: @unchecked Sendable {
     }
 
     deinit {
-        hooks.memoryBudget?.forget(ObjectIdentifier(self))
+        settings.memoryBudget?.forget(ObjectIdentifier(self))
     }
 
     /// What a device holds that nothing evicts, counted by the daemon's `MemoryBudget`: a fixed cost per
@@ -139,7 +139,7 @@ package final class DeviceHost: @unchecked Sendable {
 
     /// Tells the daemon's memory budget what the device holds now.
     package func reportHeld() {
-        hooks.memoryBudget?.holds(self, namespace: hooks.namespace, held)
+        settings.memoryBudget?.holds(self, namespace: settings.namespace, held)
     }
 
     /// Gives up about `bytes` for the daemon's budget: its oldest entries, else its oldest remembered answers,
@@ -152,7 +152,7 @@ package final class DeviceHost: @unchecked Sendable {
             return (evicted, dropped)
         }
         var gave = evicted > 0 || dropped
-        if evicted > 0 { hooks.entriesEvicted(evicted) }
+        if evicted > 0 { settings.observer.evicted(entries: evicted) }
         if dropped { stopRecording() }
         if !gave, answerBytes.load(ordering: .relaxed) > 0 {
             // The answers live on the queue; nothing run there waits for the budget.
@@ -194,46 +194,5 @@ package struct HistoryBounds: Sendable {
         self.entries = entries
         self.bytes = bytes
         self.recordingBytes = recordingBytes
-    }
-}
-
-/// What a host tells the service about: metrics and store failures.
-package struct HostHooks: Sendable {
-    /// How entries and answers look to readers (the API's JSON).
-    package var rendering: any HostRendering
-    package var eventsApplied: @Sendable ([Event]) -> Void = { _ in }
-    package var entriesEvicted: @Sendable (Int) -> Void = { _ in }
-    package var storeFailed: @Sendable (StoreError) -> Void = { _ in }
-    /// A change became durable and readers see it: the device, `apps` changed (or added), `removedApp` gone.
-    /// Called on the store's thread; must return quickly.
-    package var changed: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
-    /// A change became durable and readers see it, before it is answered: `apps` changed (or were added),
-    /// `removedApp` is gone. Called on the store's thread; must return quickly.
-    package var published: @Sendable (DeviceHost, _ apps: Set<String>, _ removedApp: String?) -> Void = { _, _, _ in }
-    /// The device was deleted, with the apps it held (not called for a reset).
-    package var deleted: @Sendable (DeviceHost, _ apps: [String]) -> Void = { _, _ in }
-    /// Timeline entries a device produces between two snapshots (at least).
-    package var snapshotEvery = 10_000
-    /// Journal bytes a device writes between two snapshots (at most, give or take one record).
-    package var snapshotBytes = 16 << 20
-    /// How long a replayed answer waits for its first request's record to be durable.
-    package var durableDeadline = 30.0
-    /// A snapshot was encoded (compressed) in `nanoseconds` into `bytes`, and handed to the journal.
-    package var snapshotEncoded: @Sendable (_ nanoseconds: UInt64, _ bytes: Int) -> Void = { _, _ in }
-    /// The daemon's budget of what clients make it hold; nil: each device's own bounds only.
-    package var memoryBudget: MemoryBudget?
-    /// The namespace the device is in, for the budget's count per namespace.
-    package var namespace = ""
-
-    package init(
-        rendering: any HostRendering,
-        eventsApplied: @escaping @Sendable ([Event]) -> Void = { _ in },
-        entriesEvicted: @escaping @Sendable (Int) -> Void = { _ in },
-        storeFailed: @escaping @Sendable (StoreError) -> Void = { _ in }
-    ) {
-        self.rendering = rendering
-        self.eventsApplied = eventsApplied
-        self.entriesEvicted = entriesEvicted
-        self.storeFailed = storeFailed
     }
 }

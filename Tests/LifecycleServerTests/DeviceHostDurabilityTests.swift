@@ -14,11 +14,10 @@ import Testing
     static func host(_ journal: HeldJournal, failures: Protected<Int>) throws -> DeviceHost {
         var device = try Device(id: "d", configuration: DeviceConfiguration())
         try device.addApp(id: "a", configuration: AppConfiguration(bundleId: "com.example.a"))
-        var hooks = HostHooks(rendering: WireRendering())
-        hooks.storeFailed = { _ in failures.update { $0 += 1 } }
+        let settings = HostSettings(rendering: WireRendering(), observer: StoreFailures(count: failures))
         return DeviceHost(
             device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
-            hooks: hooks, journaled: true)
+            settings: settings, journaled: true)
     }
 
     static let launch = DeviceHost.EventsRequest(
@@ -62,12 +61,12 @@ import Testing
 
     @Test func aRetryWaitingForAnAppendThatNeverEndsAnswersAtItsDeadline() throws {
         let journal = HeldJournal()
-        var hooks = HostHooks(rendering: WireRendering())
-        hooks.durableDeadline = 0.2
+        var settings = HostSettings(rendering: WireRendering())
+        settings.durableDeadline = 0.2
         let device = try Device(id: "d", configuration: DeviceConfiguration())
         let host = DeviceHost(
             device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
-            hooks: hooks, journaled: true)
+            settings: settings, journaled: true)
         let request = DeviceHost.EventsRequest(
             events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k")
         let outcomes = Protected<[String]>([])
@@ -79,4 +78,15 @@ import Testing
         journal.release()
         #expect(eventually { outcomes.get().count == 2 })
     }
+}
+
+/// Counts the store failures a host reports, and hears nothing else.
+struct StoreFailures: HostObserver {
+    let count: Protected<Int>
+    func applied(_ events: [Event]) {}
+    func evicted(entries count: Int) {}
+    func storeFailed(_ error: StoreError) { count.update { $0 += 1 } }
+    func changed(_ host: DeviceHost, apps: Set<String>, removedApp: String?) {}
+    func deleted(_ host: DeviceHost, apps: [String]) {}
+    func snapshotEncoded(nanoseconds: UInt64, bytes: Int) {}
 }

@@ -24,7 +24,7 @@ extension DeviceHost {
             entries = outcome.entries
             if let key, let fingerprint {
                 let applied = AppliedEvents(device: device, app: app, outcome: outcome)
-                let body = hooks.rendering.answer(to: applied, notingEntries: false).body
+                let body = settings.rendering.answer(to: applied, notingEntries: false).body
                 idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):

@@ -8,35 +8,24 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    /// What a host of `space` reports to: metrics, store failures, and the namespace's `changes` feed.
-    func hostHooks(for space: Namespace) -> HostHooks {
-        var hooks = HostHooks(
-            rendering: WireRendering(),
-            eventsApplied: { [metrics] in metrics.applied($0) },
-            entriesEvicted: { [metrics] in metrics.evicted.increment(by: $0) },
-            storeFailed: { [weak self] error in self?.storeDidFail(error) })
-        hooks.changed = { [feed = space.changeFeed] host, apps, removedApp in
-            feed.changed(host, apps: apps, removedApp: removedApp)
-        }
-        hooks.published = { [index = space.stateIndex] host, apps, removedApp in
-            index.update(host, apps: apps, removedApp: removedApp)
-        }
-        hooks.deleted = { [feed = space.changeFeed, index = space.stateIndex] host, apps in
-            index.remove(host, apps: apps)
-            feed.deleted(host, apps: apps)
-        }
-        hooks.snapshotEvery = options.snapshotEvery
-        hooks.snapshotBytes = options.snapshotBytes
-        hooks.memoryBudget = memoryBudget
-        hooks.namespace = space.name
-        hooks.snapshotEncoded = { [metrics] nanoseconds, _ in metrics.snapshotEncoding.recordNanoseconds(Int64(nanoseconds)) }
-        return hooks
+    /// How a host of `space` runs, and what it reports to: metrics, store failures, and the namespace's
+    /// `changes` feed (`NamespaceObserver`); it keeps the namespace's index of apps by state itself.
+    func hostSettings(for space: Namespace) -> HostSettings {
+        let observer = NamespaceObserver(
+            feed: space.changeFeed, metrics: metrics, storeDidFail: { [weak self] error in self?.storeDidFail(error) })
+        var settings = HostSettings(rendering: WireRendering(), observer: observer)
+        settings.stateIndex = space.stateIndex
+        settings.snapshotEvery = options.snapshotEvery
+        settings.snapshotBytes = options.snapshotBytes
+        settings.memoryBudget = memoryBudget
+        settings.namespace = space.name
+        return settings
     }
 
     func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
             device: device, stream: space.stream(ofDevice: device.id), anchorWall: anchorWall, journal: journal,
-            history: historyBounds, hooks: hostHooks(for: space), journaled: journaled)
+            history: historyBounds, settings: hostSettings(for: space), journaled: journaled)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset

@@ -103,11 +103,11 @@ extension LifecycleService {
         var records = stream.records[...]
         do {
             if let snapshot = stream.snapshot {
-                let hooks = hostHooks(for: space)
+                let settings = hostSettings(for: space)
                 let restored = try DeviceSnapshot(
-                    bytes: snapshot.state, historyLimit: options.historyLimit, rendering: hooks.rendering)
+                    bytes: snapshot.state, historyLimit: options.historyLimit, rendering: settings.rendering)
                 host = DeviceHost(
-                    snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds, hooks: hooks)
+                    snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds, settings: settings)
             } else {
                 guard let first = records.popFirst() else { return nil }
                 let creation = try JournaledInput(bytes: first.bytes, version1: JournalRecordVersion1.entry)

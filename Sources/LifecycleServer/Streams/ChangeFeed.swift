@@ -5,7 +5,7 @@ import LifecycleWire
 import Locking
 
 /// Changes to a set of devices and their apps, fanned out to the `changes` streams following it. One feed
-/// per namespace; its hosts report to it through `HostHooks`.
+/// per namespace; its hosts report to it through `HostObserver` (`NamespaceObserver`).
 final class ChangeFeed: Sendable {
     /// The devices the feed covers now, for a stream's first snapshot.
     let devices: @Sendable () -> [DeviceHost]
