@@ -1,7 +1,7 @@
 /// The one list of problem codes the daemon answers, each with its HTTP status and title. Every error it
 /// sends, the HTTP layer's refusals included, is an `APIError` with one of these codes, served as
-/// `type: https://lifecycled.dev/problems/{code}`. `api/openapi.yaml` lists the same codes in `Problem.code`
-/// and gives examples of each; `ProblemCatalogueTests` holds the two together.
+/// `type: https://lifecycled.dev/problems/{code}`. `api/openapi.yaml`'s `Problem.code` lists these codes, generated
+/// (scripts/contract); its examples of each are held to them by `ProblemCatalogueTests`.
 package enum ProblemCode: String, CaseIterable, Sendable {
     case invalidJSON = "invalid-json"
     case invalidField = "invalid-field"
