@@ -161,6 +161,7 @@ let package = Package(
                 "LifecycleJSON",
                 "LifecycleScenarios",
                 "LifecycleServer",
+                "LifecycleWire",
                 "HTTPServer",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -98,6 +98,9 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         }
     }
 
+    /// The answer as prose names it, its status and code: `403 quota-exceeded` (the daemon's `--help`).
+    package var answer: String { "\(status) \(rawValue)" }
+
     /// The problem document's `type`.
     package var typeURI: String { "https://lifecycled.dev/problems/\(rawValue)" }
 }
