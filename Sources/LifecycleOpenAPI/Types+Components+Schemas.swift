@@ -148,11 +148,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/ContinuousBackgroundMode`.
         @frozen public enum ContinuousBackgroundMode: String, Codable, Hashable, Sendable, CaseIterable {
             case audio = "audio"
-            case location = "location"
-            case voip = "voip"
-            case external_hyphen_accessory = "external-accessory"
             case bluetooth_hyphen_central = "bluetooth-central"
             case bluetooth_hyphen_peripheral = "bluetooth-peripheral"
+            case external_hyphen_accessory = "external-accessory"
+            case location = "location"
+            case voip = "voip"
         }
         /// - `exited`: left the foreground without multitasking (before iOS 4, `exitsOnSuspend`,
         ///   or a device without multitasking).
@@ -3957,6 +3957,48 @@ extension Components {
                 ])
             }
         }
+        /// Tap the icon or pick it in the app switcher (launches if needed).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ActivateEvent`.
+        public struct ActivateEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ActivateEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// Scene apps: the scene to bring forward (docs/LIFECYCLE.md §11.8).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivateEvent/session`.
+            public var session: Components.Schemas.SessionId?
+            /// Creates a new `ActivateEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - session: Scene apps: the scene to bring forward (docs/LIFECYCLE.md §11.8).
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                session: Components.Schemas.SessionId? = nil
+            ) {
+                self._type = _type
+                self.session = session
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case session
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.session = try container.decodeIfPresent(
+                    Components.Schemas.SessionId.self,
+                    forKey: .session
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "session"
+                ])
+            }
+        }
         /// Open a URL in the app, launching it or bringing it to the foreground if needed.
         ///
         /// - Remark: Generated from `#/components/schemas/OpenURLEvent`.
@@ -3971,7 +4013,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/OpenURLEvent/sourceApplication`.
             public var sourceApplication: Swift.String?
-            /// Any JSON
+            /// Any JSON, passed to the URL callback.
             ///
             /// - Remark: Generated from `#/components/schemas/OpenURLEvent/annotation`.
             public var annotation: OpenAPIRuntime.OpenAPIValueContainer?
@@ -3985,7 +4027,7 @@ extension Components {
             ///   - _type:
             ///   - url: Starts with a scheme (`mail:`), else `400 invalid-field`.
             ///   - sourceApplication: Bundle id of the app that opened the URL.
-            ///   - annotation: Any JSON
+            ///   - annotation: Any JSON, passed to the URL callback.
             ///   - session: Scene apps: the scene that gets the URL (docs/LIFECYCLE.md §11.8).
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
@@ -4038,249 +4080,6 @@ extension Components {
                 ])
             }
         }
-        /// Tap the icon or pick it in the app switcher (launches if needed).
-        ///
-        /// - Remark: Generated from `#/components/schemas/ActivateEvent`.
-        public struct ActivateEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ActivateEvent/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
-            /// Scene apps: the scene to bring forward (docs/LIFECYCLE.md §11.8).
-            ///
-            /// - Remark: Generated from `#/components/schemas/ActivateEvent/session`.
-            public var session: Components.Schemas.SessionId?
-            /// Creates a new `ActivateEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - session: Scene apps: the scene to bring forward (docs/LIFECYCLE.md §11.8).
-            public init(
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
-                session: Components.Schemas.SessionId? = nil
-            ) {
-                self._type = _type
-                self.session = session
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case session
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: ._type
-                )
-                self.session = try container.decodeIfPresent(
-                    Components.Schemas.SessionId.self,
-                    forKey: .session
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "session"
-                ])
-            }
-        }
-        /// Scene apps: a new window with a new session (docs/LIFECYCLE.md §11). `split` while the app is in
-        /// the foreground joins the front scenes; `fullScreen`, or the app not in front, replaces them
-        /// (launching the app if needed). A second session needs `supportsMultipleScenes` and an iPad.
-        /// An app has at most 32 sessions at once, and may name (then close) at most 4096 over its life;
-        /// past either, `409` (docs/LIFECYCLE.md §11.9).
-        ///
-        ///
-        /// - Remark: Generated from `#/components/schemas/OpenSceneEvent`.
-        public struct OpenSceneEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
-            /// The new session's id; omitted: `s1`, `s2`, ...
-            ///
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/session`.
-            public var session: Components.Schemas.SessionId?
-            /// Delivered in the connection options (`urlContexts`).
-            ///
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/url`.
-            public var url: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/sourceApplication`.
-            public var sourceApplication: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/placement`.
-            @frozen public enum placementPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case split = "split"
-                case fullScreen = "fullScreen"
-            }
-            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/placement`.
-            public var placement: Components.Schemas.OpenSceneEvent.placementPayload?
-            /// Creates a new `OpenSceneEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - session: The new session's id; omitted: `s1`, `s2`, ...
-            ///   - url: Delivered in the connection options (`urlContexts`).
-            ///   - sourceApplication:
-            ///   - placement:
-            public init(
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
-                session: Components.Schemas.SessionId? = nil,
-                url: Swift.String? = nil,
-                sourceApplication: Swift.String? = nil,
-                placement: Components.Schemas.OpenSceneEvent.placementPayload? = nil
-            ) {
-                self._type = _type
-                self.session = session
-                self.url = url
-                self.sourceApplication = sourceApplication
-                self.placement = placement
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case session
-                case url
-                case sourceApplication
-                case placement
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: ._type
-                )
-                self.session = try container.decodeIfPresent(
-                    Components.Schemas.SessionId.self,
-                    forKey: .session
-                )
-                self.url = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .url
-                )
-                self.sourceApplication = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .sourceApplication
-                )
-                self.placement = try container.decodeIfPresent(
-                    Components.Schemas.OpenSceneEvent.placementPayload.self,
-                    forKey: .placement
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "session",
-                    "url",
-                    "sourceApplication",
-                    "placement"
-                ])
-            }
-        }
-        /// Scene apps (docs/LIFECYCLE.md §11.9): `closeScene`, the user closes that window or swipes its card
-        /// away (the last session: as `forceQuit`); `disconnectScene`, the system reclaims that
-        /// background scene, keeping its session.
-        ///
-        ///
-        /// - Remark: Generated from `#/components/schemas/SceneSessionEvent`.
-        public struct SceneSessionEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/type`.
-            @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case closeScene = "closeScene"
-                case disconnectScene = "disconnectScene"
-            }
-            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/type`.
-            public var _type: Components.Schemas.SceneSessionEvent._typePayload
-            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/session`.
-            public var session: Components.Schemas.SessionId
-            /// Creates a new `SceneSessionEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - session:
-            public init(
-                _type: Components.Schemas.SceneSessionEvent._typePayload,
-                session: Components.Schemas.SessionId
-            ) {
-                self._type = _type
-                self.session = session
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case session
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    Components.Schemas.SceneSessionEvent._typePayload.self,
-                    forKey: ._type
-                )
-                self.session = try container.decode(
-                    Components.Schemas.SessionId.self,
-                    forKey: .session
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "session"
-                ])
-            }
-        }
-        /// Brings the app to `state` by the shortest sequence of ordinary events, applied all or
-        /// nothing like a batch of them; the answer lists them in `applied`. Each step is chosen from
-        /// the device as the previous one left it:
-        /// - `active`: `activate` (launching if needed); an interruption in progress is declined first
-        ///   (`interruptionEnded {accepted: false}`), an open Notification Center closed
-        ///   (`notificationCenterClosed`) when the app is the one under it (another app starts from
-        ///   it, LIFECYCLE §5).
-        /// - `inactive`: the path to `active`, then `interruptionBegan {kind: alert}`.
-        /// - `suspended`: from the foreground `homeButton` (after `notificationCenterClosed` if it is
-        ///   open), from `notRunning` `launch {background: true}`; then `endBackgroundTask` for each
-        ///   unfinished task and `stopBackgroundActivity` for each running mode; where the suspension
-        ///   rule needs time (`suspendDelay`, or a fetch or push window still open), `advanceTime` by
-        ///   exactly that long (on a realtime clock too: the device clock moves ahead).
-        /// - `background`: `beginBackgroundTask {name: moveTo}` while the app runs (not when a task or
-        ///   background activity already keeps it running), then `homeButton`. From `notRunning` on a
-        ///   device with a `suspendDelay`: `launch {background: true}`, then the task; from `notRunning`
-        ///   without one, and from `suspended`, the app can begin a task only in front: `activate`, the
-        ///   task, `homeButton` (another app in front leaves, as on any `activate`).
-        /// - `notRunning`: `terminate`.
-        ///
-        /// Already there: `"changed": false`, `"applied": []`. No path: `409 invalid-transition` with
-        /// `blockedBy`, the step that cannot happen (a device without multitasking asked for
-        /// `background` or `suspended`: `launch` or `homeButton`; the device locked asked for `active`:
-        /// `activate`, with `allowed: [unlock]`; a step that would end the app, such as a launch
-        /// watchdog or the iOS 27 gate), and nothing applied. Scene apps take the same steps, which
-        /// move their scenes (docs/LIFECYCLE.md §11).
-        ///
-        ///
-        /// - Remark: Generated from `#/components/schemas/MoveToEvent`.
-        public struct MoveToEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/MoveToEvent/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
-            /// - Remark: Generated from `#/components/schemas/MoveToEvent/state`.
-            public var state: Components.Schemas.AppState
-            /// Creates a new `MoveToEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - state:
-            public init(
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
-                state: Components.Schemas.AppState
-            ) {
-                self._type = _type
-                self.state = state
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case state
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: ._type
-                )
-                self.state = try container.decode(
-                    Components.Schemas.AppState.self,
-                    forKey: .state
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "state"
-                ])
-            }
-        }
         /// An app-level event without fields:
         /// - `terminate`: the system ends the app.
         /// - `forceQuit`: the user swipes it away in the app switcher.
@@ -4328,9 +4127,11 @@ extension Components {
         public struct BeginBackgroundTaskEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BeginBackgroundTaskEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The task's name.
+            ///
             /// - Remark: Generated from `#/components/schemas/BeginBackgroundTaskEvent/name`.
             public var name: Swift.String?
-            /// Seconds until the app ends the task itself; omitted
+            /// Seconds until the app ends the task itself; omitted, it never does.
             ///
             /// - Remark: Generated from `#/components/schemas/BeginBackgroundTaskEvent/duration`.
             public var duration: Swift.Double?
@@ -4338,8 +4139,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - name:
-            ///   - duration: Seconds until the app ends the task itself; omitted
+            ///   - name: The task's name.
+            ///   - duration: Seconds until the app ends the task itself; omitted, it never does.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 name: Swift.String? = nil,
@@ -4428,13 +4229,15 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/BackgroundActivityEvent/type`.
             public var _type: Components.Schemas.BackgroundActivityEvent._typePayload
+            /// A UIBackgroundModes value the app declares.
+            ///
             /// - Remark: Generated from `#/components/schemas/BackgroundActivityEvent/mode`.
             public var mode: Components.Schemas.ContinuousBackgroundMode
             /// Creates a new `BackgroundActivityEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - mode:
+            ///   - mode: A UIBackgroundModes value the app declares.
             public init(
                 _type: Components.Schemas.BackgroundActivityEvent._typePayload,
                 mode: Components.Schemas.ContinuousBackgroundMode
@@ -4468,18 +4271,20 @@ extension Components {
         public struct RemoteNotificationEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/RemoteNotificationEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
-            /// Any JSON
+            /// Any JSON, passed as the notification's userInfo.
             ///
             /// - Remark: Generated from `#/components/schemas/RemoteNotificationEvent/payload`.
             public var payload: OpenAPIRuntime.OpenAPIValueContainer?
+            /// Content-available: wake the app.
+            ///
             /// - Remark: Generated from `#/components/schemas/RemoteNotificationEvent/contentAvailable`.
             public var contentAvailable: Swift.Bool?
             /// Creates a new `RemoteNotificationEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - payload: Any JSON
-            ///   - contentAvailable:
+            ///   - payload: Any JSON, passed as the notification's userInfo.
+            ///   - contentAvailable: Content-available: wake the app.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 payload: OpenAPIRuntime.OpenAPIValueContainer? = nil,
@@ -4533,7 +4338,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TapNotificationEvent/source`.
             public var source: Components.Schemas.TapNotificationEvent.sourcePayload?
-            /// Any JSON
+            /// Any JSON, passed as the notification's userInfo.
             ///
             /// - Remark: Generated from `#/components/schemas/TapNotificationEvent/payload`.
             public var payload: OpenAPIRuntime.OpenAPIValueContainer?
@@ -4542,7 +4347,7 @@ extension Components {
             /// - Parameters:
             ///   - _type:
             ///   - source: `banner` (iOS 5.0 and later), `alert` (an alert interruption is showing: it ends), or `notificationCenter` (it is open: it closes).
-            ///   - payload: Any JSON
+            ///   - payload: Any JSON, passed as the notification's userInfo.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 source: Components.Schemas.TapNotificationEvent.sourcePayload? = nil,
@@ -4614,6 +4419,217 @@ extension Components {
                 ])
             }
         }
+        /// Scene apps: a new window with a new session (docs/LIFECYCLE.md §11). `split` while the app is in
+        /// the foreground joins the front scenes; `fullScreen`, or the app not in front, replaces them
+        /// (launching the app if needed). A second session needs `supportsMultipleScenes` and an iPad.
+        /// An app has at most 32 sessions at once, and may name (then close) at most 4096 over its life;
+        /// past either, `409` (docs/LIFECYCLE.md §11.9).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/OpenSceneEvent`.
+        public struct OpenSceneEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The new session's id; omitted: `s1`, `s2`, ...
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/session`.
+            public var session: Components.Schemas.SessionId?
+            /// Delivered in the connection options (`urlContexts`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/url`.
+            public var url: Swift.String?
+            /// The bundle id of the app that sent the URL.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/sourceApplication`.
+            public var sourceApplication: Swift.String?
+            /// Beside the foreground scenes or in their place.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/placement`.
+            @frozen public enum placementPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case split = "split"
+                case fullScreen = "fullScreen"
+            }
+            /// Beside the foreground scenes or in their place.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenSceneEvent/placement`.
+            public var placement: Components.Schemas.OpenSceneEvent.placementPayload?
+            /// Creates a new `OpenSceneEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - session: The new session's id; omitted: `s1`, `s2`, ...
+            ///   - url: Delivered in the connection options (`urlContexts`).
+            ///   - sourceApplication: The bundle id of the app that sent the URL.
+            ///   - placement: Beside the foreground scenes or in their place.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                session: Components.Schemas.SessionId? = nil,
+                url: Swift.String? = nil,
+                sourceApplication: Swift.String? = nil,
+                placement: Components.Schemas.OpenSceneEvent.placementPayload? = nil
+            ) {
+                self._type = _type
+                self.session = session
+                self.url = url
+                self.sourceApplication = sourceApplication
+                self.placement = placement
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case session
+                case url
+                case sourceApplication
+                case placement
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.session = try container.decodeIfPresent(
+                    Components.Schemas.SessionId.self,
+                    forKey: .session
+                )
+                self.url = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                self.sourceApplication = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .sourceApplication
+                )
+                self.placement = try container.decodeIfPresent(
+                    Components.Schemas.OpenSceneEvent.placementPayload.self,
+                    forKey: .placement
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "session",
+                    "url",
+                    "sourceApplication",
+                    "placement"
+                ])
+            }
+        }
+        /// Scene apps (docs/LIFECYCLE.md §11.9): `closeScene`, the user closes that window or swipes its card
+        /// away (the last session: as `forceQuit`); `disconnectScene`, the system reclaims that
+        /// background scene, keeping its session.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/SceneSessionEvent`.
+        public struct SceneSessionEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/type`.
+            @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case closeScene = "closeScene"
+                case disconnectScene = "disconnectScene"
+            }
+            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/type`.
+            public var _type: Components.Schemas.SceneSessionEvent._typePayload
+            /// The id of one of the app's scene sessions.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SceneSessionEvent/session`.
+            public var session: Components.Schemas.SessionId
+            /// Creates a new `SceneSessionEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - session: The id of one of the app's scene sessions.
+            public init(
+                _type: Components.Schemas.SceneSessionEvent._typePayload,
+                session: Components.Schemas.SessionId
+            ) {
+                self._type = _type
+                self.session = session
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case session
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SceneSessionEvent._typePayload.self,
+                    forKey: ._type
+                )
+                self.session = try container.decode(
+                    Components.Schemas.SessionId.self,
+                    forKey: .session
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "session"
+                ])
+            }
+        }
+        /// Brings the app to `state` by the shortest sequence of ordinary events, applied all or
+        /// nothing like a batch of them; the answer lists them in `applied`. Each step is chosen from
+        /// the device as the previous one left it:
+        /// - `active`: `activate` (launching if needed); an interruption in progress is declined first
+        ///   (`interruptionEnded {accepted: false}`), an open Notification Center closed
+        ///   (`notificationCenterClosed`) when the app is the one under it (another app starts from
+        ///   it, LIFECYCLE §5).
+        /// - `inactive`: the path to `active`, then `interruptionBegan {kind: alert}`.
+        /// - `suspended`: from the foreground `homeButton` (after `notificationCenterClosed` if it is
+        ///   open), from `notRunning` `launch {background: true}`; then `endBackgroundTask` for each
+        ///   unfinished task and `stopBackgroundActivity` for each running mode; where the suspension
+        ///   rule needs time (`suspendDelay`, or a fetch or push window still open), `advanceTime` by
+        ///   exactly that long (on a realtime clock too: the device clock moves ahead).
+        /// - `background`: `beginBackgroundTask {name: moveTo}` while the app runs (not when a task or
+        ///   background activity already keeps it running), then `homeButton`. From `notRunning` on a
+        ///   device with a `suspendDelay`: `launch {background: true}`, then the task; from `notRunning`
+        ///   without one, and from `suspended`, the app can begin a task only in front: `activate`, the
+        ///   task, `homeButton` (another app in front leaves, as on any `activate`).
+        /// - `notRunning`: `terminate`.
+        ///
+        /// Already there: `"changed": false`, `"applied": []`. No path: `409 invalid-transition` with
+        /// `blockedBy`, the step that cannot happen (a device without multitasking asked for
+        /// `background` or `suspended`: `launch` or `homeButton`; the device locked asked for `active`:
+        /// `activate`, with `allowed: [unlock]`; a step that would end the app, such as a launch
+        /// watchdog or the iOS 27 gate), and nothing applied. Scene apps take the same steps, which
+        /// move their scenes (docs/LIFECYCLE.md §11).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/MoveToEvent`.
+        public struct MoveToEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MoveToEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The state to move the app to.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MoveToEvent/state`.
+            public var state: Components.Schemas.AppState
+            /// Creates a new `MoveToEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - state: The state to move the app to.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                state: Components.Schemas.AppState
+            ) {
+                self._type = _type
+                self.state = state
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case state
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.state = try container.decode(
+                    Components.Schemas.AppState.self,
+                    forKey: .state
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "state"
+                ])
+            }
+        }
         /// A device-level event without fields: `homeButton`, `lock` and `unlock` (the
         /// sleep/wake button), `notificationCenterOpened`, `notificationCenterClosed`, `reboot`,
         /// `callEnded` (the call the user answered hangs up; `409` when none is in progress),
@@ -4628,12 +4644,12 @@ extension Components {
                 case homeButton = "homeButton"
                 case lock = "lock"
                 case unlock = "unlock"
+                case callEnded = "callEnded"
                 case notificationCenterOpened = "notificationCenterOpened"
                 case notificationCenterClosed = "notificationCenterClosed"
-                case reboot = "reboot"
-                case callEnded = "callEnded"
                 case appSwitcherOpened = "appSwitcherOpened"
                 case appSwitcherClosed = "appSwitcherClosed"
+                case reboot = "reboot"
             }
             /// - Remark: Generated from `#/components/schemas/DeviceActionEvent/type`.
             public var _type: Components.Schemas.DeviceActionEvent._typePayload
@@ -4664,13 +4680,15 @@ extension Components {
         public struct SwitchAppEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SwitchAppEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The id of the app to bring to the front.
+            ///
             /// - Remark: Generated from `#/components/schemas/SwitchAppEvent/to`.
             public var to: Components.Schemas.Id
             /// Creates a new `SwitchAppEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - to:
+            ///   - to: The id of the app to bring to the front.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 to: Components.Schemas.Id
@@ -4704,13 +4722,15 @@ extension Components {
         public struct InterruptionBeganEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/InterruptionBeganEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// What interrupts.
+            ///
             /// - Remark: Generated from `#/components/schemas/InterruptionBeganEvent/kind`.
             public var kind: Components.Schemas.InterruptionKind
             /// Creates a new `InterruptionBeganEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - kind:
+            ///   - kind: What interrupts.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 kind: Components.Schemas.InterruptionKind
@@ -4744,13 +4764,15 @@ extension Components {
         public struct InterruptionEndedEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/InterruptionEndedEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// `true`: the user answered; `false`: declined.
+            ///
             /// - Remark: Generated from `#/components/schemas/InterruptionEndedEvent/accepted`.
             public var accepted: Swift.Bool
             /// Creates a new `InterruptionEndedEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - accepted:
+            ///   - accepted: `true`: the user answered; `false`: declined.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 accepted: Swift.Bool
@@ -4784,13 +4806,15 @@ extension Components {
         public struct BannerNotificationEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BannerNotificationEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The banner's title.
+            ///
             /// - Remark: Generated from `#/components/schemas/BannerNotificationEvent/title`.
             public var title: Swift.String?
             /// Creates a new `BannerNotificationEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - title:
+            ///   - title: The banner's title.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 title: Swift.String? = nil
@@ -4824,18 +4848,22 @@ extension Components {
         public struct MemoryPressureEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MemoryPressureEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// How low.
+            ///
             /// - Remark: Generated from `#/components/schemas/MemoryPressureEvent/level`.
             @frozen public enum levelPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case warning = "warning"
                 case critical = "critical"
             }
+            /// How low.
+            ///
             /// - Remark: Generated from `#/components/schemas/MemoryPressureEvent/level`.
             public var level: Components.Schemas.MemoryPressureEvent.levelPayload
             /// Creates a new `MemoryPressureEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - level:
+            ///   - level: How low.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,
                 level: Components.Schemas.MemoryPressureEvent.levelPayload
@@ -4919,6 +4947,8 @@ extension Components {
         public struct ChangeEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ChangeEvent/type`.
             public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// What changed.
+            ///
             /// - Remark: Generated from `#/components/schemas/ChangeEvent/kind`.
             public var kind: Components.Schemas.ChangeKind
             /// The new value: of the type `Settings` gives for the kind; any JSON for `settings`, `ubiquityIdentity` and the moments.
@@ -4929,7 +4959,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - kind:
+            ///   - kind: What changed.
             ///   - value: The new value: of the type `Settings` gives for the kind; any JSON for `settings`, `ubiquityIdentity` and the moments.
             public init(
                 _type: OpenAPIRuntime.OpenAPIValueContainer,

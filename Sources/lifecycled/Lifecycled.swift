@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import LifecycleDaemon
 import LifecycleServer
+import LifecycleWire
 import Logging
 import Metrics
 import Prometheus
@@ -163,49 +164,49 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
-            "Most devices one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevicesPerNamespace))"
+            "Most devices one namespace may hold; a creation beyond answers \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxDevicesPerNamespace))"
     )
     var maxDevicesPerNamespace: Int?
 
     @Option(
         help:
-            "Most apps one namespace may hold; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxAppsPerNamespace))"
+            "Most apps one namespace may hold; a creation beyond answers \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxAppsPerNamespace))"
     )
     var maxAppsPerNamespace: Int?
 
     @Option(
         help:
-            "Most namespaces the daemon holds besides default; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxNamespaces))"
+            "Most namespaces the daemon holds besides default; a creation beyond answers \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxNamespaces))"
     )
     var maxNamespaces: Int?
 
     @Option(
         help:
-            "Most namespaces one token (not an admin's) may have created and still hold; more answer 403 quota-exceeded. (default: \(defaults.service.maxNamespacesPerToken))"
+            "Most namespaces one token (not an admin's) may have created and still hold; more answer \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxNamespacesPerToken))"
     )
     var maxNamespacesPerToken: Int?
 
     @Option(
         help:
-            "Most devices the daemon holds over every namespace; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxDevices))"
+            "Most devices the daemon holds over every namespace; a creation beyond answers \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxDevices))"
     )
     var maxDevices: Int?
 
     @Option(
         help:
-            "Most apps the daemon holds over every namespace; a creation beyond answers 403 quota-exceeded. (default: \(defaults.service.maxApps))"
+            "Most apps the daemon holds over every namespace; a creation beyond answers \(ProblemCode.quotaExceeded.answer). (default: \(defaults.service.maxApps))"
     )
     var maxApps: Int?
 
     @Option(
         help:
-            "Bytes the store may hold on disk; past it, changes but deletions and resets answer 507 insufficient-storage. 0: no cap. (default: 0)"
+            "Bytes the store may hold on disk; past it, changes but deletions and resets answer \(ProblemCode.insufficientStorage.answer). 0: no cap. (default: 0)"
     )
     var maxDataBytes: Int?
 
     @Option(
         help:
-            "Bytes the store's disk must keep free; below it, changes answer 507 insufficient-storage. (default: \(defaults.service.minFreeDiskBytes))"
+            "Bytes the store's disk must keep free; below it, changes answer \(ProblemCode.insufficientStorage.answer). (default: \(defaults.service.minFreeDiskBytes))"
     )
     var minFreeDiskBytes: Int?
 

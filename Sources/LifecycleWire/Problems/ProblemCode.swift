@@ -1,7 +1,7 @@
 /// The one list of problem codes the daemon answers, each with its HTTP status and title. Every error it
 /// sends, the HTTP layer's refusals included, is an `APIError` with one of these codes, served as
-/// `type: https://lifecycled.dev/problems/{code}`. `api/openapi.yaml` lists the same codes in `Problem.code`
-/// and gives examples of each; `ProblemCatalogueTests` holds the two together.
+/// `type: https://lifecycled.dev/problems/{code}`. `api/openapi.yaml`'s `Problem.code` lists these codes, generated
+/// (scripts/contract); its examples of each are held to them by `ProblemCatalogueTests`.
 package enum ProblemCode: String, CaseIterable, Sendable {
     case invalidJSON = "invalid-json"
     case invalidField = "invalid-field"
@@ -97,6 +97,9 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .notReady: return "Not Ready"
         }
     }
+
+    /// The answer as prose names it, its status and code: `403 quota-exceeded` (the daemon's `--help`).
+    package var answer: String { "\(status) \(rawValue)" }
 
     /// The problem document's `type`.
     package var typeURI: String { "https://lifecycled.dev/problems/\(rawValue)" }
