@@ -32,7 +32,7 @@ public final class EmbeddedDaemon: Sendable {
         LifecycledClient(
             url: Self.url,
             transport: InProcessTransport(
-                service: ServiceExchange(service: daemon.service), maxBodyBytes: daemon.configuration.http.maxBodyBytes),
+                exchange: InProcessExchange(responder: daemon.service), maxBodyBytes: daemon.configuration.http.maxBodyBytes),
             namespace: namespace, token: token)
     }
 

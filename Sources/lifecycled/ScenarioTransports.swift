@@ -9,25 +9,29 @@ import Locking
 import FoundationNetworking
 #endif
 
-/// Scenario requests handed to a service in this process, as the HTTP server would hand them.
+/// Scenario requests handed to a service in this process, as the HTTP server would hand them (`InProcessExchange`).
 struct InProcessScenarioTransport: ScenarioTransport {
-    let service: LifecycleService
+    let exchange: InProcessExchange
     /// A step waits this long for its answer (a long poll's `wait` included), in seconds.
     static let timeout = 60.0
+
+    init(service: LifecycleService) {
+        exchange = InProcessExchange(responder: service)
+    }
 
     func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
         -> (status: Int, headers: [(String, String)], body: [UInt8])
     {
-        let request = HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, target: path,
-            headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [])
-        guard let response = service.answer(to: request, within: Self.timeout) else {
-            throw TransportError(description: "\(method) \(path): no answer within 60 s")
-        }
-        guard response.stream == nil else {
+        do {
+            let answer = try exchange.exchange(
+                method: method, target: path, headers: headers.map { (name: $0.0, value: $0.1) }, body: body ?? [],
+                within: Self.timeout)
+            return (answer.status, answer.headers.map { ($0.name, $0.value) }, answer.body)
+        } catch .eventStream {
             throw TransportError(description: "\(method) \(path) answered an event stream, which only --url reads")
+        } catch {
+            throw TransportError(description: "\(method) \(path): \(error)")
         }
-        return (response.status, response.sentHeaders.map { ($0.name, $0.value) }, method == "HEAD" ? [] : response.body)
     }
 }
 

@@ -14,29 +14,29 @@ package enum Transport: Sendable {
     case live
 }
 
-/// Hands a request to a responder in process and waits for its answer.
+/// Hands a request to a responder in process and waits for its answer (`InProcessExchange`).
 package struct InProcessClient: Sendable {
-    package let responder: any HTTPResponder
+    package let exchange: InProcessExchange
     /// How long a request may stay unanswered (a long poll's `wait` included) before the test fails.
     package var timeoutSeconds: Double
 
     package init(responder: any HTTPResponder, timeoutSeconds: Double = 20) {
-        self.responder = responder
+        exchange = InProcessExchange(responder: responder)
         self.timeoutSeconds = timeoutSeconds
     }
 
     /// `target` is a path with an optional query, as a client sends it (`/v1/apps?limit=2`).
     package func exchange(method: String, target: String, headers: [(String, String)], body: [UInt8]) throws -> Reply {
-        let request = HTTPRequest(
-            method: method == "HEAD" ? "GET" : method, target: target,
-            headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
-        guard let response = responder.answer(to: request, within: timeoutSeconds) else {
-            throw TestClientError(description: "\(method) \(target) was not answered within \(timeoutSeconds) s")
-        }
-        guard response.stream == nil else {
+        do {
+            let answer = try exchange.exchange(
+                method: method, target: target, headers: headers.map { (name: $0.0, value: $0.1) }, body: body,
+                within: timeoutSeconds)
+            return Reply(status: answer.status, headers: answer.headers, body: answer.body)
+        } catch .eventStream {
             throw TestClientError(description: "\(method) \(target) answered with a stream: use Transport.live")
+        } catch {
+            throw TestClientError(description: "\(method) \(target): \(error)")
         }
-        return Reply(status: response.status, headers: response.sentHeaders, body: method == "HEAD" ? [] : response.body)
     }
 }
 
