@@ -200,18 +200,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The testing library: the daemon in process or live on port 0 behind one interface (TestDaemon), the
-        // HTTP clients of the live tests, and the one eventually, seeded generator, temporary folder and lock box.
+        // What every test target shares, with no daemon behind it (the core's, the store's and the HTTP
+        // server's tests link only this): the one eventually, seeded generator, temporary folder and lock box's
+        // test methods, and the raw HTTP and event-stream clients of the live tests.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        // The testing library of the daemon: the daemon in process or live on port 0 behind one interface
+        // (TestDaemon), answering the same Reply either way.
         .target(
             name: "LifecycleTesting",
             dependencies: [
-                "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                "TestSupport", "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifecycleTesting",
             swiftSettings: strict
         ),
-        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "LifecycleTesting"], swiftSettings: strict),
+        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "TestSupport"], swiftSettings: strict),
         // Counts instructions per event and per read for scripts/instruction-budget (run under callgrind).
         .executableTarget(
             name: "instruction-count",
@@ -232,16 +236,21 @@ let package = Package(
             name: "LifecycleClientTests",
             dependencies: [
                 "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleServer",
-                "LifecycleTesting",
+                "LifecycleTesting", "TestSupport",
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["CMicroHTTPD", "HTTPServer", "LifecycleTesting", "Locking"], swiftSettings: strict),
+            name: "HTTPServerTests",
+            dependencies: [
+                "CMicroHTTPD", "HTTPServer", "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LifecycleStoreTests",
             dependencies: [
-                "LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log"),
+                "LifecycleStore", "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -249,7 +258,7 @@ let package = Package(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon", "LifecycleJSON",
+                "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon", "LifecycleJSON",
                 "LifecycleScenarios", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
