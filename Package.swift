@@ -176,7 +176,10 @@ let package = Package(
         // has them by default), so it builds without InternalImportsByDefault; the other two settings hold.
         .target(
             name: "LifecycleOpenAPI",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("ExistentialAny")]
         ),
         .target(
