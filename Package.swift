@@ -87,7 +87,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // JSON text, both ways: the parser and the writer (the one escaper), and content hashes.
+        // JSON text, both ways: the parser and the writer (every JSON text written by hand), and content hashes.
         .target(name: "LifecycleJSON", dependencies: ["LifecycleCore"], swiftSettings: strict),
         .target(name: "LifecycleWire", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
 
