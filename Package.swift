@@ -87,7 +87,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // JSON text, both ways: the parser and the writer (the one escaper), and content hashes.
+        // JSON text, both ways: the parser and the writer (every JSON text written by hand), and content hashes.
         .target(name: "LifecycleJSON", dependencies: ["LifecycleCore"], swiftSettings: strict),
         .target(name: "LifecycleWire", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
 
@@ -180,7 +180,10 @@ let package = Package(
         // has them by default), so it builds without InternalImportsByDefault; the other two settings hold.
         .target(
             name: "LifecycleOpenAPI",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("ExistentialAny")]
         ),
         .target(
@@ -204,18 +207,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The testing library: the daemon in process or live on port 0 behind one interface (TestDaemon), the
-        // HTTP clients of the live tests, and the one eventually, seeded generator, temporary folder and lock box.
+        // What every test target shares, with no daemon behind it (the core's, the store's and the HTTP
+        // server's tests link only this): the one eventually, seeded generator, temporary folder and lock box's
+        // test methods, and the raw HTTP and event-stream clients of the live tests.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        // The testing library of the daemon: the daemon in process or live on port 0 behind one interface
+        // (TestDaemon), answering the same Reply either way.
         .target(
             name: "LifecycleTesting",
             dependencies: [
-                "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                "TestSupport", "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifecycleTesting",
             swiftSettings: strict
         ),
-        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "LifecycleTesting"], swiftSettings: strict),
+        .testTarget(name: "LifecycleCoreTests", dependencies: ["LifecycleCore", "TestSupport"], swiftSettings: strict),
         // Counts instructions per event and per read for scripts/instruction-budget (run under callgrind).
         .executableTarget(
             name: "instruction-count",
@@ -236,16 +243,21 @@ let package = Package(
             name: "LifecycleClientTests",
             dependencies: [
                 "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleServer",
-                "LifecycleTesting",
+                "LifecycleTesting", "TestSupport",
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["CMicroHTTPD", "HTTPServer", "LifecycleTesting", "Locking"], swiftSettings: strict),
+            name: "HTTPServerTests",
+            dependencies: [
+                "CMicroHTTPD", "HTTPServer", "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LifecycleStoreTests",
             dependencies: [
-                "LifecycleStore", "LifecycleTesting", "Locking", .product(name: "Logging", package: "swift-log"),
+                "LifecycleStore", "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -253,7 +265,7 @@ let package = Package(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "LifecycleTesting", "LifecycleDaemon", "LifecycleJSON",
+                "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon", "LifecycleJSON",
                 "LifecycleScenarios", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,10 +1,11 @@
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 @Suite struct BodyLimitTests {
     @Test func aDeclaredBodyOverTheCapIsRefusedBeforeItIsSent() throws {
-        let called = Box(false)
+        let called = Protected(false)
         try withServer(
             maxBodyBytes: 1024,
             { _, completion in
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func aChunkedBodyOverTheCapIsCountedAndRefused() throws {
-        let called = Box(false)
+        let called = Protected(false)
         try withServer(
             maxBodyBytes: 1024,
             { _, completion in

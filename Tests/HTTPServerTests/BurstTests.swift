@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ import Testing
     ])
     func aBurstOfReadyConnectionsIsAnsweredAtOnce(_ burst: Case) throws {
         let gate = DispatchGroup()
-        let blockedThreads = Box<Set<UInt>>([])
+        let blockedThreads = Protected<Set<UInt>>([])
         try withServer(
             configure: { $0.threads = burst.threads },
             { request, completion in

@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 /// A `ByteStream`: a body written on another thread, sent as it is written through a bounded buffer; a body
@@ -20,9 +21,9 @@ import Testing
     }
 
     @Test func theWriterWaitsWhileTheBufferIsFullAndGoesOnAsTheClientReads() throws {
-        let closed = Box(0)
+        let closed = Protected(0)
         let stream = ByteStream(capacity: 1024, onClose: { closed.update { $0 += 1 } })
-        let room = Box(0)
+        let room = Protected(0)
         try withServer(Self.serve(stream)) { server in
             let client = try TestHTTPClient(port: server.port)
             try client.sendRequest(path: "/bytes")
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func aBodyThatCannotBeCompletedIsCutWithoutItsLastChunk() throws {
-        let closed = Box(0)
+        let closed = Protected(0)
         let stream = ByteStream(capacity: 1 << 16, onClose: { closed.update { $0 += 1 } })
         try withServer(Self.serve(stream)) { server in
             let client = try TestHTTPClient(port: server.port)
@@ -109,7 +110,7 @@ import Testing
         let whole = ByteStream(capacity: 8, onClose: {})
         let writer = DispatchQueue(label: "writer")
         // A writer on its own queue, resumed by the reader each time the buffer was full.
-        let pieces = Box(0)
+        let pieces = Protected(0)
         @Sendable func write() {
             while whole.hasRoom(orWhenRoom: { writer.async { write() } }) {
                 let next = pieces.update { count -> Int in

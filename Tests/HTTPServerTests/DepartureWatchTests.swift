@@ -1,4 +1,6 @@
 import Dispatch
+import Locking
+import TestSupport
 import Testing
 
 @testable import HTTPServer
@@ -21,7 +23,7 @@ import Testing
         let watch = try DepartureWatch(delay: .milliseconds(200))
         let (parked, client) = try socketPair()
         defer { close(parked) }
-        let departed = Box(0)
+        let departed = Protected(0)
         watch.watch(parked) { departed.update { $0 += 1 } }
         close(client)
         // Not yet due: not registered, so the departure is not seen.
@@ -43,7 +45,7 @@ import Testing
         let watch = try DepartureWatch(delay: .milliseconds(50))
         let (parked, client) = try socketPair()
         defer { close(parked) }
-        let departed = Box(0)
+        let departed = Protected(0)
         watch.watch(parked) { departed.update { $0 += 1 } }
         watch.unwatch(parked)
         close(client)

@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 @Suite struct HTTPServerTests {
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func pathQueryAndHeadersArriveDecoded() throws {
-        let seen = Box<HTTPRequest?>(nil)
+        let seen = Protected<HTTPRequest?>(nil)
         try withServer({ request, completion in
             seen.set(request.detached())
             completion(textResponse("ok"))

@@ -3,7 +3,7 @@
 #endif
 import CMicroHTTPD
 import Dispatch
-import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import HTTPServer

@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -63,7 +64,7 @@ import Testing
 
     /// libmicrohttpd does not poll a suspended connection; the event loop watches parked sockets itself.
     @Test func clientsThatLeaveMidPollReleaseTheirConnectionsAtOnce() throws {
-        let parked = Box<[@Sendable (HTTPResponse) -> Void]>([])
+        let parked = Protected<[@Sendable (HTTPResponse) -> Void]>([])
         try withServer({ _, completion in parked.update { $0.append(completion) } }) { server in
             let staying = try TestHTTPClient(port: server.port)
             try staying.sendRequest(path: "/poll/staying")
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func twoThousandParkedRequestsAreAllAnsweredWhenCompleted() throws {
-        let parked = Box<[@Sendable (HTTPResponse) -> Void]>([])
+        let parked = Protected<[@Sendable (HTTPResponse) -> Void]>([])
         try withServer({ request, completion in
             parked.update { $0.append(completion) }
         }) { server in

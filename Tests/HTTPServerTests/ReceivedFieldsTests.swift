@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 /// A received request's header fields are read from libmicrohttpd when asked, until the request is answered: in
@@ -31,7 +32,7 @@ import Testing
         headers: sent.map { "\($0.0): \($0.1)" })
 
     @Test func aHandlerReadsEachFieldAsSentTheFirstOfARepeatedOne() throws {
-        let seen = Box<[Reading]>([])
+        let seen = Protected<[Reading]>([])
         try withServer(configure: { $0.threads = 1 }) { request, completion in
             seen.update { $0.append(Self.read(request)) }
             completion(textResponse("ok"))
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func aParkedRequestIsReadFromAnotherThreadBeforeItsAnswer() throws {
-        let seen = Box<[Reading]>([])
+        let seen = Protected<[Reading]>([])
         try withServer(configure: { $0.threads = 1 }) { request, completion in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
                 seen.update { $0.append(Self.read(request)) }
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func aDetachedRequestKeepsItsFieldsAfterTheAnswer() throws {
-        let kept = Box<HTTPRequest?>(nil)
+        let kept = Protected<HTTPRequest?>(nil)
         try withServer(configure: { $0.threads = 1 }) { request, completion in
             if kept.get() == nil { kept.set(request.detached()) }
             completion(textResponse("ok"))

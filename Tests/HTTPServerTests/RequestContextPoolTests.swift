@@ -1,5 +1,6 @@
 import Dispatch
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 @testable import HTTPServer
@@ -154,7 +155,7 @@ import Testing
 
     /// Header names arrive exactly as sent, the usual ones included, whatever their case; so do methods.
     @Test func namesAndMethodsArriveAsSent() throws {
-        let seen = Box<[HTTPRequest]>([])
+        let seen = Protected<[HTTPRequest]>([])
         try withServer(configure: { $0.threads = 1 }) { request, completion in
             seen.update { $0.append(request.detached()) }
             completion(textResponse("ok"))
@@ -180,7 +181,7 @@ import Testing
     // MARK: Over HTTP, one event loop, so each request takes the context the one before gave back.
 
     @Test func aRequestOnAReusedContextSeesNothingOfThePreviousOne() throws {
-        let seen = Box<[HTTPRequest]>([])
+        let seen = Protected<[HTTPRequest]>([])
         try withServer(
             configure: {
                 $0.threads = 1
@@ -224,7 +225,7 @@ import Testing
     /// A completion called again after its request was answered must not reach a later request: its context is
     /// not reused while that completion holds it.
     @Test func aKeptCompletionNeverAnswersALaterRequest() throws {
-        let kept = Box<(@Sendable (HTTPResponse) -> Void)?>(nil)
+        let kept = Protected<(@Sendable (HTTPResponse) -> Void)?>(nil)
         try withServer(configure: { $0.threads = 1 }) { request, completion in
             if request.path == "/first" {
                 kept.set(completion)

@@ -1,5 +1,6 @@
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 /// Browsers kept out: a foreign `Host` (DNS rebinding) and state-changing requests from foreign web pages.
@@ -9,7 +10,7 @@ import Testing
 
     private func served(
         allowedHosts: [String] = [], allowedOrigins: [String] = [],
-        _ body: (TestHTTPClient, Box<Int>) throws -> Void
+        _ body: (TestHTTPClient, Protected<Int>) throws -> Void
     ) throws {
         try servedCounting(allowedHosts: allowedHosts, allowedOrigins: allowedOrigins, body)
     }
@@ -137,7 +138,7 @@ import Testing
 /// CORS for the origins the operator allows: the preflight is the edge's to answer, and every answer to such
 /// an origin carries the headers that let its page read it; another origin gets none.
 @Suite struct CrossOriginTests {
-    private func served(_ body: (TestHTTPClient, Box<Int>) throws -> Void) throws {
+    private func served(_ body: (TestHTTPClient, Protected<Int>) throws -> Void) throws {
         try servedCounting(allowedOrigins: ["http://localhost:18427"], body)
     }
 
@@ -177,9 +178,9 @@ import Testing
 
 /// A server with these allowed hosts and origins whose responder counts its calls and answers `ok`.
 private func servedCounting(
-    allowedHosts: [String] = [], allowedOrigins: [String] = [], _ body: (TestHTTPClient, Box<Int>) throws -> Void
+    allowedHosts: [String] = [], allowedOrigins: [String] = [], _ body: (TestHTTPClient, Protected<Int>) throws -> Void
 ) throws {
-    let calls = Box(0)
+    let calls = Protected(0)
     try withServer(
         configure: {
             $0.allowedHosts = allowedHosts

@@ -1,11 +1,12 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 @Suite struct StopTests {
     @Test func stopAnswersAParkedRequestAsShuttingDown() throws {
-        let parked = Box<(@Sendable (HTTPResponse) -> Void)?>(nil)
+        let parked = Protected<(@Sendable (HTTPResponse) -> Void)?>(nil)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         let server = HTTPServer(
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func aParkedRequestWhoseClientLeftCanStillBeCompleted() throws {
-        let parked = Box<[@Sendable (HTTPResponse) -> Void]>([])
+        let parked = Protected<[@Sendable (HTTPResponse) -> Void]>([])
         try withServer({ request, completion in
             if request.path == "/park" {
                 parked.update { $0.append(completion) }

@@ -1,11 +1,12 @@
 import Dispatch
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 /// A stream source fed by the test: `push` queues bytes and wakes the stream; counts how often it is asked.
 final class PushedSource: HTTPStreamSource, @unchecked Sendable {
-    private let state = Box<(queued: [[UInt8]], finished: Bool, asked: Int, closed: Int)>(([], false, 0, 0))
+    private let state = Protected<(queued: [[UInt8]], finished: Bool, asked: Int, closed: Int)>(([], false, 0, 0))
     private(set) var stream: HTTPStream!
 
     init() {
@@ -126,7 +127,7 @@ final class PushedSource: HTTPStreamSource, @unchecked Sendable {
 
     @Test func aStreamTheClientNeverGetsStillClosesItsSource() throws {
         let source = PushedSource()
-        let held = Box<(@Sendable (HTTPResponse) -> Void)?>(nil)
+        let held = Protected<(@Sendable (HTTPResponse) -> Void)?>(nil)
         try withServer({ _, completion in held.set(completion) }) { server in
             do {
                 let client = try TestHTTPClient(port: server.port)

@@ -1,5 +1,6 @@
 import HTTPServer
-import LifecycleTesting
+import Locking
+import TestSupport
 import Testing
 
 /// Requests a proxy in front could read differently, and targets the decoded path would misrepresent:
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: ambiguousBodies)
     func anAmbiguousBodyIsRefusedAndTheConnectionClosed(fields: String, refusal: HTTPRefusal) throws {
-        let seen = Box<[String]>([])
+        let seen = Protected<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.path) }
             completion(textResponse("ok"))
@@ -52,7 +53,7 @@ import Testing
     /// proxy in front passes on may not be what the server reads. libmicrohttpd hands both over as they are.
     @Test(arguments: ["X-A: a\rb\r\n", "X-A: a\u{0}b\r\n", "X-A: a\rContent-Length: 40\r\n"].map(Field.init))
     func aFieldValueWithABareCROrANULIsRefused(field: Field) throws {
-        let seen = Box<[String]>([])
+        let seen = Protected<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.header("X-A") ?? "") }
             completion(textResponse("ok"))
@@ -72,7 +73,7 @@ import Testing
         "X-A: a b  \r\nX-B: c\r\n", "X-A: a b\nX-B: c\n", "X-A:\r\nX-B: c\r\n", "X-A: \tx\t \nX-B: c\r\n",
     ].map(Field.init))
     func ordinaryFieldValuesAreTaken(fields: Field) throws {
-        let seen = Box<[String]>([])
+        let seen = Protected<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.header("X-B") ?? "") }
             completion(textResponse("ok"))
@@ -102,7 +103,7 @@ import Testing
 
     @Test(arguments: refusedTargets)
     func aTargetTheDecodedPathWouldMisrepresentIsRefused(target: String, refusal: HTTPRefusal) throws {
-        let seen = Box<[String]>([])
+        let seen = Protected<[String]>([])
         try withServer({ request, completion in
             seen.update { $0.append(request.path) }
             completion(textResponse("ok"))
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func headerFieldsOverTheLimitAreRefusedAndTheConnectionStaysUsable() throws {
-        let seen = Box(0)
+        let seen = Protected(0)
         try withServer({ _, completion in
             seen.update { $0 += 1 }
             completion(textResponse("ok"))
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func headIsAnsweredLikeGetWithoutTheBody() throws {
-        let methods = Box<[String]>([])
+        let methods = Protected<[String]>([])
         try withServer({ request, completion in
             methods.update { $0.append(request.method) }
             completion(textResponse("hello"))

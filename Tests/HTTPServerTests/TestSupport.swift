@@ -3,7 +3,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
 import HTTPServer
 import Logging
 
@@ -24,18 +23,6 @@ struct ClosureResponder: HTTPResponder {
 
 /// The body `ClosureResponder` answers a refusal with.
 func refused(_ refusal: HTTPRefusal) -> String { "refused: \(refusal)" }
-
-/// Holds values handed across threads in tests (completions, requests seen).
-final class Box<Value>: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "Box")
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value { queue.sync { value } }
-    func set(_ newValue: Value) { queue.sync { value = newValue } }
-    func update<T>(_ body: (inout Value) -> T) -> T { queue.sync { body(&value) } }
-}
 
 func textResponse(_ text: String, status: Int = 200) -> HTTPResponse {
     HTTPResponse(status: status, headers: [("Content-Type", "text/plain")], body: Array(text.utf8))

@@ -5,6 +5,7 @@ import LifecycleEmbedded
 import LifecycleOpenAPI
 import LifecycleServer
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// The Swift client as a team's tests use it: remote (URLSession to a daemon on a port, with a namespace's

@@ -4,6 +4,7 @@ import LifecycleServer
 import LifecycleStore
 import Logging
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// Memory is bounded whatever clients send: one event, one answer, one device's history.

@@ -4,6 +4,7 @@ import LifecycleDaemon
 @testable import LifecycleServer
 import LifecycleTesting
 import Logging
+import TestSupport
 import Testing
 
 /// The composition root: one configuration value, one set of defaults, the same daemon the executable runs.

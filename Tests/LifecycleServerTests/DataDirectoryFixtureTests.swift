@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleStore
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// Data directories written by earlier releases open in every later build and serve what those releases

@@ -4,6 +4,7 @@ import LifecycleCore
 import LifecycleStore
 import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

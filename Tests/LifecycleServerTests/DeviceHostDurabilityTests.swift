@@ -4,6 +4,7 @@ import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleStore
 import Locking
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -3,6 +3,7 @@ import LifecycleCore
 import LifecycleHosting
 import LifecycleScenarios
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

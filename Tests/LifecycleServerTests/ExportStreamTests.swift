@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -2,6 +2,7 @@ import Foundation
 import LifecycleCore
 import LifecycleScenarios
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// Every number a request body can carry, fed with extreme values: the daemon answers each (2xx, or a

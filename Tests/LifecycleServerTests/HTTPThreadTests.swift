@@ -4,6 +4,7 @@ import Foundation
 import LifecycleTesting
 import Locking
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

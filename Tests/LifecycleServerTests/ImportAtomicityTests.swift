@@ -4,6 +4,7 @@ import LifecycleStore
 import LifecycleTesting
 import Locking
 import Logging
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,6 +1,7 @@
 import Dispatch
 import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

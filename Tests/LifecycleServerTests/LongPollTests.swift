@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleHosting
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

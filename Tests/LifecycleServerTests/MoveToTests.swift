@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// `moveTo {state}` through HTTP (API.md "Moving an app to a state").

@@ -2,6 +2,7 @@ import Dispatch
 import LifecycleHosting
 import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 /// A long poll answers exactly once, whatever order its answer and its timer come in.

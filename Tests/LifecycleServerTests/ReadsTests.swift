@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @Suite struct ReadsTests {

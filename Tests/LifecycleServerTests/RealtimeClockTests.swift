@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// A realtime clock follows the wall clock times `speed`, and its deadlines fire by themselves.

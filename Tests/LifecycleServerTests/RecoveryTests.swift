@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @Suite struct RecoveryTests {

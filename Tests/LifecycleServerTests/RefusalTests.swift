@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import LifecycleTesting
 @testable import LifecycleWire
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -3,6 +3,7 @@ import LifecycleCore
 import LifecycleStore
 import LifecycleTesting
 import Logging
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// Sessions, pending discards and scene states survive a restart byte for byte (LIFECYCLE §11), whether

@@ -3,6 +3,7 @@ import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

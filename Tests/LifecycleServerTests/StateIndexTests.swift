@@ -2,6 +2,7 @@ import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,5 +1,6 @@
 import Foundation
 import LifecycleTesting
+import TestSupport
 import Testing
 
 /// A full disk, acted out with a database that cannot grow: writes end cleanly and a restart resumes them.

@@ -5,6 +5,7 @@ import LifecycleTesting
 @testable import LifecycleWire
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,4 +1,4 @@
-import LifecycleTesting
+import TestSupport
 import Locking
 import Testing
 

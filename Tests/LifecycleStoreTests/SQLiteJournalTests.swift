@@ -1,5 +1,5 @@
 import Foundation
-import LifecycleTesting
+import TestSupport
 import Locking
 import Testing
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LifecycleTesting
+import TestSupport
 import Locking
 import Testing
 

@@ -5,6 +5,7 @@ package import LifecycleDaemon
 package import LifecycleStore
 package import Locking
 import Logging
+import TestSupport
 
 /// Where a test daemon keeps its journal.
 package enum Store: Sendable {

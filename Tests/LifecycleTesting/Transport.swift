@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 package import HTTPServer
 import Locking
+import TestSupport
 
 /// How a test's requests reach the service. Both give the same `Reply` for the same request, so a test
 /// says which it needs and nothing else changes.

@@ -2,6 +2,7 @@ import LifecycleCore
 @testable import LifecycleJSON
 import LifecycleTesting
 @testable import LifecycleWire
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

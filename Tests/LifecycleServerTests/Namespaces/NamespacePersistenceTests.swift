@@ -4,6 +4,7 @@ import LifecycleTesting
 import Locking
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -1,4 +1,5 @@
 import LifecycleTesting
+import TestSupport
 import Testing
 
 @testable import LifecycleServer

@@ -6,6 +6,8 @@
 
 public struct TestClientError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// A parsed response as the test client read it off the wire.
