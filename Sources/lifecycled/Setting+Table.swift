@@ -5,7 +5,7 @@ import LifecycleServer
 import Logging
 
 extension Setting {
-    /// Every setting of the daemon, in the order `--help` and the README list them.
+    /// Every setting of the daemon, in the order `--help` and docs/CLI.md list them.
     static var all: [Setting] {
         [
             .text("host", \.host) { $0.daemon.http.host = $1 },

@@ -3,7 +3,7 @@
 probes, the build-info metric, the first log line); the systemd unit (systemd-analyze verify; Type=notify
 readiness sent once /readyz is ready, RELOADING on SIGHUP, STOPPING on SIGTERM; the start-up refusals exit
 with a status the unit does not restart); /metrics (a # HELP line for every metric, the process, store and
-connection metrics, the README's table listing exactly what it shows, an admin token with --tokens); settings
+connection metrics, docs/OPERATING.md's table listing exactly what it shows, an admin token with --tokens); settings
 from the command line, the environment and a file, each checked; JSON logs and the access log.
 
 Usage: operations-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
@@ -106,10 +106,10 @@ def metrics(binary, work):
     check("a group commit was timed", re.search(r"^lifecycled_store_commit_duration_seconds_count [1-9]", text, re.M))
     check("a connection past --max-connections was refused and counted",
           re.search(r'^lifecycled_http_connections_refused_total\{reason="max-connections"\} [1-9]', text, re.M))
-    readme = open(os.path.join(ROOT, "README.md")).read()
-    table = set(re.findall(r"^\| `((?:lifecycled|process)_[a-z_]+)` \|", readme, re.M))
-    check("the README's metrics table lists exactly the metrics shown", table == names,
-          {"not in the README": sorted(names - table), "not shown": sorted(table - names)})
+    guide = open(os.path.join(ROOT, "docs", "OPERATING.md")).read()
+    table = set(re.findall(r"^\| `((?:lifecycled|process)_[a-z_]+)` \|", guide, re.M))
+    check("docs/OPERATING.md's metrics table lists exactly the metrics shown", table == names,
+          {"not in docs/OPERATING.md": sorted(names - table), "not shown": sorted(table - names)})
 
 
 def metrics_token(binary, work):
@@ -330,14 +330,14 @@ def configuration(binary, work):
 
 
 def settings_listed(binary):
-    """The README's table of settings lists exactly the keys --help lists (both from one table in the code)."""
+    """docs/CLI.md's table of settings lists exactly the keys --help lists (both from one table in the code)."""
     help_text = " ".join(subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=10,
                                         env={"PATH": os.environ["PATH"]}).stdout.split())
     listed = set(re.findall(r"([a-z][a-z-]*) \(LIFECYCLED_[A-Z_]+\)", help_text))
-    readme = open(os.path.join(ROOT, "README.md")).read()
-    table = set(re.findall(r"^\| `([a-z-]+)` \| [^|]* \| `LIFECYCLED_[A-Z_]+` \|", readme, re.M))
-    check("the README's settings table lists exactly the keys of --help", listed and table == listed,
-          {"only in --help": sorted(listed - table), "only in the README": sorted(table - listed)})
+    guide = open(os.path.join(ROOT, "docs", "CLI.md")).read()
+    table = set(re.findall(r"^\| `([a-z-]+)` \| [^|]* \| `LIFECYCLED_[A-Z_]+` \|", guide, re.M))
+    check("docs/CLI.md's settings table lists exactly the keys of --help", listed and table == listed,
+          {"only in --help": sorted(listed - table), "only in docs/CLI.md": sorted(table - listed)})
 
 
 def logs(binary, work):

@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
-// A team's package of tests that drive lifecycled through its Swift client (README.md, "Swift: adding the
-// package"). scripts/dependency-test builds it against this checkout, from a folder of another name.
+// A team's package of tests that drive lifecycled through its Swift client (docs/CLIENTS.md, "Swift: adding
+// the package"). scripts/dependency-test builds it against this checkout, from a folder of another name.
 import PackageDescription
 
 let package = Package(

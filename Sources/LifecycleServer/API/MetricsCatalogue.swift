@@ -1,5 +1,5 @@
 /// Every metric `/metrics` shows, with its help text: the one description of each, from which the
-/// `# HELP` lines are written and which the README's metrics table must list (a test holds the three
+/// `# HELP` lines are written and which docs/OPERATING.md's metrics table must list (a test holds the three
 /// together). A metric recorded anywhere in the daemon without a line here fails that test.
 enum MetricsCatalogue {
     static let help: KeyValuePairs<String, String> = [

@@ -60,10 +60,10 @@ def test_without_the_token_the_answer_is_401():
         assert answer.status_code == 401
 
 
-def test_the_readme_example_runs_as_written():
-    """README.md's Python block, run with this daemon's URL, namespace and token in place of its own."""
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "README.md"), encoding="utf-8").read()
-    section = readme[readme.index("### Python: a client generated from the spec"):]
+def test_the_guides_example_runs_as_written():
+    """docs/CLIENTS.md's Python block, run with this daemon's URL, namespace and token in place of its own."""
+    guide = open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "CLIENTS.md"), encoding="utf-8").read()
+    section = guide[guide.index("## Python: a client generated from the spec"):]
     block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     assert 'base_url="http://127.0.0.1:8080"' in block and '"ci-42"' in block
     code = block.replace("http://127.0.0.1:8080", os.environ["LIFECYCLED_URL"]).replace('"ci-42"', repr(NS))

@@ -2,7 +2,7 @@ import LifecycleClient
 import LifecycleEmbedded
 import Testing
 
-// README.md, "Swift: the client library": the example, in a team's own package.
+// docs/CLIENTS.md, "Swift: the client library": the example, in a team's own package.
 func mailSuspendsOnHome(_ lifecycled: LifecycledClient) async throws {
     let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
     try await mail.send(.launch, .homeButton)

@@ -4,7 +4,7 @@ import LifecycleEmbedded
 import LifecycleTesting
 import Testing
 
-// README.md, "Swift: the client library": the example, verbatim.
+// docs/CLIENTS.md, "Swift: the client library": the example, verbatim.
 func mailSuspendsOnHome(_ lifecycled: LifecycledClient) async throws {
     let mail = try await lifecycled.createApp(id: "mail", bundleId: "com.example.mail")
     try await mail.send(.launch, .homeButton)
@@ -13,8 +13,8 @@ func mailSuspendsOnHome(_ lifecycled: LifecycledClient) async throws {
     #expect(callbacks.last == "applicationDidEnterBackground:")
 }
 
-/// The README's Swift example runs as it is written, embedded and against a running daemon.
-@Suite struct ReadmeExampleTests {
+/// The Swift example of docs/CLIENTS.md runs as it is written, embedded and against a running daemon.
+@Suite struct ClientsGuideExampleTests {
     @Test func theExampleRunsInsideTheTestProcess() async throws {
         let daemon = try EmbeddedDaemon()
         defer { daemon.stop() }
@@ -29,15 +29,15 @@ func mailSuspendsOnHome(_ lifecycled: LifecycledClient) async throws {
         try await mailSuspendsOnHome(LifecycledClient(url: url, namespace: "ci-42", token: token))
     }
 
-    /// Every line of the README's Swift blocks is in this file, so the example cannot drift from what runs.
-    @Test func theReadmeShowsThisFilesCode() throws {
+    /// Every line of the guide's Swift blocks is in this file, so the example cannot drift from what runs.
+    @Test func theGuideShowsThisFilesCode() throws {
         let here = URL(fileURLWithPath: #filePath)
-        let readme = try String(
-            contentsOf: here.deletingLastPathComponent().appendingPathComponent("../../README.md").standardized,
+        let guide = try String(
+            contentsOf: here.deletingLastPathComponent().appendingPathComponent("../../docs/CLIENTS.md").standardized,
             encoding: .utf8)
         let source = try String(contentsOf: here, encoding: .utf8)
-        let section = try #require(readme.range(of: "### Swift: the client library"))
-        let rest = readme[section.upperBound...]
+        let section = try #require(guide.range(of: "## Swift: the client library"))
+        let rest = guide[section.upperBound...]
         let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
         let blocks = rest[..<end].components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
