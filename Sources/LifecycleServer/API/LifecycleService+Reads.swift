@@ -73,25 +73,25 @@ extension LifecycleService {
         filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: Completion
     ) throws(APIError) {
         let after = query.after ?? 0
-        let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
+        let deadline = query.wait > 0 ? options.clock.now + query.wait : nil
         pageOrPark(
             request, host: host, app: app, after: after, explicitCursor: query.after != nil,
             limit: query.limit, deadline: deadline, filter: filter, done)
     }
 
     /// Answers the page, or parks the request until the host publishes entries for this timeline or the
-    /// deadline passes. `poll` is the request's parked poll once it has one: looking again reuses it, and
+    /// deadline (on the service's clock) passes. `poll` is the request's parked poll once it has one: looking again reuses it, and
     /// its one timer, rather than parking anew.
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
-        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
+        deadline: Double?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
         poll: Poll? = nil, _ done: Completion
     ) {
         let respond: @Sendable (HTTPResponse) -> Void = { response in
             if let poll { poll.answer { done(response) } } else { done(response) }
         }
-        let waitLeft = deadline.map { $0 - ContinuousClock.now }
-        let park = waitLeft.map { $0 > .zero } ?? false && isReady
+        let waitLeft = deadline.map { $0 - options.clock.now }
+        let park = waitLeft.map { $0 > 0 } ?? false && isReady
         var parkedNow: Poll?
         let result: (items: [RetainedEntry], served: ServedEntries)?
         do throws(APIError) {
@@ -113,6 +113,7 @@ extension LifecycleService {
                     let waiting =
                         poll
                         ?? Poll(
+                            clock: options.clock,
                             look: { [self] poll in
                                 pageOrPark(
                                     request, host: host, app: app, after: after, explicitCursor: explicitCursor,
@@ -144,9 +145,8 @@ extension LifecycleService {
         }
         if let parkedNow, let waitLeft {
             parked.add(1, ordering: .relaxed)
-            let seconds = Double(waitLeft.components.seconds) + Double(waitLeft.components.attoseconds) * 1e-18
             // At the end of the wait the poll answers with whatever it finds, possibly an empty page.
-            parkedNow.arm(after: seconds) { [self] poll in
+            parkedNow.arm(after: waitLeft) { [self] poll in
                 pageOrPark(
                     request, host: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit,
                     deadline: nil, filter: filter, poll: poll, done)
