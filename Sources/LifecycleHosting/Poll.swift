@@ -30,7 +30,7 @@ package final class Poll: Sendable {
         self.answered = answered
     }
 
-    var isWaiting: Bool { state.withLock { !$0.answered } }
+    package var isWaiting: Bool { state.withLock { !$0.answered } }
 
     /// Arms the poll's one timer: after `seconds`, `expire` runs (it answers, whatever it finds).
     /// A poll answered before (entries arrived between its parking and this call) gets no timer.
