@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import LifecycleCore
 
 /// The realtime clock: a timer on the device's queue for the core's next deadline.
@@ -11,16 +10,12 @@ extension DeviceHost {
             timer = nil
             return
         }
-        let wall = anchorWall + deadline / device.configuration.clockSpeed
         // Capped at a day: a far deadline is looked at again then, and the delay always fits Dispatch.
-        let delay = min(max(0, wall - Date().timeIntervalSince1970), 86_400)
+        let delay = min(anchor.seconds(until: deadline, speed: device.configuration.clockSpeed), 86_400)
         if timer == nil {
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.setEventHandler { [weak self] in self?.clockFired() }
-            source.resume()
-            timer = source
+            timer = anchor.clock.makeTimer(on: queue) { [weak self] in self?.clockFired() }
         }
-        timer?.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+        timer?.schedule(after: delay)
     }
 
     func clockFired() {

@@ -113,9 +113,7 @@ extension DeviceHost {
             return nil
         }
         if let outcome { return once.fire(outcome) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + settings.durableDeadline) {
-            once.fire(.failure(.notDurableYet))
-        }
+        anchor.clock.after(settings.durableDeadline, on: .global()) { once.fire(.failure(.notDurableYet)) }
     }
 }
 

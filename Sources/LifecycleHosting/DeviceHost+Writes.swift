@@ -45,8 +45,8 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             stateBytes.subtract(described, ordering: .relaxed)
-            commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
             rescheduleTimer()
+            commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
         }
     }
 
@@ -112,13 +112,15 @@ extension DeviceHost {
             let entry = JournaledInput.events(
                 app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
             let served = followed ? ServedEntries(rendered, of: outcome.entries) : nil
+            // Armed before the change is journaled: by the time it is answered, the timer of its deadline is set
+            // (it fires on this queue, after this block, either way).
+            rescheduleTimer()
             commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
                 [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })
             }
             settings.observer.applied(request.events)
-            rescheduleTimer()
         }
     }
 

@@ -35,8 +35,10 @@ package final class DeviceHost: @unchecked Sendable {
     /// Where snapshots are encoded, one at a time: devices tend to reach their snapshot together (as many
     /// entries since the last), and encoding them all at once took every core from the requests for as long.
     static let snapshotEncoding = DispatchQueue(label: "lifecycled.snapshot-encoding", qos: .utility)
+    /// The wall clock the device's realtime clock follows, and where it read 0 on it.
+    package let anchor: WallAnchor
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.
-    package let anchorWall: Double
+    package var anchorWall: Double { anchor.wall }
     package let shared: Protected<PublishedDevice>
     package let journal: any Journal
     package let settings: HostSettings
@@ -56,17 +58,19 @@ package final class DeviceHost: @unchecked Sendable {
     /// Bytes the device's recording may still take (`InputRecording`); nil: it records nothing (more).
     var recordingLeft: Int?
     var journalBytesSinceSnapshot = 0
-    package var timer: (any DispatchSourceTimer)?
+    /// The timer of the core's next deadline, on a realtime clock (`rescheduleTimer`).
+    var timer: (any HostTimer)?
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
+    /// `clock`: the wall clock a realtime device clock follows, `anchorWall` where it read 0 on it.
     package init(
-        device: Device, stream: String? = nil, anchorWall: Double, journal: any Journal, history: HistoryBounds,
-        settings: HostSettings, journaled: Bool = false
+        device: Device, stream: String? = nil, clock: any HostClock, anchorWall: Double, journal: any Journal,
+        history: HistoryBounds, settings: HostSettings, journaled: Bool = false
     ) {
         id = device.id
         self.stream = stream ?? device.id
         self.device = device
-        self.anchorWall = anchorWall
+        anchor = WallAnchor(clock: clock, wall: anchorWall)
         self.journal = journal
         self.settings = settings
         life = journaled ? .live : .unborn
@@ -74,19 +78,20 @@ package final class DeviceHost: @unchecked Sendable {
         recordingLeft = history.recordingBytes > 0 ? history.recordingBytes : nil
         shared = Protected(
             PublishedDevice(
-                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchorWall: anchorWall,
+                device: device, historyLimit: history.entries, historyBytes: history.bytes, anchor: anchor,
                 recording: InputRecording(complete: recordingLeft != nil)))
         stateBytes.store(Self.describedBytes(of: device), ordering: .relaxed)
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
     package init(
-        snapshot: DeviceSnapshot, stream: String? = nil, journal: any Journal, history: HistoryBounds, settings: HostSettings
+        snapshot: DeviceSnapshot, stream: String? = nil, clock: any HostClock, journal: any Journal,
+        history: HistoryBounds, settings: HostSettings
     ) {
         id = snapshot.device.id
         self.stream = stream ?? snapshot.device.id
         device = snapshot.device
-        anchorWall = snapshot.anchorWall
+        anchor = WallAnchor(clock: clock, wall: snapshot.anchorWall)
         self.journal = journal
         self.settings = settings
         life = .live
@@ -98,7 +103,7 @@ package final class DeviceHost: @unchecked Sendable {
         recordingLeft = recording.complete ? history.recordingBytes - recording.bytes : nil
         var published = PublishedDevice(
             device: snapshot.device, historyLimit: history.entries, historyBytes: history.bytes,
-            anchorWall: snapshot.anchorWall, recording: recording)
+            anchor: anchor, recording: recording)
         published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
         shared = Protected(published)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
@@ -163,10 +168,7 @@ package final class DeviceHost: @unchecked Sendable {
     }
 
     /// The device's clock now: the wall clock times `speed` for a realtime clock, its own time otherwise.
-    func clockNow() -> Double {
-        guard device.configuration.clockMode == .realtime else { return device.time }
-        return (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed
-    }
+    func clockNow() -> Double { anchor.time(of: device) }
 }
 
 /// Why a host did not make a change; `API/` alone says how each is answered.

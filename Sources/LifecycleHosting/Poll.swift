@@ -8,10 +8,12 @@ import Synchronization
 package final class Poll: Sendable {
     private struct State: @unchecked Sendable {
         package var answered = false
-        package var timer: (any DispatchSourceTimer)?
+        package var timer: (any HostTimer)?
     }
 
     private let state = Protected(State())
+    /// What the poll's timer runs on.
+    private let clock: any HostClock
     /// Looks at the timeline again: answers through `answer`, or parks this poll again.
     private let look: @Sendable (Poll) -> Void
     /// Tells the service how many poll timers are armed (+1, -1) and that a poll answered.
@@ -19,34 +21,32 @@ package final class Poll: Sendable {
     private let answered: @Sendable () -> Void
 
     package init(
-        look: @escaping @Sendable (Poll) -> Void, timerArmed: @escaping @Sendable (Int) -> Void,
-        answered: @escaping @Sendable () -> Void
+        clock: any HostClock, look: @escaping @Sendable (Poll) -> Void,
+        timerArmed: @escaping @Sendable (Int) -> Void, answered: @escaping @Sendable () -> Void
     ) {
+        self.clock = clock
         self.look = look
         self.timerArmed = timerArmed
         self.answered = answered
     }
 
-    var isWaiting: Bool { state.withLock { !$0.answered } }
+    package var isWaiting: Bool { state.withLock { !$0.answered } }
 
     /// Arms the poll's one timer: after `seconds`, `expire` runs (it answers, whatever it finds).
-    /// A poll answered before (entries arrived between its parking and this call) gets no timer: libdispatch
-    /// traps the process when a source that was never activated is released.
+    /// A poll answered before (entries arrived between its parking and this call) gets no timer.
     package func arm(after seconds: Double, expire: @escaping @Sendable (Poll) -> Void) {
-        let made = state.withLock { state -> (any DispatchSourceTimer)? in
+        let made = state.withLock { state -> (any HostTimer)? in
             guard !state.answered else { return nil }
-            let timer = DispatchSource.makeTimerSource(queue: .global())
+            // An answer from here on cancels the timer: it then never fires.
+            let timer = clock.makeTimer(on: .global()) { [self] in
+                if takeTimer() { expire(self) }
+            }
             state.timer = timer
             return timer
         }
         guard let timer = made else { return }
-        // An answer from here on cancels the timer; resumed below, it then never fires.
-        timer.setEventHandler { [self] in
-            if takeTimer() { expire(self) }
-        }
         timerArmed(1)
-        timer.schedule(deadline: .now() + seconds)
-        timer.resume()
+        timer.schedule(after: seconds)
     }
 
     /// Entries arrived, or the timeline went away: look again, unless already answered.
@@ -57,7 +57,7 @@ package final class Poll: Sendable {
     /// Runs `respond` if the poll has not answered yet, and disarms its timer. Returns whether it ran.
     @discardableResult
     package func answer(_ respond: () -> Void) -> Bool {
-        let (first, timer) = state.withLock { state -> (Bool, (any DispatchSourceTimer)?) in
+        let (first, timer) = state.withLock { state -> (Bool, (any HostTimer)?) in
             defer {
                 state.answered = true
                 state.timer = nil
@@ -76,7 +76,7 @@ package final class Poll: Sendable {
 
     /// Takes the timer as it fires: false if an answer already disarmed it.
     private func takeTimer() -> Bool {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
+        let timer = state.withLock { state -> (any HostTimer)? in
             defer { state.timer = nil }
             return state.timer
         }

@@ -1,4 +1,3 @@
-import Foundation
 package import LifecycleCore
 
 /// What readers of one device see: its newest durable state and timelines. Guarded by the host's lock.
@@ -33,19 +32,19 @@ package struct PublishedDevice: Sendable {
     package let historyBytes: Int
     /// Bytes of the entries retained in any of the device's timelines, each counted once.
     package private(set) var retainedBytes = 0
-    /// Wall-clock seconds at which a realtime clock read 0.
-    package let anchorWall: Double
+    /// The wall clock a realtime clock follows, and where it read 0 on it.
+    package let anchor: WallAnchor
     /// The inputs that replay the device from its creation, as long as it keeps them.
     package internal(set) var recording: InputRecording
 
     package init(
-        device: Device, historyLimit: Int, historyBytes: Int, anchorWall: Double, recording: InputRecording
+        device: Device, historyLimit: Int, historyBytes: Int, anchor: WallAnchor, recording: InputRecording
     ) {
         self.device = device
         self.recording = recording
         self.historyLimit = historyLimit
         self.historyBytes = historyBytes
-        self.anchorWall = anchorWall
+        self.anchor = anchor
         deviceTimeline = EntryRing(limit: historyLimit)
     }
 
@@ -158,7 +157,7 @@ package struct PublishedDevice: Sendable {
     package var current: Device {
         guard device.configuration.clockMode == .realtime else { return device }
         var copy = device
-        _ = copy.advance(to: (Date().timeIntervalSince1970 - anchorWall) * device.configuration.clockSpeed)
+        _ = copy.advance(to: anchor.time(of: device))
         return copy
     }
 

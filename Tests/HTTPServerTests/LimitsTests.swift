@@ -34,7 +34,8 @@ import Testing
             try slow.sendBytes(Array("GET / HTTP/1.1\r\nHost: localhost\r\n".utf8))
             let started = DispatchTime.now().uptimeNanoseconds
             var cutOff = false
-            // One header byte every 300 ms: well inside libmicrohttpd's 1 s idle timer each time.
+            // One header byte every 300 ms: well inside libmicrohttpd's 1 s idle timer each time. The sleep is the
+            // slow client being tested, against libmicrohttpd's timers in real seconds.
             for _ in 0..<20 {
                 usleep(300_000)
                 if (try? slow.sendBytes(Array("X".utf8))) == nil {

@@ -162,8 +162,14 @@ import Testing
             defer { starting.stop() }
             #expect(try starting.get("/v1/namespaces/ci-recovering/apps/mail").status == 503)
             var callbacks = mail.callbackUpdates().makeAsyncIterator()
-            // Let the stream meet the 503 before the daemon is ready.
-            try await Task.sleep(for: .milliseconds(300))
+            // The stream meets the 503 before the daemon is ready: the daemon counts it.
+            let refused = "lifecycled_http_requests_total{route=\"appCallbacks\",status=\"503\"} "
+            #expect(
+                eventually {
+                    let text = (try? starting.get("/metrics").text) ?? ""
+                    let line = text.split(separator: "\n").first { $0.hasPrefix(refused) }
+                    return line.flatMap { Int($0.dropFirst(refused.count)) }.map { $0 >= 1 } ?? false
+                })
             try starting.recover()
             let callback = try await callbacks.next()
             #expect(callback?.selector == "application:willFinishLaunchingWithOptions:")

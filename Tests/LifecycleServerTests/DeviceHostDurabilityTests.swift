@@ -17,8 +17,8 @@ import Testing
         try device.addApp(id: "a", configuration: AppConfiguration(bundleId: "com.example.a"))
         let settings = HostSettings(rendering: WireRendering(), observer: StoreFailures(count: failures))
         return DeviceHost(
-            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
-            settings: settings, journaled: true)
+            device: device, clock: SystemHostClock(), anchorWall: 0, journal: journal,
+            history: HistoryBounds(entries: 100, bytes: 32 << 20), settings: settings, journaled: true)
     }
 
     static let launch = DeviceHost.EventsRequest(
@@ -64,10 +64,11 @@ import Testing
         let journal = HeldJournal()
         var settings = HostSettings(rendering: WireRendering())
         settings.durableDeadline = 0.2
+        let clock = ManualHostClock()
         let device = try Device(id: "d", configuration: DeviceConfiguration())
         let host = DeviceHost(
-            device: device, anchorWall: 0, journal: journal, history: HistoryBounds(entries: 100, bytes: 32 << 20),
-            settings: settings, journaled: true)
+            device: device, clock: clock, anchorWall: clock.now, journal: journal,
+            history: HistoryBounds(entries: 100, bytes: 32 << 20), settings: settings, journaled: true)
         let request = DeviceHost.EventsRequest(
             events: [.lock], json: ["type": "lock"], app: nil, idempotencyKey: "k")
         let outcomes = Protected<[String]>([])
@@ -75,7 +76,13 @@ import Testing
         host.applyEvents(request) { result in
             if case .failure(.notDurableYet) = result { outcomes.update { $0.append("retry not durable yet") } }
         }
-        #expect(eventually { outcomes.get() == ["retry not durable yet"] })
+        // The retry has set its deadline once the queue has run it.
+        host.queue.sync {}
+        let start = clock.now
+        clock.advance(to: start + 0.19)
+        #expect(outcomes.get().isEmpty)
+        clock.advance(to: start + 0.2)
+        #expect(outcomes.get() == ["retry not durable yet"])
         journal.release()
         #expect(eventually { outcomes.get().count == 2 })
     }

@@ -101,6 +101,8 @@ import Testing
             // The buffer, and one step written past it at most.
             let bound = buffer + (8 << 10)
             #expect(eventually { server.service.exportBytesInFlight >= buffer / 2 })
+            // Watched for a second of real time: what is tested is that the writer does not go on (no state to
+            // wait for), while the export's thread, not a clock of the test's, would write.
             for _ in 0..<20 {
                 let held = server.service.exportBytesInFlight
                 #expect(held > 0 && held <= bound, "the export holds \(held) bytes; its buffer is \(buffer)")

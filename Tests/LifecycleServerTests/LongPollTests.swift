@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleHosting
 import LifecycleTesting
 import Synchronization
 import TestSupport
@@ -37,7 +38,8 @@ import Testing
     }
 
     @Test func aPollWhoseFilterFindsNothingParksAgainOnItsOneTimer() throws {
-        try withDaemon { server in
+        let clock = ManualHostClock()
+        try withDaemon(configure: { $0.clock = clock }) { server in
             try server.createApp(#"{"id": "a", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a/events", #"{"type": "launch"}"#)
             let next = try #require(try server.get("/v1/apps/a/timeline").int("next"))
@@ -50,6 +52,8 @@ import Testing
                 #expect(!touch.entries.isEmpty)
                 #expect(Self.gauges(server).timers == 1)
             }
+            // The end of its wait: it answers with what it finds.
+            clock.advance(by: 1)
             let reply = try poll.join()
             #expect(reply.status == 200)
             #expect(reply.items.isEmpty)

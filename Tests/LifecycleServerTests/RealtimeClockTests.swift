@@ -1,12 +1,16 @@
 import Foundation
+import LifecycleHosting
+import LifecycleServer
 import LifecycleTesting
 import TestSupport
 import Testing
 
-/// A realtime clock follows the wall clock times `speed`, and its deadlines fire by themselves.
+/// A realtime clock follows the wall clock times `speed`, and its deadlines fire by themselves. The wall clock
+/// is a `ManualHostClock` the test moves: nothing here waits for time to pass.
 @Suite struct RealtimeClockTests {
     @Test func aBackgroundTaskEndsAndTheAppSuspendsWithoutAnyRequest() throws {
-        try withDaemon { server in
+        let clock = ManualHostClock()
+        try withDaemon(configure: { $0.clock = clock }) { server in
             // Speed 100: the 10 simulated seconds of the task take 0.1 s of wall time.
             try server.createDevice(#"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 100}}"#)
             try server.createApp(#"{"id": "sync", "device": "rt", "bundleId": "com.example.sync"}"#)
@@ -14,42 +18,47 @@ import Testing
                 "/v1/apps/sync/events",
                 #"[{"type": "launch"}, {"type": "beginBackgroundTask", "name": "upload", "duration": 10}, {"type": "homeButton"}]"#
             )
-            // Reads project a realtime clock ahead of the timer; the timeline holds what the timer journaled.
+            clock.advance(by: 0.09)
+            #expect(try server.get("/v1/apps/sync").string("state") == "background")
+            // The timer of the task's deadline fires as the clock passes it, before `advance` returns; the
+            // timeline holds what it journaled once that is durable.
+            clock.advance(by: 0.02)
+            #expect(try server.get("/v1/apps/sync").string("state") == "suspended")
             var entries: [[String: Any]] = []
             #expect(
                 try eventually {
                     entries = try server.allEntries("/v1/apps/sync/timeline")
                     return entries.last?["kind"] as? String == "state" && entries.last?["to"] as? String == "suspended"
                 })
-            #expect(try server.get("/v1/apps/sync").string("state") == "suspended")
             func time(of event: String) throws -> Double {
                 let entry = try #require(
                     entries.first { $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == event })
                 return try #require(entry["time"] as? Double)
             }
-            // The task ended by itself at its deadline, exactly 10 simulated seconds after it began (when it
-            // began depends on how fast the requests ran: the clock moves 100 simulated seconds a second).
-            let began = try time(of: "began")
-            let endedAt = try time(of: "ended")
-            #expect(abs(endedAt - (began + 10)) < 1e-6, "began at \(began), ended at \(endedAt)")
-            #expect(entries.last?["kind"] as? String == "state" && entries.last?["to"] as? String == "suspended")
+            // The task began when the clock read 0 and ended by itself at its deadline, 10 simulated seconds on.
+            #expect(try time(of: "began") == 0)
+            #expect(try time(of: "ended") == 10)
         }
     }
 
     @Test func readsShowTheClockMovingBetweenEvents() throws {
-        try withDaemon { server in
+        let clock = ManualHostClock()
+        try withDaemon(configure: { $0.clock = clock }) { server in
             try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime", "speed": 100}}"#)
             let first = try #require(try server.get("/v1/devices/rt").object["time"] as? Double)
-            Thread.sleep(forTimeInterval: 0.1)
+            clock.advance(by: 0.1)
             let second = try #require(try server.get("/v1/devices/rt").object["time"] as? Double)
-            #expect(second - first >= 5)
+            #expect(first == 0)
+            // Wall seconds since 1970 are exact to some 0.2 µs: 20 µs of the device's time at speed 100.
+            #expect(abs(second - 10) < 1e-3, "the clock read \(second) 0.1 s later at speed 100")
         }
     }
 
     @Test func deadlinesThatPassedWhileTheDaemonWasDownFireInOrderOnRestart() throws {
         try withTemporaryDirectory { directory in
+            let stopped = ManualHostClock()
             do {
-                let server = try TestDaemon(store: .sqlite(directory: directory))
+                let server = try TestDaemon(store: .sqlite(directory: directory), configure: { $0.clock = stopped })
                 defer { server.stop() }
                 try server.createDevice(
                     #"{"id": "rt", "iosVersion": "7.0", "clock": {"mode": "realtime", "speed": 10}}"#)
@@ -64,10 +73,10 @@ import Testing
                 #expect(try server.get("/v1/apps/a").string("state") == "background")
                 #expect(try server.get("/v1/apps/b").string("state") == "background")
             }
-            Thread.sleep(forTimeInterval: 3.5)
-            let server = try TestDaemon(store: .sqlite(directory: directory))
+            // Started again 3.5 s of wall time later.
+            let server = try TestDaemon(
+                store: .sqlite(directory: directory), configure: { $0.clock = ManualHostClock(now: stopped.now + 3.5) })
             defer { server.stop() }
-            #expect(try eventually { try server.get("/v1/apps/b").string("state") == "suspended" })
             #expect(try server.get("/v1/apps/a").string("state") == "suspended")
             #expect(try server.get("/v1/apps/b").string("state") == "suspended")
             let timeline = try server.allEntries("/v1/devices/rt/timeline")
@@ -75,16 +84,13 @@ import Testing
                 $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended"
             }
             #expect(ends.map { $0["app"] as? String } == ["a", "b"])
-            // Each task ends exactly its duration after it began (when it began depends on how fast the
-            // requests ran; the clock moves 10 simulated seconds per wall second).
+            // Each task began when the clock read 0 and ends exactly its duration later.
             let began = timeline.filter {
                 $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "began"
             }
             #expect(began.map { $0["app"] as? String } == ["a", "b"])
-            let expectedEnds = zip(began.compactMap { $0["time"] as? Double }, [20.0, 30.0]).map { $0 + $1 }
-            let endTimes = ends.compactMap { $0["time"] as? Double }
-            #expect(endTimes.count == 2)
-            #expect(zip(endTimes, expectedEnds).allSatisfy { abs($0 - $1) < 1e-6 }, "\(endTimes) \(expectedEnds)")
+            #expect(began.compactMap { $0["time"] as? Double } == [0, 0])
+            #expect(ends.compactMap { $0["time"] as? Double } == [20, 30])
             let seqs = seqs(timeline)
             #expect(seqs == Array(1...seqs.count))
         }

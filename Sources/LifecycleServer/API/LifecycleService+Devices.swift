@@ -24,8 +24,8 @@ extension LifecycleService {
 
     func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
         DeviceHost(
-            device: device, stream: space.stream(ofDevice: device.id), anchorWall: anchorWall, journal: journal,
-            history: historyBounds, settings: hostSettings(for: space), journaled: journaled)
+            device: device, stream: space.stream(ofDevice: device.id), clock: options.clock, anchorWall: anchorWall,
+            journal: journal, history: historyBounds, settings: hostSettings(for: space), journaled: journaled)
     }
 
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
@@ -57,7 +57,7 @@ extension LifecycleService {
                             "the daemon holds \(options.maxDevices) devices over every namespace, the most it may "
                                 + "(--max-devices); nothing was created", limit: options.maxDevices)))
             }
-            let host = makeHost(device, in: space, anchorWall: Date().timeIntervalSince1970)
+            let host = makeHost(device, in: space, anchorWall: options.clock.now)
             do throws(Registry.Refusal) {
                 try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)
             } catch {

@@ -73,25 +73,24 @@ extension LifecycleService {
         filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: Completion
     ) throws(APIError) {
         let after = query.after ?? 0
-        let deadline = query.wait > 0 ? ContinuousClock.now + .milliseconds(Int64(query.wait * 1000)) : nil
         pageOrPark(
             request, host: host, app: app, after: after, explicitCursor: query.after != nil,
-            limit: query.limit, deadline: deadline, filter: filter, done)
+            limit: query.limit, wait: query.wait > 0 ? query.wait : nil, filter: filter, done)
     }
 
-    /// Answers the page, or parks the request until the host publishes entries for this timeline or the
-    /// deadline passes. `poll` is the request's parked poll once it has one: looking again reuses it, and
-    /// its one timer, rather than parking anew.
+    /// Answers the page, or parks the request until the host publishes entries for this timeline or its
+    /// `wait` (seconds, nil: none) ends. `poll` is the request's parked poll once it has one: looking again
+    /// reuses it, and its one timer (on the service's clock), which alone ends the wait.
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
-        deadline: ContinuousClock.Instant?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
+        wait: Double?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
         poll: Poll? = nil, _ done: Completion
     ) {
         let respond: @Sendable (HTTPResponse) -> Void = { response in
             if let poll { poll.answer { done(response) } } else { done(response) }
         }
-        let waitLeft = deadline.map { $0 - ContinuousClock.now }
-        let park = waitLeft.map { $0 > .zero } ?? false && isReady
+        // A poll that answered meanwhile (its timer fired while it looked again) is not parked again.
+        let park = wait != nil && isReady && poll?.isWaiting ?? true
         var parkedNow: Poll?
         let result: (items: [RetainedEntry], served: ServedEntries)?
         do throws(APIError) {
@@ -113,10 +112,11 @@ extension LifecycleService {
                     let waiting =
                         poll
                         ?? Poll(
+                            clock: options.clock,
                             look: { [self] poll in
                                 pageOrPark(
                                     request, host: host, app: app, after: after, explicitCursor: explicitCursor,
-                                    limit: limit, deadline: deadline, filter: filter, poll: poll, done)
+                                    limit: limit, wait: wait, filter: filter, poll: poll, done)
                             },
                             timerArmed: { [self] in pollTimers.add($0, ordering: .relaxed) },
                             answered: { [self] in parked.subtract(1, ordering: .relaxed) })
@@ -142,14 +142,13 @@ extension LifecycleService {
             w.endObject()
             return respond(.read(w.bytes, request: request))
         }
-        if let parkedNow, let waitLeft {
+        if let parkedNow, let wait {
             parked.add(1, ordering: .relaxed)
-            let seconds = Double(waitLeft.components.seconds) + Double(waitLeft.components.attoseconds) * 1e-18
             // At the end of the wait the poll answers with whatever it finds, possibly an empty page.
-            parkedNow.arm(after: seconds) { [self] poll in
+            parkedNow.arm(after: wait) { [self] poll in
                 pageOrPark(
                     request, host: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit,
-                    deadline: nil, filter: filter, poll: poll, done)
+                    wait: nil, filter: filter, poll: poll, done)
             }
         }
     }

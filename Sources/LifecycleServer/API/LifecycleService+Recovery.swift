@@ -77,7 +77,7 @@ extension LifecycleService {
         }
         recordCounts()
         // Namespaces whose TTL passed while the daemon was down go before anyone sees them again.
-        let now = options.wallClock()
+        let now = options.clock.now
         for space in namespaces.all() where !space.isDefault && space.settings.expired(at: now) {
             let expired = DispatchSemaphore(value: 0)
             empty(space, deleting: true) { _ in expired.signal() }
@@ -107,7 +107,8 @@ extension LifecycleService {
                 let restored = try DeviceSnapshot(
                     bytes: snapshot.state, historyLimit: options.historyLimit, rendering: settings.rendering)
                 host = DeviceHost(
-                    snapshot: restored, stream: stream.stream, journal: journal, history: historyBounds, settings: settings)
+                    snapshot: restored, stream: stream.stream, clock: options.clock, journal: journal,
+                    history: historyBounds, settings: settings)
             } else {
                 guard let first = records.popFirst() else { return nil }
                 let creation = try JournaledInput(bytes: first.bytes, version1: JournalRecordVersion1.entry)

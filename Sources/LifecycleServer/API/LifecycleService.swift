@@ -75,9 +75,10 @@ public struct ServiceOptions: Sendable {
     public var maxDataBytes = 0
     /// Bytes the store's file system must keep free; below it, the same `507`.
     public var minFreeDiskBytes = 64 << 20
-    /// Wall-clock seconds since 1970: what namespace TTLs and `createdAt`/`lastUsedAt` run on (never a
-    /// device's simulated clock). Tests inject their own.
-    public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// The wall clock and its timers: what namespace TTLs and their sweeps, `createdAt`/`lastUsedAt`, realtime
+    /// device clocks, long polls' waits and the deadline of a replayed answer run on. Tests pass a
+    /// `ManualHostClock` and move it themselves.
+    package var clock: any HostClock = SystemHostClock()
     /// How often idle namespaces are looked for (and `lastUsedAt` journaled), in seconds.
     public var namespaceSweepInterval = 1.0
 
@@ -113,7 +114,7 @@ public final class LifecycleService: HTTPResponder {
     let openAPIDocument: [UInt8]
     let access: Protected<AccessPolicy>
     /// The timer of namespace TTL sweeps, once recovery is done.
-    let sweeper = Protected<(any DispatchSourceTimer)?>(nil)
+    let sweeper = Protected<(any HostTimer)?>(nil)
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
     let streams: StreamHub
     /// What clients make the daemon hold, over every device and per namespace (`--memory-bytes`).
@@ -133,7 +134,7 @@ public final class LifecycleService: HTTPResponder {
         self.options = options
         self.logger = logger
         logsAccess = options.accessLog && logger.logLevel <= .info
-        namespaces = NamespaceTable(now: options.wallClock())
+        namespaces = NamespaceTable(now: options.clock.now)
         access = Protected(AccessPolicy(table: options.tokens))
         self.openAPIDocument = openAPIDocument ?? OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)

@@ -1,4 +1,5 @@
 import Dispatch
+import LifecycleHosting
 import Locking
 import Logging
 
@@ -7,18 +8,20 @@ import Logging
 /// (so a restart judges their idleness from at most one sweep ago).
 extension LifecycleService {
     func startExpirySweeps() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
         let interval = options.namespaceSweepInterval
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.sweepNamespaces() }
+        let timer = options.clock.makeTimer(on: .global()) { [weak self] in
+            guard let self else { return }
+            sweepNamespaces()
+            sweeper.withLock { $0?.schedule(after: interval) }
+        }
         sweeper.withLock { $0 = timer }
-        timer.resume()
+        timer.schedule(after: interval)
     }
 
-    /// One sweep; tests call it directly with an injected wall clock.
+    /// One sweep; tests call it directly, or move their `ManualHostClock` past the next.
     func sweepNamespaces() {
         guard isReady else { return }
-        let now = options.wallClock()
+        let now = options.clock.now
         for space in namespaces.all() {
             let settings = space.settings
             // A frozen namespace never expires (`expired`); its gate holds a freeze asked meanwhile until it is gone.

@@ -17,7 +17,7 @@ extension LifecycleService {
         if name == NamespaceName.defaultName, case .some(.some) = parsed.ttlSeconds {
             throw .invalidField("ttlSeconds", "the namespace default is never deleted: its ttlSeconds stays null")
         }
-        let now = options.wallClock()
+        let now = options.clock.now
         while true {
             var settings = NamespaceSettings(createdAt: now, lastUsedAt: now)
             parsed.applied(to: &settings)

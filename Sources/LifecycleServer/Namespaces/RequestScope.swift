@@ -42,7 +42,7 @@ extension LifecycleService {
     /// alive (`lastUsedAt`).
     func requestScope(_ match: Route.Match, _ request: HTTPRequest) throws(APIError) -> RequestScope {
         let name = match.namespace ?? NamespaceName.defaultName
-        let now = options.wallClock()
+        let now = options.clock.now
         let space: Namespace
         if request.method == "POST" {
             space = try obtainNamespace(

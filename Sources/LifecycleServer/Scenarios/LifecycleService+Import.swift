@@ -27,7 +27,7 @@ extension LifecycleService {
         let scenario = try Self.importable(try request.requiredJSONBody())
         if let space = namespaces.existing(name) {
             if space.settings.frozen { throw .frozen(name) }
-            space.touch(at: options.wallClock())
+            space.touch(at: options.clock.now)
         }
         // The steps' paths as written are `default`'s, whichever path named it.
         let namespace = name == NamespaceName.defaultName ? nil : name

@@ -73,7 +73,7 @@ extension LifecycleService {
 
         let existing = namespaces.existing(name)
         if let existing, existing.settings.frozen { throw .frozen(name) }
-        let now = options.wallClock()
+        let now = options.clock.now
         let creator = HTTPRequest(
             method: "POST", path: "/v1/namespaces/\(name)/import",
             headers: authorization.map { [(name: "Authorization", value: $0)] } ?? [])

@@ -95,15 +95,21 @@ import Testing
             let acknowledged = Protected<[String: Set<Int>]>([:])
             let writers = DispatchGroup()
             let stop = Protected(false)
+            // Which round of the test it is, and the writers refused in it: a refused writer has heard the answers
+            // to all it posted before, and waits for the next round (the thaw) to post again.
+            let round = Protected(0)
+            let refused = Protected<Set<Int>>([])
             for index in 0..<4 {
                 DispatchQueue.global().async(group: writers) {
                     while !stop.get() {
+                        let current = round.get()
                         guard
                             let reply = try? server.post(
                                 "/v1/namespaces/moving/apps/a\(index)/events", #"[{"type": "launch"}, {"type": "terminate"}]"#),
                             reply.status == 200
                         else {
-                            Thread.sleep(forTimeInterval: 0.001)
+                            refused.update { _ = $0.insert(index) }
+                            _ = eventually(seconds: 60) { stop.get() || round.get() != current }
                             continue
                         }
                         let seqs = reply.entries.compactMap { $0["seq"] as? Int }
@@ -113,10 +119,12 @@ import Testing
             }
             // Rounds of changes, a freeze, a read: the read holds every change acknowledged so far.
             var read: [String: Set<Int>] = [:]
-            for round in 1...5 {
+            for number in 1...5 {
+                refused.set([])
                 _ = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#)
+                round.set(number)
                 let before = acknowledged.get().values.map(\.count).reduce(0, +)
-                #expect(eventually { acknowledged.get().values.map(\.count).reduce(0, +) >= before + 20 }, "round \(round)")
+                #expect(eventually { acknowledged.get().values.map(\.count).reduce(0, +) >= before + 20 }, "round \(number)")
                 let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
                 #expect(frozen.status == 200)
                 for index in 0..<4 {
@@ -124,11 +132,12 @@ import Testing
                     let items = try server.allEntries("/v1/namespaces/moving/devices/\(device)/timeline", limit: 1000)
                     read["a\(index)"] = Set(items.filter { $0["app"] as? String == "a\(index)" }.compactMap { $0["seq"] as? Int })
                 }
-                // The writers have heard their answers by now (the frozen namespace refuses the rest).
-                Thread.sleep(forTimeInterval: 0.05)
+                // Every writer has heard the answers to what it posted before the freeze once the frozen namespace
+                // refuses it.
+                #expect(eventually { refused.get().count == 4 }, "round \(number)")
                 for (app, seqs) in acknowledged.get() {
                     let missing = seqs.subtracting(read[app] ?? [])
-                    #expect(missing.isEmpty, "round \(round), \(app): \(missing.count) acknowledged entries not read after the freeze")
+                    #expect(missing.isEmpty, "round \(number), \(app): \(missing.count) acknowledged entries not read after the freeze")
                 }
             }
             stop.set(true)

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleHosting
 import LifecycleStore
 import LifecycleTesting
 import Locking
@@ -12,12 +13,9 @@ import Testing
 /// Namespaces across restarts, and their TTL on an injected wall clock.
 @Suite("Namespaces persist and expire")
 struct NamespacePersistenceTests {
-    /// A wall clock the test moves, and sweeps every 20 ms.
-    static func clocked(_ clock: Protected<Double>) -> (inout ServiceOptions) -> Void {
-        { options in
-            options.wallClock = { clock.get() }
-            options.namespaceSweepInterval = 0.02
-        }
+    /// A wall clock the test moves: the sweeps (one a second) run as it passes them.
+    static func clocked(_ clock: ManualHostClock) -> (inout ServiceOptions) -> Void {
+        { options in options.clock = clock }
     }
 
     static func names(_ server: TestDaemon) throws -> [String] {
@@ -28,7 +26,7 @@ struct NamespacePersistenceTests {
     @Test("A restart brings back every namespace, its settings, devices and apps, the same ids apart")
     func restart() throws {
         try withTemporaryDirectory { directory in
-            let clock = Protected(1_800_000_000.0)
+            let clock = ManualHostClock(now: 1_800_000_000)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 for (prefix, events) in [("/v1", 1), ("/v1/namespaces/one", 2), ("/v1/namespaces/two", 3)] {
@@ -60,7 +58,7 @@ struct NamespacePersistenceTests {
     @Test("A namespace idle for its TTL goes, a used one stays; the expiry is durable")
     func ttlExpiry() throws {
         try withTemporaryDirectory { directory in
-            let clock = Protected(1_800_000_000.0)
+            let clock = ManualHostClock(now: 1_800_000_000)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 for name in ["idle", "busy"] {
@@ -70,13 +68,13 @@ struct NamespacePersistenceTests {
                 }
                 let poll = Background { try server.get("/v1/namespaces/idle/apps/a/timeline?after=0&wait=30") }
                 #expect(eventually { server.service.parked.load(ordering: .relaxed) == 1 })
-                clock.update { $0 += 6 }
+                clock.advance(by: 6)
                 #expect(try server.get("/v1/namespaces/busy/apps/a").status == 200)
-                clock.update { $0 += 6 }
+                clock.advance(by: 6)
                 // Watched through the list, which names no namespace (a GET of one would keep it alive).
                 #expect(eventually { (try? Self.names(server)) == ["busy", "default"] })
                 expectProblem(try poll.join(), status: 410, code: "gone")
-                clock.update { $0 += 11 }
+                clock.advance(by: 11)
                 #expect(eventually { (try? Self.names(server)) == ["default"] })
             }
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
@@ -92,27 +90,27 @@ struct NamespacePersistenceTests {
     @Test("A frozen namespace never expires, by a sweep or at start; thawed, it expires once idle for its TTL")
     func frozenNamespacesDoNotExpire() throws {
         try withTemporaryDirectory { directory in
-            let clock = Protected(1_800_000_000.0)
+            let clock = ManualHostClock(now: 1_800_000_000)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 let put = try server.request("PUT", "/v1/namespaces/moving", body: #"{"ttlSeconds": 10}"#)
                 #expect(put.status == 201)
                 _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
                 #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#).status == 200)
-                clock.update { $0 += 60 }
+                clock.advance(by: 60)
                 for _ in 0..<3 { server.service.sweepNamespaces() }
                 #expect(try Self.names(server) == ["default", "moving"])
             }
-            clock.update { $0 += 60 }
+            clock.advance(by: 60)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 #expect(try Self.names(server) == ["default", "moving"], "not expired at start either")
                 #expect(try server.get("/v1/namespaces/moving/apps/a").status == 200)
                 #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#).status == 200)
-                clock.update { $0 += 5 }
+                clock.advance(by: 5)
                 server.service.sweepNamespaces()
                 #expect(try Self.names(server) == ["default", "moving"], "thawed, it is idle from then on")
-                clock.update { $0 += 6 }
+                clock.advance(by: 6)
                 #expect(eventually { (try? Self.names(server)) == ["default"] })
             }
         }
@@ -121,7 +119,7 @@ struct NamespacePersistenceTests {
     @Test("A namespace whose TTL passed while the daemon was down is gone at start, and stays gone")
     func ttlPassedWhileDown() throws {
         try withTemporaryDirectory { directory in
-            let clock = Protected(1_800_000_000.0)
+            let clock = ManualHostClock(now: 1_800_000_000)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 #expect(try server.request("PUT", "/v1/namespaces/ci-1", body: #"{"ttlSeconds": 60}"#).status == 201)
@@ -130,14 +128,14 @@ struct NamespacePersistenceTests {
                     _ = try server.post("/v1/namespaces/\(name)/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
                 }
             }
-            clock.update { $0 += 120 }
+            clock.advance(by: 120)
             try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
                 (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/ci-1").status == 404)
                 #expect(try server.get("/v1/namespaces/ci-2/apps/a").status == 200)
             }
-            clock.update { $0 -= 100 }
-            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(clock)) {
+            let turnedBack = ManualHostClock(now: clock.now - 100)
+            try withDaemon(store: .sqlite(directory: directory), configure: Self.clocked(turnedBack)) {
                 (server: TestDaemon) throws in
                 // Even with the clock turned back, an expired namespace never comes back.
                 #expect(try server.get("/v1/namespaces/ci-1").status == 404)
