@@ -1,8 +1,8 @@
 import Dispatch
 import LifecycleCore
 import LifecycleHosting
-import LifecycleTesting
 import Locking
+import TestSupport
 import Testing
 
 /// A manual clock fires the timers due as it is advanced, in the order of their deadlines and each at its
