@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPServer
 import LifecycleCore
 import LifecycleJSON
@@ -50,12 +49,15 @@ final class ImportTransport: ScenarioTransport {
         if request.acceptsEventStream {
             throw Refusal(description: "an import reads no event stream: leave out Accept: text/event-stream")
         }
-        guard let response = answer(request) else {
-            throw Refusal(description: "no answer within \(Int(Self.timeout)) s")
+        let answer: InProcessExchange.Answer
+        do {
+            answer = try InProcessExchange(responder: TrustedRequests(service: service)).exchange(
+                method: method, target: path, headers: request.headers, body: request.body, within: Self.timeout)
+        } catch {
+            throw Refusal(description: error == .eventStream ? "an import reads no event stream" : "\(error)")
         }
-        guard response.stream == nil else { throw Refusal(description: "an import reads no event stream") }
-        if (200..<300).contains(response.status) { note(request, match, answer: response.body) }
-        return (response.status, response.sentHeaders.map { ($0.name, $0.value) }, response.body)
+        if (200..<300).contains(answer.status) { note(request, match, answer: answer.body) }
+        return (answer.status, answer.headers.map { ($0.name, $0.value) }, answer.body)
     }
 
     /// Throws when the step is not one an import may take.
@@ -109,23 +111,19 @@ final class ImportTransport: ScenarioTransport {
         }
     }
 
-    /// The service's answer to a request the daemon makes itself; nil when none came within `timeout`.
-    func answer(_ request: HTTPRequest) -> HTTPResponse? {
-        let answered = DispatchSemaphore(value: 0)
-        let answer = Protected<HTTPResponse?>(nil)
-        service.respond(to: request, trusted: true) { response in
-            let first = answer.withLock { answer -> Bool in
-                guard answer == nil else { return false }
-                answer = response
-                return true
-            }
-            if first { answered.signal() }
-        }
-        guard answered.wait(timeout: .now() + Self.timeout) == .success else { return nil }
-        return answer.withLock { $0 }
-    }
-
     struct Refusal: Error, CustomStringConvertible {
         var description: String
     }
+}
+
+/// The service as the responder of the requests the daemon makes itself (an import's steps, in the namespace
+/// its request was allowed into), which no token needs to allow.
+struct TrustedRequests: HTTPResponder {
+    let service: LifecycleService
+
+    func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        service.respond(to: request, trusted: true, completion: completion)
+    }
+
+    func response(to refusal: HTTPRefusal) -> HTTPResponse { service.response(to: refusal) }
 }
