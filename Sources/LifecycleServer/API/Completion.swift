@@ -15,7 +15,7 @@ struct Completion: Sendable {
     private let match: Route.Match
     private let requestID: String
     /// What the access log writes besides the answer; nil when requests are not logged, so that the completion
-    /// holds no copy of the request's fields then (set by `AccessMiddleware`, which knows the token).
+    /// holds no copy of the request's fields then (set by `RequestMiddleware.access`, which knows the token).
     private var logged: Logged?
     /// The server's completion, which sends the answer.
     private let send: @Sendable (HTTPResponse) -> Void

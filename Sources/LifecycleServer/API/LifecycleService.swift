@@ -189,17 +189,16 @@ public final class LifecycleService: HTTPResponder {
 
     /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
     /// request was allowed into; a seed), which no token needs to allow. The request goes through
-    /// `LifecycleService.middleware` to the handler its route declares (`Route.declaration`).
+    /// `RequestMiddleware.chain` to the handler its route declares (`Route.declaration`).
     func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let match = Route.match(request.path)
         inFlight.add(1, ordering: .relaxed)
         var routed = RoutedRequest(
-            request: request, match: match, trusted: trusted,
             done: Completion(
                 service: self, started: started, match: match, requestID: RequestID.of(request), send: completion))
         do throws(APIError) {
-            try run(&routed)
+            try run(&routed, request, match, trusted: trusted)
         } catch {
             routed.done(error.response)
         }

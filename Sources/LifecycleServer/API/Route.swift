@@ -127,20 +127,33 @@ private struct Pattern {
     }
 }
 
-/// Patterns kept in memory of their own that lives as long as the program: read for every request without a
-/// reference count.
+/// Patterns kept in memory of their own that lives as long as the program, ordered by their number of segments
+/// (declaration order within one number): read for every request without a reference count, and only those
+/// with as many segments as the path are tried.
 private struct PatternList: @unchecked Sendable {
     private let patterns: UnsafeMutableBufferPointer<Pattern>
+    /// Where the patterns of `n` segments start, for `n` in 0...5 (5: the end).
+    private let starts: UnsafeMutableBufferPointer<Int>
 
     init(_ list: [Pattern]) {
-        patterns = .allocate(capacity: list.count)
-        _ = patterns.initialize(from: list)
+        let sorted = (0...4).flatMap { count in list.filter { $0.segments.count == count } }
+        patterns = .allocate(capacity: sorted.count)
+        _ = patterns.initialize(from: sorted)
+        starts = .allocate(capacity: 6)
+        for count in 0...5 { starts[count] = sorted.firstIndex { $0.segments.count >= count } ?? sorted.count }
     }
 
     /// The first pattern `parts` match: its route, and the id when it has a parameter; `.unknown` when none.
     func first(_ parts: Segments) -> (Route, String?) {
-        for pattern in patterns where pattern.matches(parts) {
-            return (pattern.route, pattern.parameter < 0 ? nil : parts[pattern.parameter].text)
+        guard parts.count <= 4, let base = patterns.baseAddress else { return (.unknown, nil) }
+        var index = starts[parts.count]
+        let end = starts[parts.count + 1]
+        while index < end {
+            if (base + index).pointee.matches(parts) {
+                let parameter = (base + index).pointee.parameter
+                return ((base + index).pointee.route, parameter < 0 ? nil : parts[parameter].text)
+            }
+            index += 1
         }
         return (.unknown, nil)
     }

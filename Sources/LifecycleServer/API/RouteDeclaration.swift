@@ -143,17 +143,25 @@ extension Route {
 
     /// Whether the route is a resource of one namespace: served under `/v1/namespaces/{ns}` (and unprefixed
     /// for `default`), or only under it.
-    var isNamespaced: Bool { Self.namespacedByIndex[index] }
+    var isNamespaced: Bool { Self.facts[index].namespaced }
 
     /// Whether the route's path is under `/v1/`: the API proper, which is refused while the daemon recovers, and
     /// its changes while it drains or after a store failure. Read from the route, not the path's text, which may
     /// start with empty segments (`//v1/devices`) that matching skips.
-    var isVersioned: Bool { Self.versionedByIndex[index] }
+    var isVersioned: Bool { Self.facts[index].versioned }
 
-    /// Each route's access, by position: asked for every request.
-    static let accessByIndex: [RouteAccess] = declarations.map(\.access)
-    private static let namespacedByIndex: [Bool] = declarations.map { $0.namespaced || $0.isUnderNamespacePrefix }
-    private static let versionedByIndex: [Bool] = declarations.map { $0.path.description.hasPrefix("/v1/") }
+    /// What every request asks of its route, read from the declarations once, by position.
+    struct Facts {
+        let namespaced: Bool
+        let versioned: Bool
+        let access: RouteAccess
+    }
+
+    static let facts: [Facts] = declarations.map {
+        Facts(
+            namespaced: $0.namespaced || $0.isUnderNamespacePrefix, versioned: $0.path.description.hasPrefix("/v1/"),
+            access: $0.access)
+    }
 }
 
 extension Route.Match {
@@ -173,7 +181,7 @@ extension Route.Match {
     /// What the request touches, for access tokens. Every resource path without a namespace is the namespace
     /// `default`; so is a path no route matches.
     var accessScope: AccessScope {
-        switch Route.accessByIndex[route.index] {
+        switch Route.facts[route.index].access {
         case .open: .open
         case .metrics: .metrics
         case .everything: .everything
