@@ -189,7 +189,7 @@ public final class LifecycleService: HTTPResponder {
 
     /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
     /// request was allowed into; a seed), which no token needs to allow. The request goes through
-    /// `RequestMiddleware.chain` to the handler its route declares (`Route.declaration`).
+    /// `RequestMiddleware`'s steps (`run`) to the handler its route declares (`Route.declaration`).
     func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let match = Route.match(request.path)
