@@ -15,8 +15,8 @@ struct Completion: Sendable {
     private let match: Route.Match
     private let requestID: String
     /// What the access log writes besides the answer; nil when requests are not logged, so that the completion
-    /// holds no copy of the request's fields then.
-    private let logged: Logged?
+    /// holds no copy of the request's fields then (set by `RequestMiddleware.access`, which knows the token).
+    private var logged: Logged?
     /// The server's completion, which sends the answer.
     private let send: @Sendable (HTTPResponse) -> Void
     /// The namespace's gate the change passed (`WriteGate.enter`), left when it is answered.
@@ -34,15 +34,19 @@ struct Completion: Sendable {
     }
 
     init(
-        service: LifecycleService, started: UInt64, match: Route.Match, requestID: String, logged: Logged?,
+        service: LifecycleService, started: UInt64, match: Route.Match, requestID: String,
         send: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         self.service = service
         self.started = started
         self.match = match
         self.requestID = requestID
-        self.logged = logged
         self.send = send
+    }
+
+    /// Has the access log write `logged` with the answer.
+    mutating func log(_ logged: Logged) {
+        self.logged = logged
     }
 
     /// The same completion, leaving `gate` when it is answered.

@@ -39,19 +39,3 @@ extension LifecycleService {
         }
     }
 }
-
-extension Route.Match {
-    /// What the request touches, for access tokens. Every resource path without a namespace is the namespace
-    /// `default`.
-    var accessScope: AccessScope {
-        switch route {
-        case .livez, .readyz, .openapi, .eventTypes, .dashboard, .dashboardAsset: .open
-        case .metrics: .metrics
-        case .reset: .everything
-        case .namespaces: .namespaceList
-        case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes, .export, .import, .unknown:
-            .namespace(namespace ?? NamespaceName.defaultName)
-        }
-    }
-}

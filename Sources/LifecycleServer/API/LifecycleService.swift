@@ -189,74 +189,24 @@ public final class LifecycleService: HTTPResponder {
     }
 
     /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
-    /// request was allowed into; a seed), which no token needs to allow.
+    /// request was allowed into; a seed), which no token needs to allow. The request goes through
+    /// `RequestMiddleware`'s steps (`run`) to the handler its route declares (`Route.declaration`).
     func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = DispatchTime.now().uptimeNanoseconds
         let match = Route.match(request.path)
-        let requestID = RequestID.of(request)
-        let (refusal, token) = trusted ? (nil, nil) : accessDecision(request, match: match)
         inFlight.add(1, ordering: .relaxed)
-        let done = Completion(
-            service: self, started: started, match: match, requestID: requestID,
-            logged: logsAccess ? Completion.Logged(request, token: token) : nil, send: completion)
+        var routed = RoutedRequest(
+            done: Completion(
+                service: self, started: started, match: match, requestID: RequestID.of(request), send: completion))
         do throws(APIError) {
-            if let refusal { throw refusal }
-            try dispatch(match, request, trusted: trusted, done)
+            try run(&routed, request, match, trusted: trusted)
         } catch {
-            done(error.response)
+            routed.done(error.response)
         }
     }
 
     /// The HTTP layer's refusals answer the same problem documents as the API's own errors.
     public func response(to refusal: HTTPRefusal) -> HTTPResponse {
         APIError(refusal).response
-    }
-
-    private func dispatch(
-        _ match: Route.Match, _ request: HTTPRequest, trusted: Bool, _ done: Completion
-    ) throws(APIError) {
-        let route = match.route
-        let operations = route.operations
-        guard !operations.isEmpty else { throw .notFound("no resource at \(request.path); see /v1/openapi.yaml") }
-        guard let operation = operations.first(where: { $0.method == request.method }) else {
-            throw .methodNotAllowed(request.method, allowed: operations.map(\.method))
-        }
-        if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
-        if route.isVersioned {
-            switch currentPhase {
-            // The daemon's own requests (seeds) apply once the journal is recovered, before it is ready.
-            case .recovering where !trusted: throw .notReady("the daemon is recovering its data; try again shortly")
-            case .recovering: break
-            case .draining where operation.isWrite:
-                throw .notReady("the daemon is shutting down and takes no more changes")
-            case .ready, .draining: break
-            }
-            if operation.isWrite, storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
-            // Deletions and resets free room, so they go on when the disk is short of it.
-            if operation.isWrite, request.method != "DELETE", route != .reset, route != .namespaceReset,
-                let refusal = storageRefusal()
-            {
-                throw refusal
-            }
-        }
-        switch operation.handler {
-        case .plain(let handle): try handle(self, request, match, done)
-        case .scoped(let handle):
-            let scope = try requestScope(match, request)
-            // A change to a namespace passes its gate (not the namespace's own deletion, nor a verify, which
-            // reads): refused while it is frozen, counted while under way. The daemon's own requests (an import's
-            // steps, its rollback) are part of a change that passed it already.
-            guard !trusted, operation.isWrite, route != .namespace, route != .appVerify else {
-                return try handle(self, scope, request, match, done)
-            }
-            let writes = scope.space.writes
-            guard writes.enter() else { throw .frozen(scope.space.name) }
-            do {
-                try handle(self, scope, request, match, done.leaving(writes))
-            } catch {
-                writes.leave()
-                throw error
-            }
-        }
     }
 }

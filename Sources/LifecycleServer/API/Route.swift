@@ -4,7 +4,8 @@
     import Musl
 #endif
 
-/// The API's resources, matched from a path. Names are fixed metric labels: never an id.
+/// The API's resources, matched from a path. Names are fixed metric labels: never an id. Each case's path,
+/// access and operations are its one declaration, `Route.declaration` (`RouteTable.swift`).
 enum Route: String, CaseIterable, Sendable {
     /// The route's position in `allCases`, which is its declaration order: the one-byte tag a case without
     /// payload is stored as. Tables by route (its operations, its metrics) are read at it rather than by hashing
@@ -33,107 +34,129 @@ enum Route: String, CaseIterable, Sendable {
         var namespace: String?
     }
 
-    /// The route of `path`: every resource path also under `/v1/namespaces/{ns}`. Read from the path's bytes:
-    /// no string is made but the id and the namespace's name.
+    /// The route of `path`: the first declared path (`Route.declaration`) it matches, segment by segment,
+    /// empty segments skipped; a route declared `namespaced` also under `/v1/namespaces/{ns}`. Read from the
+    /// path's bytes: no string is made but the id and the namespace's name.
     static func match(_ path: String) -> Match {
         var path = path
         return path.withUTF8 { match(Segment($0)) }
     }
 
     private static func match(_ path: Segment) -> Match {
+        let patterns = RoutePatterns.shared
         guard let rest = path.dropping("/v1/namespaces") else {
-            let (route, id) = matchUnprefixed(Segments(path))
+            let (route, id) = patterns.unprefixed.first(Segments(path))
             return Match(route: route, id: id)
         }
-        if rest.is("") || rest.is("/") { return Match(route: .namespaces) }
+        // `/v1/namespaces` itself (and with a slash) is an unprefixed path.
+        if rest.is("") || rest.is("/") {
+            let (route, id) = patterns.unprefixed.first(Segments(path))
+            return Match(route: route, id: id)
+        }
         guard let afterSlash = rest.dropping("/") else { return Match(route: .unknown) }
         let (name, tail) = afterSlash.split(at: UInt8(ascii: "/"))
-        let namespace = name.text
         // The rest is read as the unprefixed path `/v1` + tail, its empty segments skipped as theirs are.
         let parts = Segments(tail, after: Segment("v1"))
-        if parts.count == 1 { return Match(route: .namespace, namespace: namespace) }
-        if parts.count == 2 && parts[1] == "reset" { return Match(route: .namespaceReset, namespace: namespace) }
-        let (route, id) = matchUnprefixed(parts)
-        guard route.isNamespaced else { return Match(route: .unknown) }
-        return Match(route: route, id: id, namespace: namespace)
+        var (route, id) = patterns.underNamespace.first(parts)
+        if route == .unknown { (route, id) = patterns.namespaced.first(parts) }
+        guard route != .unknown else { return Match(route: .unknown) }
+        return Match(route: route, id: id, namespace: name.text)
     }
+}
 
-    /// Whether the route is a resource of one namespace (it then also exists under `/v1/namespaces/{ns}`).
-    var isNamespaced: Bool {
-        switch self {
-        case .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app, .appEvents, .appCallbacks, .appTimeline,
-            .appNotifications, .appVerify, .namespace, .namespaceReset, .changes, .export, .import:
-            true
-        case .livez, .readyz, .metrics, .openapi, .eventTypes, .dashboard, .dashboardAsset, .reset, .namespaces,
-            .unknown:
-            false
+/// The declared paths, split into segments once for matching, in three lists: every path that does not start
+/// with `/v1/namespaces/{ns}`; those that do, read after it as `/v1` + the rest (`/v1/namespaces/{ns}/reset`
+/// is `v1`, `reset`); and the routes declared `namespaced`, also matched after `/v1/namespaces/{ns}`.
+private struct RoutePatterns: @unchecked Sendable {
+    let unprefixed: PatternList
+    let underNamespace: PatternList
+    let namespaced: PatternList
+
+    static let shared = RoutePatterns()
+
+    private init() {
+        var unprefixed: [Pattern] = []
+        var underNamespace: [Pattern] = []
+        var namespaced: [Pattern] = []
+        for route in Route.allCases {
+            let declaration = route.declared
+            guard declaration.path.utf8CodeUnitCount > 0 else { continue }
+            let path = Segment(declaration.path)
+            if let rest = path.dropping(RouteDeclaration.namespacePrefix) {
+                underNamespace.append(Pattern(route, Segments(rest, after: Segment("v1"))))
+            } else {
+                let pattern = Pattern(route, Segments(path))
+                unprefixed.append(pattern)
+                if declaration.namespaced { namespaced.append(pattern) }
+            }
+        }
+        self.unprefixed = PatternList(unprefixed)
+        self.underNamespace = PatternList(underNamespace)
+        self.namespaced = PatternList(namespaced)
+    }
+}
+
+/// A declared path's segments: each a literal, or a parameter (`{id}`, `{file}`) whose bytes are the id.
+private struct Pattern {
+    var route: Route
+    var segments: Segments
+    /// The position of the parameter, or -1.
+    var parameter = -1
+
+    init(_ route: Route, _ segments: Segments) {
+        precondition(segments.count <= 4, "\(route): a route's path has at most four segments")
+        self.route = route
+        self.segments = segments
+        for index in 0..<segments.count where segments[index].isParameter {
+            precondition(parameter < 0, "\(route): a route's path has at most one parameter besides {ns}")
+            parameter = index
         }
     }
 
-    /// Whether the route's path is under `/v1/`: the API proper, which is refused while the daemon recovers, and
-    /// its changes while it drains or after a store failure. Read from the route, not the path's text, which may
-    /// start with empty segments (`//v1/devices`) that matching skips.
-    var isVersioned: Bool {
-        switch self {
-        case .openapi, .eventTypes, .reset, .changes, .devices, .device, .deviceEvents, .deviceTimeline, .apps, .app,
-            .appEvents, .appCallbacks, .appTimeline, .appNotifications, .appVerify, .export, .import, .namespaces,
-            .namespace, .namespaceReset:
-            true
-        case .livez, .readyz, .metrics, .dashboard, .dashboardAsset, .unknown:
-            false
+    /// The id `parts` give the parameter, or nil when they are not this path (nil id: `("")` never happens,
+    /// a segment is never empty).
+    func matches(_ parts: Segments) -> Bool {
+        guard parts.count == segments.count else { return false }
+        var index = segments.count - 1
+        // From the last segment: the literals that tell routes apart are at the end.
+        while index >= 0 {
+            if index != parameter && !parts[index].equals(segments[index]) { return false }
+            index -= 1
         }
+        return true
+    }
+}
+
+/// Patterns kept in memory of their own that lives as long as the program, ordered by their number of segments
+/// (declaration order within one number): read for every request without a reference count, and only those
+/// with as many segments as the path are tried.
+private struct PatternList: @unchecked Sendable {
+    private let patterns: UnsafeMutableBufferPointer<Pattern>
+    /// Where the patterns of `n` segments start, for `n` in 0...5 (5: the end).
+    private let starts: UnsafeMutableBufferPointer<Int>
+
+    init(_ list: [Pattern]) {
+        let sorted = (0...4).flatMap { count in list.filter { $0.segments.count == count } }
+        patterns = .allocate(capacity: sorted.count)
+        _ = patterns.initialize(from: sorted)
+        starts = .allocate(capacity: 6)
+        for count in 0...5 { starts[count] = sorted.firstIndex { $0.segments.count >= count } ?? sorted.count }
     }
 
-    /// The route and the id of an unprefixed path, if any.
-    private static func matchUnprefixed(_ parts: Segments) -> (Route, String?) {
-        switch parts.count {
-        case 0:
-            return (.dashboard, nil)
-        case 2 where parts[0] == "dashboard":
-            return (.dashboardAsset, parts[1].text)
-        case 1:
-            switch parts[0] {
-            case "livez": return (.livez, nil)
-            case "readyz": return (.readyz, nil)
-            case "metrics": return (.metrics, nil)
-            default: return (.unknown, nil)
+    /// The first pattern `parts` match: its route, and the id when it has a parameter; `.unknown` when none.
+    func first(_ parts: Segments) -> (Route, String?) {
+        guard parts.count <= 4, let base = patterns.baseAddress else { return (.unknown, nil) }
+        var index = starts[parts.count]
+        let end = starts[parts.count + 1]
+        while index < end {
+            if (base + index).pointee.matches(parts) {
+                let parameter = (base + index).pointee.parameter
+                return ((base + index).pointee.route, parameter < 0 ? nil : parts[parameter].text)
             }
-        case 2 where parts[0] == "v1":
-            switch parts[1] {
-            case "openapi.yaml": return (.openapi, nil)
-            case "event-types": return (.eventTypes, nil)
-            case "reset": return (.reset, nil)
-            case "changes": return (.changes, nil)
-            case "export": return (.export, nil)
-            case "import": return (.import, nil)
-            case "devices": return (.devices, nil)
-            case "apps": return (.apps, nil)
-            case "namespaces": return (.namespaces, nil)
-            default: return (.unknown, nil)
-            }
-        case 3 where parts[0] == "v1":
-            switch parts[1] {
-            case "devices": return (.device, parts[2].text)
-            case "apps": return (.app, parts[2].text)
-            default: return (.unknown, nil)
-            }
-        case 4 where parts[0] == "v1":
-            let id = parts[2].text
-            switch (parts[1], parts[3]) {
-            case ("devices", "events"): return (.deviceEvents, id)
-            case ("devices", "timeline"): return (.deviceTimeline, id)
-            case ("apps", "events"): return (.appEvents, id)
-            case ("apps", "callbacks"): return (.appCallbacks, id)
-            case ("apps", "timeline"): return (.appTimeline, id)
-            case ("apps", "notifications"): return (.appNotifications, id)
-            case ("apps", "verify"): return (.appVerify, id)
-            default: return (.unknown, nil)
-            }
-        default:
-            return (.unknown, nil)
+            index += 1
         }
+        return (.unknown, nil)
     }
-
 }
 
 /// Up to four non-empty segments of a path's bytes, found without allocating (this runs for every request).
@@ -194,6 +217,15 @@ private struct Segment {
     /// The segment as a string of its own (an id).
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Whether the segment is a path's parameter, `{...}`.
+    var isParameter: Bool { bytes.count >= 2 && bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") }
+
+    /// Whether both hold the same bytes.
+    func equals(_ other: Segment) -> Bool {
+        guard bytes.count == other.bytes.count else { return false }
+        return bytes.count == 0 || memcmp(bytes.baseAddress!, other.bytes.baseAddress!, bytes.count) == 0
+    }
+
     func `is`(_ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }
         return bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
@@ -211,7 +243,4 @@ private struct Segment {
         let index = bytes.firstIndex(of: separator) ?? bytes.count
         return (Segment(UnsafeBufferPointer(rebasing: bytes[..<index])), Segment(UnsafeBufferPointer(rebasing: bytes[index...])))
     }
-
-    static func == (segment: Segment, literal: StaticString) -> Bool { segment.is(literal) }
-    static func ~= (literal: StaticString, segment: Segment) -> Bool { segment.is(literal) }
 }

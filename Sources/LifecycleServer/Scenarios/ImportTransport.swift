@@ -6,7 +6,7 @@ import Locking
 
 /// An import's steps, handed to the import's staging service (`LifecycleService.stagingService`) as requests
 /// the daemon makes itself, kept to what an import may do: create devices and apps in its namespace and drive,
-/// read and delete those alone. It remembers what it created: what the import then writes into the namespace.
+/// read and delete those alone (each operation's `importUse`, declared with its route in `Route.declaration`). It remembers what it created: what the import then writes into the namespace.
 final class ImportTransport: ScenarioTransport {
     let service: LifecycleService
     /// The namespace of the steps' paths; nil: `default`, on the unprefixed paths.
@@ -66,13 +66,16 @@ final class ImportTransport: ScenarioTransport {
             throw Refusal(description: "\(request.path) is outside the namespace the import applies to")
         }
         if request.query["wait"] != nil { throw Refusal(description: "an import does not wait: leave out wait") }
+        // A method the route does not answer is answered 405, as outside an import.
+        let operations = match.route.operations
+        guard let operation = operations.first(where: { $0.method == request.method }) else { return }
         let (devices, apps) = created
-        switch match.route {
-        case .devices where request.method == "POST":
+        switch operation.importUse {
+        case .createDevice:
             if let id = (try? JSONParser.parse(request.body))?["id"]?.stringValue, taken(id, false) {
                 throw Refusal(description: "device \(id) already exists in the namespace the import applies to")
             }
-        case .apps where request.method == "POST":
+        case .createApp:
             let body = try? JSONParser.parse(request.body)
             if let id = body?["id"]?.stringValue, taken(id, true) {
                 throw Refusal(description: "app \(id) already exists in the namespace the import applies to")
@@ -80,13 +83,13 @@ final class ImportTransport: ScenarioTransport {
             let device = body?["device"]?.stringValue
             guard let device, !devices.contains(device) else { return }
             throw Refusal(description: "the app is for device \(device), which the import did not create")
-        case .device, .deviceEvents, .deviceTimeline:
+        case .ownDevice:
             guard let id = match.id, !devices.contains(id) else { return }
             throw Refusal(description: "the import may touch only the devices it creates, and \(id) is not one")
-        case .app, .appEvents, .appCallbacks, .appTimeline, .appNotifications, .appVerify:
+        case .ownApp:
             guard let id = match.id, !apps.contains(id) else { return }
             throw Refusal(description: "the import may touch only the apps it creates, and \(id) is not one")
-        default:
+        case nil:
             throw Refusal(
                 description: "an import creates devices and apps and drives, reads and deletes them; "
                     + "\(request.method) \(request.path) is none of that")
@@ -95,11 +98,12 @@ final class ImportTransport: ScenarioTransport {
 
     /// Remembers what a successful step created.
     private func note(_ request: HTTPRequest, _ match: Route.Match, answer: [UInt8]) {
-        guard request.method == "POST", match.route == .devices || match.route == .apps,
+        let use = match.route.operations.first { $0.method == request.method }?.importUse
+        guard use == .createDevice || use == .createApp,
             let document = try? JSONParser.parse(answer), let id = document["id"]?.stringValue
         else { return }
         made.withLock { made in
-            if match.route == .devices {
+            if use == .createDevice {
                 made.devices.append(id)
             } else {
                 made.apps.append(id)
