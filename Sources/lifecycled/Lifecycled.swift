@@ -243,7 +243,7 @@ struct Lifecycled: ParsableCommand {
         // Signals are blocked before the store's and the HTTP server's threads start (threads inherit the mask),
         // then this thread waits for one with sigwait.
         let signals = Signals.block([SIGTERM, SIGINT, SIGHUP])
-        let supervisor = ServiceManager()
+        let supervisor = SystemdNotifier()
         let daemon: Daemon
         do {
             // A store that failed takes no more changes; the daemon drains and exits for its supervisor to

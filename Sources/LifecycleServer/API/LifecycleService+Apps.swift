@@ -6,7 +6,7 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion)
+    func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
         let registry = scope.registry
@@ -45,7 +45,7 @@ extension LifecycleService {
 
     private func addApp(
         _ scope: RequestScope, _ id: String, _ parsed: AppRequest, to host: DeviceHost,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let registry = scope.registry
         // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
@@ -105,7 +105,7 @@ extension LifecycleService {
         }
     }
 
-    func deleteApp(_ scope: RequestScope, _ id: String, _ done: Completion)
+    func deleteApp(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
         let host = try appHost(scope, id)

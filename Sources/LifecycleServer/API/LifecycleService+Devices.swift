@@ -77,7 +77,7 @@ extension LifecycleService {
         }
     }
 
-    func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion)
+    func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
         let body = try request.jsonBody() ?? .object([:])
@@ -103,7 +103,7 @@ extension LifecycleService {
         return .read(json, request: request)
     }
 
-    func deleteDevice(_ scope: RequestScope, _ id: String, _ done: Completion)
+    func deleteDevice(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
         let host = try device(scope, id)

@@ -6,7 +6,7 @@ import LifecycleWire
 extension LifecycleService {
     func postEvents(
         _ scope: RequestScope, _ request: HTTPRequest, app id: String,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let host = try appHost(scope, id)
         try post(request, in: scope.space.name, to: host, app: id, done)
@@ -14,14 +14,14 @@ extension LifecycleService {
 
     func postEvents(
         _ scope: RequestScope, _ request: HTTPRequest, device id: String,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         try post(request, in: scope.space.name, to: try device(scope, id), app: nil, done)
     }
 
     private func post(
         _ request: HTTPRequest, in namespace: String, to host: DeviceHost, app: String?,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
         try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")

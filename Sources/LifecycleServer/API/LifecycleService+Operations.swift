@@ -10,7 +10,7 @@ import Logging
 import Synchronization
 
 extension LifecycleService {
-    func readyz(_ done: Completion) {
+    func readyz(_ done: AnswerSink) {
         if let reason = storeFailure.withLock({ $0 }) {
             return done(APIError.notReady("the store failed and the daemon takes no more changes: \(reason)").response)
         }

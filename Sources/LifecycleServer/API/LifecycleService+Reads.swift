@@ -11,7 +11,7 @@ extension LifecycleService {
     /// entry arrives or the wait ends (the connection is parked; no thread waits).
     func readTimeline(
         _ scope: RequestScope, _ request: HTTPRequest, app id: String, callbacksOnly: Bool,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let host = try appHost(scope, id)
         let query = try request.pageQuery(maxWait: options.maxWait)
@@ -35,7 +35,7 @@ extension LifecycleService {
 
     func readTimeline(
         _ scope: RequestScope, _ request: HTTPRequest, device id: String,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let query = try request.pageQuery(maxWait: options.maxWait)
         let host = try device(scope, id)
@@ -47,7 +47,7 @@ extension LifecycleService {
 
     func readNotifications(
         _ scope: RequestScope, _ request: HTTPRequest, app id: String,
-        _ done: Completion
+        _ done: AnswerSink
     ) throws(APIError) {
         let host = try appHost(scope, id)
         // The queue has no paging, but a malformed after or limit is still the client's mistake to hear of.
@@ -70,7 +70,7 @@ extension LifecycleService {
 
     private func page(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
-        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: Completion
+        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: AnswerSink
     ) throws(APIError) {
         let after = query.after ?? 0
         pageOrPark(
@@ -84,7 +84,7 @@ extension LifecycleService {
     private func pageOrPark(
         _ request: HTTPRequest, host: DeviceHost, app: String?, after: UInt64, explicitCursor: Bool, limit: Int,
         wait: Double?, filter: @escaping @Sendable (RetainedEntry) -> Bool,
-        poll: Poll? = nil, _ done: Completion
+        poll: Poll? = nil, _ done: AnswerSink
     ) {
         let respond: @Sendable (HTTPResponse) -> Void = { response in
             if let poll { poll.answer { done(response) } } else { done(response) }

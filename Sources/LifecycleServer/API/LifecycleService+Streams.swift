@@ -10,7 +10,7 @@ extension LifecycleService {
     /// `?after=`, then live.
     func streamTimeline(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
-        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: Completion
+        filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: AnswerSink
     ) throws(APIError) {
         try refuseStreamsWhileDraining()
         let after = try request.lastEventID() ?? query.after
@@ -29,7 +29,7 @@ extension LifecycleService {
     /// `GET /v1/changes`: the devices and apps of `feed` as a snapshot, then (as an event stream) as they
     /// change; without `Accept: text/event-stream`, the snapshot alone as JSON.
     func streamChanges(
-        _ request: HTTPRequest, feed: ChangeFeed, _ done: Completion
+        _ request: HTTPRequest, feed: ChangeFeed, _ done: AnswerSink
     ) throws(APIError) {
         guard request.acceptsEventStream else { return done(.read(feed.snapshot().0, request: request)) }
         try refuseStreamsWhileDraining()

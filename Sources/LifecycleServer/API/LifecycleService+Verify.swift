@@ -11,7 +11,7 @@ extension LifecycleService {
     /// `409 verification-failed` naming where they first differ when they are not, so that one request (with
     /// `curl --fail-with-body`) asserts. Reads only; `410 gone` when callbacks after `after` were evicted.
     func verifyCallbacks(
-        _ scope: RequestScope, _ request: HTTPRequest, app id: String, _ done: Completion
+        _ scope: RequestScope, _ request: HTTPRequest, app id: String, _ done: AnswerSink
     ) throws(APIError) {
         let host = try appHost(scope, id)
         // Bounded by the request body's limit alone: every body the schema allows (up to 1,000 selectors of 256

@@ -196,7 +196,7 @@ public final class LifecycleService: HTTPResponder {
         let match = Route.match(request.path)
         inFlight.add(1, ordering: .relaxed)
         var routed = RoutedRequest(
-            done: Completion(
+            done: AnswerSink(
                 service: self, started: started, match: match, requestID: RequestID.of(request), send: completion))
         do throws(APIError) {
             try run(&routed, request, match, trusted: trusted)

@@ -13,13 +13,13 @@ struct RoutedRequest {
     /// The namespace a `.scoped` operation acts in, once `RequestMiddleware.scope` found (or created) it.
     var scope: RequestScope?
     /// Where the answer goes.
-    var done: Completion
+    var done: AnswerSink
 }
 
 /// One cross-cutting step of every request before its handler, in the spirit of Hummingbird's middleware: it may
 /// refuse the request (throw) or add to what the next steps and the handler see. The steps are the cases, run
 /// in the order `LifecycleService.run` calls them; what applies to an operation is read from its declaration
-/// (`Route.declaration`), never from its route's name. A step that must act once the request is answered does it through the request's `Completion`
+/// (`Route.declaration`), never from its route's name. A step that must act once the request is answered does it through the request's `AnswerSink`
 /// (the write gate is left there, answered or refused), which on the way back leaves the gate, counts the
 /// request (`lifecycled_http_requests_total`, the duration, the namespace's requests) and writes the access
 /// log, in that order. Steps are cases rather than values of a protocol: this runs for every request, and a
@@ -59,7 +59,7 @@ enum RequestMiddleware {
         switch self {
         case .access:
             let (refusal, token) = trusted ? (nil, nil) : service.accessDecision(request, match: match)
-            if service.logsAccess { routed.done.log(Completion.Logged(request, token: token)) }
+            if service.logsAccess { routed.done.log(AnswerSink.Logged(request, token: token)) }
             if let refusal { throw refusal }
         case .routing:
             let operations = match.route.operations

@@ -52,10 +52,10 @@ enum RouteAccess: Sendable {
 struct Operation: Sendable {
     enum Handler: Sendable {
         /// Answers without a namespace (health, metrics, the spec, the dashboard, every namespace at once).
-        case plain(@Sendable (LifecycleService, HTTPRequest, Route.Match, Completion) throws(APIError) -> Void)
+        case plain(@Sendable (LifecycleService, HTTPRequest, Route.Match, AnswerSink) throws(APIError) -> Void)
         /// Answers within the namespace of the path (`default` when unprefixed), found or created first.
         case scoped(
-            @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, Completion) throws(APIError) -> Void)
+            @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, AnswerSink) throws(APIError) -> Void)
     }
 
     /// What an operation does to state, which decides the checks it passes (`RequestMiddleware`).
@@ -113,7 +113,7 @@ struct Operation: Sendable {
     /// An operation answered without a namespace.
     static func plain(
         _ method: String, effect: Effect? = nil,
-        _ handle: @escaping @Sendable (LifecycleService, HTTPRequest, Route.Match, Completion) throws(APIError) -> Void
+        _ handle: @escaping @Sendable (LifecycleService, HTTPRequest, Route.Match, AnswerSink) throws(APIError) -> Void
     ) -> Operation {
         Operation(method, effect: effect, .plain(handle))
     }
@@ -121,7 +121,7 @@ struct Operation: Sendable {
     /// An operation answered within the path's namespace.
     static func scoped(
         _ method: String, effect: Effect? = nil, gated: Bool? = nil, imports: ImportUse? = nil,
-        _ handle: @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, Completion)
+        _ handle: @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, AnswerSink)
             throws(APIError) -> Void
     ) -> Operation {
         Operation(method, effect: effect, gated: gated, imports: imports, .scoped(handle))

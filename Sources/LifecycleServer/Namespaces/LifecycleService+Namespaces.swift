@@ -10,7 +10,7 @@ import Locking
 /// `PUT`, `GET` of one namespace, and the paged list (API.md, "Namespaces").
 extension LifecycleService {
     /// Creates the namespace (201) or updates its settings (200); `default` never expires.
-    func putNamespace(_ name: String, _ request: HTTPRequest, _ done: Completion)
+    func putNamespace(_ name: String, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
         let parsed = try NamespaceRequest(try request.jsonBody())

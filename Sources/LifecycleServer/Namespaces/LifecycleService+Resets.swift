@@ -73,7 +73,7 @@ extension LifecycleService {
     /// `POST /v1/reset`: empties every namespace (they stay, with their settings). It is a change to each, and
     /// passes each one's gate: with one frozen (moving to another shard) it empties none and answers `409
     /// namespace-frozen` naming those; a freeze asked while it runs waits for it.
-    func resetEverything(_ done: Completion) throws(APIError) {
+    func resetEverything(_ done: AnswerSink) throws(APIError) {
         let spaces = namespaces.all()
         var entered: [Namespace] = []
         for space in spaces {
@@ -99,7 +99,7 @@ extension LifecycleService {
     }
 
     /// `POST /v1/namespaces/{ns}/reset`: empties the namespace.
-    func resetNamespace(_ space: Namespace, _ done: Completion) {
+    func resetNamespace(_ space: Namespace, _ done: AnswerSink) {
         empty(space, deleting: false) { result in
             done(result.isSuccess ? HTTPResponse(status: 204) : APIError.storeFailed.response)
         }
@@ -107,7 +107,7 @@ extension LifecycleService {
 
     /// `DELETE /v1/namespaces/{ns}`: the namespace and everything in it; parked polls on it answer 410.
     /// `default` is never deleted (400): its reset empties it.
-    func deleteNamespace(_ space: Namespace, _ done: Completion) throws(APIError) {
+    func deleteNamespace(_ space: Namespace, _ done: AnswerSink) throws(APIError) {
         guard !space.isDefault else {
             throw .invalidField(
                 "namespace",

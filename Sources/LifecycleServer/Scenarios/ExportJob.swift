@@ -31,14 +31,14 @@ final class ExportJob: @unchecked Sendable {
     /// record once), and `done` gets the answer, with `headers` when it is the scenario.
     static func start(
         slot: ExportSlots.Slot, bufferBytes: Int, headers: [(name: String, value: String)], logger: Logger,
-        make: @escaping @Sendable () throws -> ScenarioExport.Writer, done: Completion
+        make: @escaping @Sendable () throws -> ScenarioExport.Writer, done: AnswerSink
     ) {
         let job = ExportJob(slot: slot, bufferBytes: bufferBytes, logger: logger)
         job.queue.async { job.begin(make, headers: headers, done: done) }
     }
 
     private func begin(
-        _ make: () throws -> ScenarioExport.Writer, headers: [(name: String, value: String)], done: Completion
+        _ make: () throws -> ScenarioExport.Writer, headers: [(name: String, value: String)], done: AnswerSink
     ) {
         var first: [UInt8] = []
         var complete = false

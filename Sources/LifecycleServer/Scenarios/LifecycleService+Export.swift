@@ -11,7 +11,7 @@ extension LifecycleService {
     /// `409 not-exportable` names the devices whose recordings no longer start at their creation
     /// (`--recording-bytes`); `429 too-many-requests` when the daemon or the namespace runs as many as it may.
     /// Here, on the HTTP thread, each device's lock is held only to copy its values.
-    func exportScenario(_ scope: RequestScope, _ request: HTTPRequest, _ done: Completion) throws(APIError) {
+    func exportScenario(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink) throws(APIError) {
         let app = request.query["app"]
         let deviceID = request.query["device"]
         for (name, value) in [("app", app), ("device", deviceID)] where value?.isEmpty == true {

@@ -14,7 +14,7 @@ extension LifecycleService {
     /// `409 import-failed` naming the step that failed, and nothing stays, not even the namespace when the import
     /// was to create it. Imports wait their turn in `imports`; one whose client leaves or whose token is revoked
     /// meanwhile stops.
-    func importScenario(_ request: HTTPRequest, _ match: Route.Match, _ done: Completion) throws(APIError) {
+    func importScenario(_ request: HTTPRequest, _ match: Route.Match, _ done: AnswerSink) throws(APIError) {
         let name = match.namespace ?? NamespaceName.defaultName
         let checks: Bool
         switch request.query["expectations"] {

@@ -3,7 +3,7 @@ import Foundation
 /// Tells a supervisor that speaks systemd's notify protocol (`Type=notify`) where the daemon is: a datagram
 /// to the socket `NOTIFY_SOCKET` names (a path, or an abstract name after `@`). Without the variable it says
 /// nothing.
-struct ServiceManager {
+struct SystemdNotifier {
     private let socketPath: String?
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {

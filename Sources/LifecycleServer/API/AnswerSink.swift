@@ -6,10 +6,10 @@ import Synchronization
 /// at once or later from any thread. It ends the request's bookkeeping (in-flight count, metrics, the access
 /// log, a namespace's write gate), stamps the request id on the answer and hands it to the server.
 ///
-/// A value, not a closure: a closure capturing all this would be one allocation per request; a `Completion` is
+/// A value, not a closure: a closure capturing all this would be one allocation per request; an `AnswerSink` is
 /// passed along without one, and copied into the closures of the requests that wait on a device's queue
 /// (allocated anyway).
-struct Completion: Sendable {
+struct AnswerSink: Sendable {
     private let service: LifecycleService
     private let started: UInt64
     private let match: Route.Match
@@ -50,7 +50,7 @@ struct Completion: Sendable {
     }
 
     /// The same completion, leaving `gate` when it is answered.
-    func leaving(_ gate: WriteGate) -> Completion {
+    func leaving(_ gate: WriteGate) -> AnswerSink {
         var done = self
         done.gate = gate
         return done
