@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPServer
 import LifecycleStore
 import LifecycleTesting
 import Locking
@@ -35,17 +36,28 @@ import Testing
     }
 
     @Test func whatAnImportMakesIsSeenOnlyOnceItIsWhole() throws {
-        try withDaemon { server in
+        let clock = HeldClock()
+        try withDaemon(configure: { $0.clock = clock }) { server in
             let body = Self.scenario(devices: 60)
+            // Held once some 30 of its 60 devices are made: the moment a namespace that showed what an import
+            // made as it went would show half of it.
+            clock.hold(after: HeldClock.readingsPerStep * 90)
             let answered = DispatchSemaphore(value: 0)
             let answer = Protected<Reply?>(nil)
             DispatchQueue.global().async {
                 answer.set(try? server.post("/v1/namespaces/whole/import", body))
                 answered.signal()
             }
-            // Until it answers, the namespace is absent or whole: never some of the devices.
+            #expect(eventually(seconds: 60) { clock.isHolding })
+            #expect(server.service.imports.runningCount == 1)
+            expectProblem(try server.get("/v1/namespaces/whole"), status: 404, code: "not-found")
+            expectProblem(try server.get("/v1/namespaces/whole/devices/d0"), status: 404, code: "not-found")
+            #expect(!(try server.get("/v1/namespaces").items.contains { $0["id"] as? String == "whole" }))
+            clock.release()
+            // From there to its answer (the devices written in), the namespace is absent or whole: never some of
+            // the devices.
             var seen: Set<Int> = []
-            while answered.wait(timeout: .now()) == .timedOut {
+            while answered.wait(timeout: .now() + .milliseconds(1)) == .timedOut {
                 let namespace = try server.get("/v1/namespaces/whole")
                 seen.insert(namespace.status == 404 ? 0 : namespace.int("devices") ?? -1)
             }
@@ -94,47 +106,62 @@ import Testing
     }
 
     @Test func anImportWhoseClientLeavesStopsAndLeavesNothing() throws {
-        try withDaemon(transport: .live) { server in
+        let clock = HeldClock()
+        try withDaemon(transport: .live, configure: { $0.clock = clock }) { server in
+            // Held part-way through its steps until its client is gone.
+            clock.hold(after: HeldClock.readingsPerStep * 15)
             let client = try TestHTTPClient(port: server.port)
             try client.sendRequest(
                 method: "POST", path: "/v1/namespaces/left/import", headers: [("Content-Type", "application/json")],
-                body: Array(Self.scenario(devices: 600).utf8))
-            #expect(eventually { server.service.imports.runningCount == 1 })
+                body: Array(Self.scenario(devices: 10).utf8))
+            #expect(eventually(seconds: 60) { clock.isHolding && server.service.imports.runningCount == 1 })
             withExtendedLifetime(client) {}
-            // The client goes away (its socket closes with it); the import stops at its next step.
+            // The client goes away (its socket closes with it). The server tells the import before it closes the
+            // connection of the request it parked: once none is open, the import knows.
             _ = consume client
-            #expect(eventually(seconds: 30) { server.service.imports.runningCount == 0 })
+            #expect(eventually(seconds: 60) { server.http.openConnections == 0 })
+            clock.release()
+            // The import stops at its next step.
+            #expect(eventually(seconds: 60) { server.service.imports.runningCount == 0 })
             #expect(try server.get("/v1/namespaces/left").status == 404)
             // The same import, its client staying, applies.
-            #expect(try server.post("/v1/namespaces/stayed/import", Self.scenario(devices: 600)).status == 200)
+            #expect(try server.post("/v1/namespaces/stayed/import", Self.scenario(devices: 10)).status == 200)
         }
     }
 
     @Test func importsOfATokenThatIsRevokedStopAndLeaveNothing() throws {
         let secret = "import-secret-0123456789"
         let tokens = TokensLiveTests.table([("ci", secret, .write, ["ci-*"])])
-        try withDaemon(tokens: tokens) { server in
+        let clock = HeldClock()
+        try withDaemon(tokens: tokens, configure: { $0.clock = clock }) { server in
+            // The first import is held part-way through its steps while the second waits and the token is revoked.
+            clock.hold(after: HeldClock.readingsPerStep * 15)
             let bearer = [("Authorization", "Bearer \(secret)")]
             let answers = Protected<[String: Reply]>([:])
             let done = DispatchGroup()
             for name in ["ci-running", "ci-waiting"] {
                 done.enter()
                 DispatchQueue.global().async {
-                    let reply = try? server.post("/v1/namespaces/\(name)/import", Self.scenario(devices: 600), headers: bearer)
+                    let reply = try? server.post("/v1/namespaces/\(name)/import", Self.scenario(devices: 10), headers: bearer)
                     answers.withLock { $0[name] = reply }
                     done.leave()
                 }
                 // The second waits behind the first: one import at a time per token.
-                #expect(eventually { server.service.imports.runningCount == 1 })
+                #expect(eventually(seconds: 60) { clock.isHolding && server.service.imports.runningCount == 1 })
             }
-            #expect(eventually { server.service.imports.waitingCount == 1 })
+            #expect(eventually(seconds: 60) { server.service.imports.waitingCount == 1 })
+            #expect(answers.get().isEmpty, "an import was answered before the token was revoked")
             server.service.setTokens(TokensLiveTests.table([]))
+            clock.release()
             #expect(done.wait(timeout: .now() + 60) == .success)
             for name in ["ci-running", "ci-waiting"] {
                 let reply = try #require(answers.get()[name])
                 expectProblem(reply, status: 409, code: "import-failed")
                 #expect(reply.string("detail")?.contains("no longer allows") == true, "\(reply.text)")
             }
+            // The first stopped at the step after the one that was held, not at its end.
+            let step = answers.get()["ci-running"]?.int("step") ?? 0
+            #expect(step > 1 && step < 30, "\(answers.get()["ci-running"]?.text ?? "")")
             server.service.setTokens(nil)
             #expect(try server.get("/v1/namespaces/ci-running").status == 404)
             #expect(try server.get("/v1/namespaces/ci-waiting").status == 404)
