@@ -29,6 +29,8 @@ package final class TestDaemon: Sendable {
     package var journal: any Journal { daemon.journal }
     private let inProcess: InProcessClient
     private let stopped = Protected(false)
+    /// Whether requests go in process for now, live or not (`withRequestsInProcess(_:)`).
+    private let requestsInProcess = Protected(false)
     /// How many times the service reported that its store failed (the daemon would exit then).
     package let storeFailures: Protected<Int>
 
@@ -101,11 +103,22 @@ package final class TestDaemon: Sendable {
             headers.append(("Content-Type", "application/json"))
         }
         let bytes = Array((body ?? "").utf8)
-        guard let server else {
+        guard let server, !requestsInProcess.withLock({ $0 }) else {
             return try inProcess.exchange(method: method, target: path, headers: headers, body: bytes)
         }
         return try BlockingHTTPClient.exchange(
             port: server.port, method: method, path: path, headers: headers, body: bytes)
+    }
+
+    /// Runs `body` with this daemon's requests made in process, even when it listens: for set-up that tests no
+    /// socket (filling a namespace), which then costs no connection per request.
+    package func withRequestsInProcess<T>(_ body: () throws -> T) rethrows -> T {
+        let was = requestsInProcess.withLock { was in
+            defer { was = true }
+            return was
+        }
+        defer { requestsInProcess.withLock { $0 = was } }
+        return try body()
     }
 
     package func get(_ path: String, headers: [(String, String)] = []) throws -> Reply {
