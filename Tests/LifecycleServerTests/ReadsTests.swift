@@ -1,12 +1,18 @@
 import Dispatch
 import Foundation
+import LifecycleHosting
+import LifecycleServer
 import LifecycleTesting
 import TestSupport
 import Testing
 
 @Suite struct ReadsTests {
-    private func withLaunchedApp(historyLimit: Int = 10_000, _ body: (TestDaemon) throws -> Void) throws {
-        try withDaemon(historyLimit: historyLimit) { server in
+    /// A launched app on a daemon whose clock moves only when `clock` is advanced: a long poll's wait ends then,
+    /// never on its own, so whatever answers a poll before is what the test did.
+    private func withLaunchedApp(
+        historyLimit: Int = 10_000, clock: ManualHostClock = ManualHostClock(), _ body: (TestDaemon) throws -> Void
+    ) throws {
+        try withDaemon(historyLimit: historyLimit, configure: { $0.clock = clock }) { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "7.0"}"#)
             try server.createApp(#"{"id": "a1", "device": "d1", "bundleId": "com.example.a"}"#)
             try server.postEvents("/v1/apps/a1/events", #"{"type": "launch"}"#)
@@ -94,25 +100,28 @@ import Testing
     }
 
     @Test func aLongPollThatExpiresAnswersAnEmptyPageAfterTheWait() throws {
-        try withLaunchedApp { server in
+        let clock = ManualHostClock()
+        try withLaunchedApp(clock: clock) { server in
             let next = try #require(try server.get("/v1/apps/a1/callbacks").int("next"))
-            let start = DispatchTime.now()
-            let reply = try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=0.6")
-            let waited = seconds(since: start)
+            let poll = Background { try server.get("/v1/apps/a1/callbacks?after=\(next)&wait=0.6") }
+            server.waitUntilParked(1)
+            // Not before the wait.
+            clock.advance(by: 0.5)
+            #expect(server.parkedPolls == 1)
+            #expect(!poll.isFinished)
+            // At its end, whatever it found: nothing.
+            clock.advance(by: 0.1)
+            let reply = try poll.join()
             #expect(reply.status == 200)
             #expect(reply.items.isEmpty)
             #expect(reply.int("next") == next)
-            // Not before the wait, and long before the longest wait (60 s) a poll that ignored its own would take;
-            // the margin is for a loaded machine (the whole suite runs at once), where 2.5 s was once exceeded.
-            #expect(waited >= 0.55 && waited < 10, "waited \(waited) s")
         }
     }
 
     @Test func aLongPollWithSomethingToReadAnswersAtOnce() throws {
+        // The clock does not move: an answer is not the end of the wait.
         try withLaunchedApp { server in
-            let start = DispatchTime.now()
             let reply = try server.get("/v1/apps/a1/callbacks?after=0&wait=5")
-            #expect(seconds(since: start) < 4, "answered at once, not at the end of the 5 s wait")
             #expect(reply.items.count == 3)
         }
     }
