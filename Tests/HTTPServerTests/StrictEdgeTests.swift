@@ -39,7 +39,7 @@ import Testing
             seen.update { $0.append(request.path) }
             completion(textResponse("ok"))
         }) { server in
-            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
+            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 30)
             try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(fields)".utf8))
             let response = try client.readResponse()
             #expect(response.text == refused(refusal))
@@ -58,7 +58,7 @@ import Testing
             seen.update { $0.append(request.header("X-A") ?? "") }
             completion(textResponse("ok"))
         }) { server in
-            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
+            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 30)
             try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(field.text)Content-Length: 2\r\n\r\n{}".utf8))
             let response = try client.readResponse()
             #expect(response.text == refused(.malformedFieldValue("X-A")))
@@ -78,7 +78,7 @@ import Testing
             seen.update { $0.append(request.header("X-B") ?? "") }
             completion(textResponse("ok"))
         }) { server in
-            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 3)
+            let client = try TestHTTPClient(port: server.port, timeoutSeconds: 30)
             try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(fields.text)\r\n".utf8))
             let response = try client.readResponse()
             #expect(response.text == "ok")
