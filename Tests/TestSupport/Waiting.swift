@@ -3,8 +3,9 @@ import Foundation
 import Locking
 
 /// Whether `condition` holds within `seconds`, looking every 2 ms: how a test waits for a state rather
-/// than for a time.
-package func eventually(seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+/// than for a time. The wait ends as soon as it holds: the default only bounds a failure, and is long enough
+/// for a build under ThreadSanitizer on a loaded two-core machine.
+package func eventually(seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
     while DispatchTime.now().uptimeNanoseconds < deadline {
         if try condition() { return true }
