@@ -11,17 +11,10 @@ final class HeldClock: HostClock {
         /// Readings still to pass before the one that is held; nil: none is held.
         var passing: Int?
         var holding = false
-        var readings = 0
     }
 
     private let state = Protected(State())
     private let released = DispatchSemaphore(value: 0)
-
-    /// How many times one step of an import (a request in its namespace) reads the clock.
-    static let readingsPerStep = 2
-
-    /// Readings so far.
-    var readings: Int { state.withLock { $0.readings } }
 
     init(_ manual: ManualHostClock = ManualHostClock()) {
         self.manual = manual
@@ -49,7 +42,6 @@ final class HeldClock: HostClock {
 
     var now: Double {
         let caught = state.withLock { state -> Bool in
-            state.readings += 1
             guard let passing = state.passing else { return false }
             if passing > 0 {
                 state.passing = passing - 1

@@ -39,9 +39,9 @@ import Testing
         let clock = HeldClock()
         try withDaemon(configure: { $0.clock = clock }) { server in
             let body = Self.scenario(devices: 60)
-            // Held once some 30 of its 60 devices are made: the moment a namespace that showed what an import
-            // made as it went would show half of it.
-            clock.hold(after: HeldClock.readingsPerStep * 90)
+            // Held once some 30 of its 60 devices are made (a step reads the clock once or twice): the moment a
+            // namespace that showed what an import made as it went would show half of it.
+            clock.hold(after: 120)
             let answered = DispatchSemaphore(value: 0)
             let answer = Protected<Reply?>(nil)
             DispatchQueue.global().async {
@@ -108,8 +108,8 @@ import Testing
     @Test func anImportWhoseClientLeavesStopsAndLeavesNothing() throws {
         let clock = HeldClock()
         try withDaemon(transport: .live, configure: { $0.clock = clock }) { server in
-            // Held part-way through its steps until its client is gone.
-            clock.hold(after: HeldClock.readingsPerStep * 15)
+            // Held part-way through its 30 steps (a step reads the clock once or twice) until its client is gone.
+            clock.hold(after: 20)
             let client = try TestHTTPClient(port: server.port)
             try client.sendRequest(
                 method: "POST", path: "/v1/namespaces/left/import", headers: [("Content-Type", "application/json")],
@@ -134,8 +134,9 @@ import Testing
         let tokens = TokensLiveTests.table([("ci", secret, .write, ["ci-*"])])
         let clock = HeldClock()
         try withDaemon(tokens: tokens, configure: { $0.clock = clock }) { server in
-            // The first import is held part-way through its steps while the second waits and the token is revoked.
-            clock.hold(after: HeldClock.readingsPerStep * 15)
+            // The first import is held part-way through its 30 steps (a step reads the clock once or twice) while
+            // the second waits and the token is revoked.
+            clock.hold(after: 20)
             let bearer = [("Authorization", "Bearer \(secret)")]
             let answers = Protected<[String: Reply]>([:])
             let done = DispatchGroup()
