@@ -20,7 +20,8 @@ import Testing
             do {
                 // On a clock that does not move, a write waiting for durability never reaches its deadline.
                 let server = try TestDaemon(
-                    store: .sqliteFull(directory: directory, pageLimit: 60), configure: { $0.clock = ManualHostClock() })
+                    store: .sqliteFull(directory: directory, pageLimit: 60),
+                    configure: { $0.clock = ManualHostClock() })
                 defer { server.stop() }
                 try server.createDevice(#"{"id": "d"}"#)
                 try server.createApp(#"{"id": "a", "device": "d", "bundleId": "com.example.a"}"#)
