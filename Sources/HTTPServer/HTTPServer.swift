@@ -171,7 +171,7 @@ public final class HTTPServer: Sendable {
     public var openStreams: Int { core.openStreams.count }
 
     /// Answers every parked request with the responder's answer to `HTTPRefusal.shuttingDown` and ends every stream (after what its source already
-    /// gave), waits briefly (2 s at most) for those answers to go out, then stops the loops and the daemons and
+    /// gave), waits briefly (`stopGraceMilliseconds`, 2 s by default, at most) for those answers to go out, then stops the loops and the daemons and
     /// closes every connection. Completions arriving later are ignored.
     public func stop() {
         phase.withLock { phase in
@@ -185,7 +185,7 @@ public final class HTTPServer: Sendable {
             // abort); a client that does not read its end is cut off when the daemon stops.
             let streams = core.openStreams.close()
             for stream in streams { stream.stopServing() }
-            waitUntilFinished(parked, streams: streams, timeoutMilliseconds: 2000)
+            waitUntilFinished(parked, streams: streams, timeoutMilliseconds: configuration.stopGraceMilliseconds)
             for loop in daemons.loops { loop.stop() }
             // libmicrohttpd 0.9.75 aborts the process if a connection is still suspended here; none is,
             // since parking is refused once the parked requests were closed above, and every parked one was

@@ -17,6 +17,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// timer for a connection that sends or reads nothing while a body or an answer is under way. Parked
     /// connections never time out.
     public var idleTimeoutSeconds: Int = 30
+    /// How long `stop` waits, at most, for the answers it gave parked requests and the ends of streams to go out
+    /// before it closes every connection.
+    public var stopGraceMilliseconds: Int = 2000
     /// Names the `Host` header may carry besides an IP address, `localhost` and `host`; others get 421.
     public var allowedHosts: [String] = []
     /// Web origins (`http://example.com:3000`) whose pages may send state-changing requests, besides this

@@ -45,7 +45,8 @@ package final class TestDaemon: Sendable {
     package init(
         store: Store = .memory, transport: Transport = .inProcess, historyLimit: Int = 10_000,
         maxBodyBytes: Int = 1 << 20, snapshotEvery: Int = 10_000, tokens: TokenTable? = nil, port: Int = 0,
-        recovered: Bool = true, configure: (inout ServiceOptions) -> Void = { _ in }
+        recovered: Bool = true, configure: (inout ServiceOptions) -> Void = { _ in },
+        configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         var logger = Logger(label: "lifecycled.tests")
         logger.logLevel = .error
@@ -68,6 +69,7 @@ package final class TestDaemon: Sendable {
         storeFailures = failures
         configuration.service.storeFailed = { failures.withLock { $0 += 1 } }
         configure(&configuration.service)
+        configureHTTP(&configuration.http)
         let daemon = try Daemon(configuration: configuration, journal: journal, logger: logger)
         self.daemon = daemon
         inProcess = InProcessClient(responder: daemon.service)
