@@ -51,16 +51,21 @@ extension HTTPResponder {
 
     /// The answer to `request`, suspending until it comes (its body included).
     public func answer(to request: HTTPRequest) async -> HTTPResponse {
-        let once = Protected(false)
-        let response = await withCheckedContinuation { continuation in
+        // The answer is handed over under the lock, not through the continuation: the task reads it after taking
+        // the lock the completion's thread released, an order ThreadSanitizer sees (a response made on another
+        // queue, an export's stream, was reported read across the continuation alone).
+        let answer = Protected<HTTPResponse?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             respond(to: request) { response in
-                let first = once.withLock { answered -> Bool in
-                    defer { answered = true }
-                    return !answered
+                let first = answer.withLock { answer -> Bool in
+                    guard answer == nil else { return false }
+                    answer = response
+                    return true
                 }
-                if first { continuation.resume(returning: response) } else { response.stream?.abandon() }
+                if first { continuation.resume() } else { response.stream?.abandon() }
             }
         }
+        guard let response = answer.withLock({ $0 }) else { preconditionFailure("resumed without an answer") }
         guard let stream = response.stream, stream.isFinite else { return response }
         return response.collected(await stream.collect())
     }
