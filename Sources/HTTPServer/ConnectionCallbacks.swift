@@ -29,7 +29,8 @@ enum ConnectionCallbacks {
             UnsafeMutableRawPointer? = { context, target, connection in
                 guard let context, let target, let connection else { return nil }
                 let worker = Unmanaged<LoopContext>.fromOpaque(context).takeUnretainedValue()
-                let refusal = RequestTarget.refusal(target: UnsafeRawBufferPointer(start: target, count: strlen(target)))
+                let refusal = RequestTarget.refusal(
+                    target: UnsafeRawBufferPointer(start: target, count: strlen(target)))
                 worker.connections.checkedTarget(refusal, on: connection)
                 if refusal != nil, let mark = strchr(target, Int32(UInt8(ascii: "?"))) {
                     UnsafeMutablePointer(mutating: mark + 1).pointee = 0

@@ -100,7 +100,8 @@ func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
     guard left.count == right.count else { return false }
     if let equal = left.withContiguousStorageIfAvailable({ l in
         right.withContiguousStorageIfAvailable { r in
-            for index in 0..<l.count where l[index] != r[index] && asciiLowercased(l[index]) != asciiLowercased(r[index]) {
+            for index in 0..<l.count
+            where l[index] != r[index] && asciiLowercased(l[index]) != asciiLowercased(r[index]) {
                 return false
             }
             return true

@@ -58,7 +58,8 @@ public final class HTTPServer: Sendable {
             logger.info(
                 "HTTP server listening",
                 metadata: [
-                    "host": "\(configuration.host)", "port": .stringConvertible(daemons.port), "threads": .stringConvertible(daemons.handles.count),
+                    "host": "\(configuration.host)", "port": .stringConvertible(daemons.port),
+                    "threads": .stringConvertible(daemons.handles.count),
                 ])
         }
     }
@@ -83,7 +84,8 @@ public final class HTTPServer: Sendable {
             for _ in 0..<loopCount {
                 let worker = LoopContext(
                     core: core, idleTimeout: idleTimeout, wakeUp: try EventSignal(), departures: try DepartureWatch())
-                let handle = try startDaemon(flags: flags, worker: worker, address: address, connectionLimit: perLoopLimit)
+                let handle = try startDaemon(
+                    flags: flags, worker: worker, address: address, connectionLimit: perLoopLimit)
                 daemons.handles.append(handle)
                 daemons.workers.append(worker)
                 if daemons.handles.count == 1 {

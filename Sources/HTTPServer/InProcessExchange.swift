@@ -60,7 +60,8 @@ public struct InProcessExchange: Sendable {
             response.stream?.abandon()
             throw .eventStream
         }
-        return Answer(status: response.status, headers: response.sentHeaders, body: method == "HEAD" ? [] : response.body)
+        return Answer(
+            status: response.status, headers: response.sentHeaders, body: method == "HEAD" ? [] : response.body)
     }
 }
 

@@ -12,7 +12,8 @@ public struct AppHandle: Sendable {
 
     /// Sends events in one request, applied in order, all or nothing. `idempotencyKey` makes a retry safe.
     @discardableResult
-    public func send(_ events: [Event], idempotencyKey: String? = nil) async throws -> Components.Schemas.AppEventResult {
+    public func send(_ events: [Event], idempotencyKey: String? = nil) async throws -> Components.Schemas.AppEventResult
+    {
         let body = try Event.bodies(events, as: Components.Schemas.Event.self)
         return try await client.answer("postAppEventsInNamespace") {
             switch try await client.api.postAppEventsInNamespace(

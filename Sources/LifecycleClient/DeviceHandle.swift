@@ -9,7 +9,9 @@ public struct DeviceHandle: Sendable {
 
     /// Sends device-level events (`homeButton`, `lock`, `advanceTime`, ...) in one request, all or nothing.
     @discardableResult
-    public func send(_ events: [Event], idempotencyKey: String? = nil) async throws -> Components.Schemas.DeviceEventResult {
+    public func send(_ events: [Event], idempotencyKey: String? = nil) async throws
+        -> Components.Schemas.DeviceEventResult
+    {
         let body = try Event.bodies(events, as: Components.Schemas.DeviceEvent.self)
         return try await client.answer("postDeviceEventsInNamespace") {
             switch try await client.api.postDeviceEventsInNamespace(
@@ -36,7 +38,9 @@ public struct DeviceHandle: Sendable {
     }
 
     /// A page of the device's own timeline.
-    public func timeline(after: Int? = nil, limit: Int? = nil, wait: Double? = nil) async throws -> Components.Schemas.EntryPage {
+    public func timeline(after: Int? = nil, limit: Int? = nil, wait: Double? = nil) async throws
+        -> Components.Schemas.EntryPage
+    {
         try await client.answer("getDeviceTimelineInNamespace") {
             switch try await client.api.getDeviceTimelineInNamespace(
                 path: .init(ns: client.namespace, id: id), query: .init(after: after, limit: limit, wait: wait),

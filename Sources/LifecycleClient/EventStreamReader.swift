@@ -4,7 +4,7 @@ import LifecycleWire
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One event of a `text/event-stream`.
@@ -19,7 +19,9 @@ struct ServerSentEvent: Sendable {
 public struct StreamGone: Error, CustomStringConvertible, Sendable {
     /// The oldest `seq` still retained: read from there.
     public var oldestSeq: Int
-    public var description: String { "the stream fell behind the retained history; the oldest seq held is \(oldestSeq)" }
+    public var description: String {
+        "the stream fell behind the retained history; the oldest seq held is \(oldestSeq)"
+    }
 }
 
 /// The events at `url` as an `EventSource` reads them, over URLSession (which hands a delegate the bytes as
@@ -111,7 +113,8 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
                 state.line.removeAll(keepingCapacity: true)
                 if line.isEmpty {
                     if !state.data.isEmpty || !state.event.isEmpty {
-                        events.append(ServerSentEvent(id: state.id, event: state.event, data: state.data.joined(separator: "\n")))
+                        events.append(
+                            ServerSentEvent(id: state.id, event: state.event, data: state.data.joined(separator: "\n")))
                         if let id = state.id { state.lastEventID = id }
                     }
                     (state.id, state.event, state.data) = (nil, "", [])

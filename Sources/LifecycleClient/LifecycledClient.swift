@@ -34,7 +34,8 @@ public struct LifecycledClient: Sendable {
     }
 
     private init(
-        url: URL, transport: any ClientTransport, namespace: String, token: String?, streams: (root: URL, token: String?)?
+        url: URL, transport: any ClientTransport, namespace: String, token: String?,
+        streams: (root: URL, token: String?)?
     ) {
         self.namespace = namespace
         api = LifecycleOpenAPI.Client(

@@ -109,7 +109,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         for (selector, list) in delegate.actions ?? [:] {
             if list.count > CallbackAction.limit {
                 return .invalidField(
-                    "delegate.actions", "\(selector) lists \(list.count) actions; a callback takes at most \(CallbackAction.limit)")
+                    "delegate.actions",
+                    "\(selector) lists \(list.count) actions; a callback takes at most \(CallbackAction.limit)")
             }
             for action in list {
                 let named: [String]
@@ -135,7 +136,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         if let views = sensitiveViews {
             if views.count > Self.maxSensitiveViews {
                 return .invalidField(
-                    "sensitiveViews", "an app lists at most \(Self.maxSensitiveViews) sensitive views, not \(views.count)")
+                    "sensitiveViews",
+                    "an app lists at most \(Self.maxSensitiveViews) sensitive views, not \(views.count)")
             }
             for view in views where view.isEmpty || view.unicodeScalars.count > 128 {
                 return .invalidField("sensitiveViews", "a view's name is a non-empty string of at most 128 characters")
@@ -152,7 +154,8 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         for name in info.launchImages ?? [] where name.isEmpty || name.unicodeScalars.count > 255 {
             return .invalidField(
                 "info.launchImages",
-                "each launch image is a file's base name, a non-empty string of at most 255 characters, like Default-mail")
+                "each launch image is a file's base name, a non-empty string of at most 255 characters, like Default-mail"
+            )
         }
         for mode in info.backgroundModes where !BackgroundMode.declarable.contains(mode) {
             return .invalidField(

@@ -135,7 +135,9 @@ public struct QueuedNotification: Equatable, Sendable, Codable {
         try container.encode(value)
     }
 
-    @usableFromInline static func == (lhs: ConfigurationBox, rhs: ConfigurationBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    @usableFromInline static func == (lhs: ConfigurationBox, rhs: ConfigurationBox) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
 }
 
 /// What the system keeps of an app's or a scene's restorable state (LIFECYCLE §4, §11.9): what it encoded,

@@ -132,7 +132,8 @@ extension Device {
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
-            .bannerNotification, .appSwitcherOpened, .appSwitcherClosed, .notificationCenterOpened, .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            .bannerNotification, .appSwitcherOpened, .appSwitcherClosed, .notificationCenterOpened,
+            .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
             try applyDeviceEvent(event)
         }
     }

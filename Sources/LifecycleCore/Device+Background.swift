@@ -4,7 +4,8 @@ extension Device {
         let app = apps[existing: id]
         let caps = capabilities(of: app)
         guard caps.hasBackgroundTasks else {
-            throw .transition("background tasks exist from iOS 4.0; this device runs \(configuration.iosVersion)", state: app.state)
+            throw .transition(
+                "background tasks exist from iOS 4.0; this device runs \(configuration.iosVersion)", state: app.state)
         }
         guard app.state.isRunning else {
             throw .transition(

@@ -25,7 +25,8 @@ extension Device {
             interruption = nil
         case .notificationCenter:
             guard notificationCenterOpen else {
-                throw .transition("Notification Center is not open", state: state, allowed: ["notificationCenterOpened"])
+                throw .transition(
+                    "Notification Center is not open", state: state, allowed: ["notificationCenterOpened"])
             }
             // Picking an entry closes Notification Center; another app in front, inactive under it, goes
             // straight to the background (seed 000 §3.2).

@@ -84,7 +84,9 @@ extension Device {
             "session": .string(session), "configuration": scene.configuration.map(JSONValue.string) ?? .null,
             "urlContexts": contexts,
         ]
-        if let activity = takeRestorationActivity(id, session) { args["stateRestorationActivity"] = .object(activity.args) }
+        if let activity = takeRestorationActivity(id, session) {
+            args["stateRestorationActivity"] = .object(activity.args)
+        }
         guard invokeScene(id, session, Selector.sceneWillConnect, args: args) else { return false }
         setSceneState(id, session, .background)
         return true

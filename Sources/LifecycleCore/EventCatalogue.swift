@@ -13,7 +13,8 @@ public enum EventType: Int, Sendable, CaseIterable {
     case openScene, closeScene, disconnectScene, moveTo
     // Device events.
     case homeButton, switchApp, lock, unlock, interruptionBegan, interruptionEnded, callEnded, bannerNotification
-    case notificationCenterOpened, notificationCenterClosed, appSwitcherOpened, appSwitcherClosed, memoryPressure, reboot
+    case notificationCenterOpened, notificationCenterClosed, appSwitcherOpened, appSwitcherClosed, memoryPressure,
+        reboot
     case advanceTime, change
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
@@ -489,7 +490,8 @@ extension Event {
         case .stopBackgroundActivity(let mode): .init(.string(mode))
         case .remoteNotification(let payload, let contentAvailable):
             .init(payload.map(EventFieldValue.json), .bool(contentAvailable))
-        case .tapNotification(let source, let payload): .init(.string(source.rawValue), payload.map(EventFieldValue.json))
+        case .tapNotification(let source, let payload):
+            .init(.string(source.rawValue), payload.map(EventFieldValue.json))
         case .openScene(let session, let url, let source, let placement):
             .init(
                 session.map(EventFieldValue.string), url.map(EventFieldValue.string),

@@ -58,7 +58,9 @@ struct SceneBook: Equatable, Sendable, Codable {
 
     /// `s1`, `s2`, ... below `nextNumber`: made by the server, or skipped because a client had the name.
     func isServerMade(_ id: String) -> Bool {
-        guard id.hasPrefix("s"), let number = Int(id.dropFirst()), number >= 1, number < nextNumber else { return false }
+        guard id.hasPrefix("s"), let number = Int(id.dropFirst()), number >= 1, number < nextNumber else {
+            return false
+        }
         return id == "s\(number)"
     }
 }

@@ -44,7 +44,9 @@ public enum Selector {
     public static let actionSheetCancel = "actionSheetCancel:"
     public static let alertViewClickedButton = "alertView:clickedButtonAtIndex:"
     public static let actionSheetClickedButton = "actionSheet:clickedButtonAtIndex:"
-    public static let alertSelectors = [alertViewCancel, alertViewClickedButton, actionSheetCancel, actionSheetClickedButton]
+    public static let alertSelectors = [
+        alertViewCancel, alertViewClickedButton, actionSheetCancel, actionSheetClickedButton,
+    ]
     /// The selectors a client may name in `notImplemented` and `durations` besides the app delegate's.
     public static let sceneSelectors = [
         sceneWillConnect, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive, sceneWillResignActive,

@@ -32,7 +32,8 @@ public final class EmbeddedDaemon: Sendable {
         LifecycledClient(
             url: Self.url,
             transport: InProcessTransport(
-                exchange: InProcessExchange(responder: daemon.service), maxBodyBytes: daemon.configuration.http.maxBodyBytes),
+                exchange: InProcessExchange(responder: daemon.service),
+                maxBodyBytes: daemon.configuration.http.maxBodyBytes),
             namespace: namespace, token: token)
     }
 

@@ -86,7 +86,8 @@ extension DeviceHost {
     /// Encodes and saves a snapshot off the store's thread, on `snapshotEncoding`; a failure only means a
     /// longer replay next start. The journal drops it if the device was deleted meanwhile.
     private func saveSnapshot(
-        _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)], upTo seq: UInt64
+        _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)],
+        upTo seq: UInt64
     ) {
         snapshotSaves.enter()
         Self.snapshotEncoding.async { [self] in
@@ -96,7 +97,8 @@ extension DeviceHost {
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers, recording: published.recording)
             guard let bytes = try? snapshot.encoded() else { return }
-            settings.observer.snapshotEncoded(nanoseconds: DispatchTime.now().uptimeNanoseconds - started, bytes: bytes.count)
+            settings.observer.snapshotEncoded(
+                nanoseconds: DispatchTime.now().uptimeNanoseconds - started, bytes: bytes.count)
             journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
         }
     }

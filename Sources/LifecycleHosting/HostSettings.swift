@@ -1,4 +1,3 @@
-
 /// How a namespace's hosts run: how they render, when they snapshot, the budget they count against, the index
 /// readers find their apps through, and the one observer they report to.
 package struct HostSettings: Sendable {

@@ -152,11 +152,15 @@ package final class MemoryBudget: Sendable {
                     return nil
                 }
                 let candidates = holders.byHost.filter { _, holder in
-                    (namespace == nil || holder.namespace == namespace) && holder.held.evictable + holder.held.answers > 0
+                    (namespace == nil || holder.namespace == namespace)
+                        && holder.held.evictable + holder.held.answers > 0
                 }
-                guard let (key, holder) = candidates.max(by: {
-                    $0.value.held.evictable + $0.value.held.answers < $1.value.held.evictable + $1.value.held.answers
-                }) else { return nil }
+                guard
+                    let (key, holder) = candidates.max(by: {
+                        $0.value.held.evictable + $0.value.held.answers < $1.value.held.evictable
+                            + $1.value.held.answers
+                    })
+                else { return nil }
                 return (holder.host, key, excess)
             }
             guard let (weak, key, excess) = largest else { return progressed }

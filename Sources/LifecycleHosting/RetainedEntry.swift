@@ -96,7 +96,9 @@ package struct RetainedEntry: @unchecked Sendable {
         precondition(encoded.count > Self.timeBytes, "an entry's compact form holds its kind and time")
         self.seq = seq
         time = encoded.loadUnaligned(fromByteOffset: 1, as: UInt64.self)
-        body = Body.make(app: app, session: session, kind: encoded[0], rest: UnsafeRawBufferPointer(rebasing: encoded[(1 + Self.timeBytes)...]))
+        body = Body.make(
+            app: app, session: session, kind: encoded[0],
+            rest: UnsafeRawBufferPointer(rebasing: encoded[(1 + Self.timeBytes)...]))
     }
 
     private init(seq: UInt64, time: UInt64, body: Body) {

@@ -196,7 +196,9 @@ extension JSONParser {
             var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
             for index in base..<memberStack.count {
                 let key = memberStack[index].key
-                if rejectsDuplicateKeys, members[key] != nil { throw JSONParseError(.duplicateKey(key), at: position - 1) }
+                if rejectsDuplicateKeys, members[key] != nil {
+                    throw JSONParseError(.duplicateKey(key), at: position - 1)
+                }
                 members[key] = memberStack[index].value  // last duplicate wins
             }
             memberStack.removeSubrange(base...)

@@ -45,7 +45,8 @@ enum Pattern {
             guard case .array(let have) = actual, have.count == items.count else {
                 let index: Int
                 if case .array(let have) = actual {
-                    index = zip(items, have).enumerated().first { (try? match($0.element.0, $0.element.1)) == nil }?.offset
+                    index =
+                        zip(items, have).enumerated().first { (try? match($0.element.0, $0.element.1)) == nil }?.offset
                         ?? min(items.count, have.count)
                     throw Mismatch(
                         "\(path): expected \(text(expected, limit: 600)), got \(text(actual, limit: 600))",
@@ -69,7 +70,9 @@ enum Pattern {
         }
     }
 
-    private static func special(_ op: String, _ argument: JSONValue, _ actual: JSONValue, at path: String) throws(Mismatch) {
+    private static func special(_ op: String, _ argument: JSONValue, _ actual: JSONValue, at path: String)
+        throws(Mismatch)
+    {
         switch op {
         case "$any":
             return
@@ -87,7 +90,9 @@ enum Pattern {
         case "$gte", "$lte":
             guard let bound = argument.numberValue, let have = actual.numberValue,
                 op == "$gte" ? have >= bound : have <= bound
-            else { throw Mismatch("\(path): expected \(op == "$gte" ? ">=" : "<=") \(text(argument)), got \(text(actual))") }
+            else {
+                throw Mismatch("\(path): expected \(op == "$gte" ? ">=" : "<=") \(text(argument)), got \(text(actual))")
+            }
         case "$contains":
             guard let have = actual.stringValue, let wanted = argument.stringValue ?? Optional(text(argument)),
                 have.lowercased().contains(wanted.lowercased())

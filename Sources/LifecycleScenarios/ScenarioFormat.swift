@@ -39,7 +39,8 @@ public enum ScenarioFormat {
             return [
                 FormatProblem(
                     path: "format",
-                    message: "the file is written in format \(Pattern.text(format)) of scenarios; this runner reads format 1 "
+                    message:
+                        "the file is written in format \(Pattern.text(format)) of scenarios; this runner reads format 1 "
                         + "(docs/SCENARIOS.md)")
             ]
         }

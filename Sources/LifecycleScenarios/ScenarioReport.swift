@@ -52,13 +52,17 @@ public enum ScenarioReport {
         let failures = results.filter { $0.failure != nil }.count
         let total = results.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuite name="\#(escaped(suite))" tests="\#(results.count)" failures="\#(failures)" time="\#(String(format: "%.3f", total))">"# + "\n"
+        xml +=
+            #"<testsuite name="\#(escaped(suite))" tests="\#(results.count)" failures="\#(failures)" time="\#(String(format: "%.3f", total))">"#
+            + "\n"
         for result in results {
             let attributes =
                 #"classname="\#(escaped(result.scenario.file))" name="\#(escaped(result.scenario.name))" time="\#(String(format: "%.3f", result.seconds))""#
             if let failure = result.failure {
                 var detail = failure.description
-                if let lists = failure.lists { detail += "\n" + sideBySide(lists.expected, lists.actual, marking: lists.index) }
+                if let lists = failure.lists {
+                    detail += "\n" + sideBySide(lists.expected, lists.actual, marking: lists.index)
+                }
                 xml += "  <testcase \(attributes)>\n"
                 xml += #"    <failure message="\#(escaped(failure.description))">\#(escaped(detail))</failure>"# + "\n"
                 xml += "  </testcase>\n"

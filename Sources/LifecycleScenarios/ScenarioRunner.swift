@@ -40,7 +40,8 @@ public struct Scenario: Sendable {
         }
         let problems = ScenarioFormat.problems(in: document)
         guard problems.isEmpty else {
-            throw Mismatch("\(file) does not fit the scenario format: \(problems.map(\.description).joined(separator: "; "))")
+            throw Mismatch(
+                "\(file) does not fit the scenario format: \(problems.map(\.description).joined(separator: "; "))")
         }
         guard let name = document["name"]?.stringValue, case .array(let steps)? = document["steps"] else {
             throw Mismatch("\(file) is not a scenario: it needs a name and a list of steps (docs/SCENARIOS.md)")
@@ -114,7 +115,9 @@ public struct ScenarioRunner: Sendable {
             }
             let label = "step \(index + 1) (\(action))"
             do {
-                try perform(step, method: String(action[..<space]), path: String(action[action.index(after: space)...]), &variables)
+                try perform(
+                    step, method: String(action[..<space]), path: String(action[action.index(after: space)...]),
+                    &variables)
             } catch {
                 var mismatch = Mismatch("\(label): \(error.description)", lists: error.lists)
                 mismatch.step = index + 1
@@ -171,7 +174,9 @@ public struct ScenarioRunner: Sendable {
             }
         }
         if checksExpectations, let pattern = step["expect"] {
-            let actual = try step["pluck"]?.stringValue.map { spec throws(Mismatch) in try Path.pluck(document, spec) } ?? document
+            let actual =
+                try step["pluck"]?.stringValue.map { spec throws(Mismatch) in try Path.pluck(document, spec) }
+                ?? document
             try Pattern.match(pattern, actual)
         }
         if case .object(let saves)? = step["save"] {

@@ -99,7 +99,8 @@ struct SchemaValidator {
             switch step {
             case .index(let index): out += "[\(index)]"
             case .key(let key):
-                let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" || $0 == "-" }
+                let plain =
+                    !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" || $0 == "-" }
                 if plain {
                     out += out.isEmpty ? key : ".\(key)"
                 } else {
@@ -216,7 +217,8 @@ struct SchemaValidator {
                 guard case .array(let others) = needed else { continue }
                 for other in others.compactMap(\.stringValue) where members[other] == nil {
                     found.append(
-                        FormatProblem(path: Self.text(path + [.key(name)]), message: "\(name) is only meaningful with \(other)"))
+                        FormatProblem(
+                            path: Self.text(path + [.key(name)]), message: "\(name) is only meaningful with \(other)"))
                 }
             }
         }
@@ -224,13 +226,17 @@ struct SchemaValidator {
             found.append(
                 FormatProblem(
                     path: Self.text(path),
-                    message: least == 1 ? "must not be empty: an empty object checks nothing" : "must have at least \(Int(least)) members"))
+                    message: least == 1
+                        ? "must not be empty: an empty object checks nothing"
+                        : "must have at least \(Int(least)) members"))
         }
         if let most = keywords["maxProperties"]?.numberValue, Double(members.count) > most {
             found.append(
                 FormatProblem(
                     path: Self.text(path),
-                    message: "must have \(most == 1 ? "exactly one member" : "at most \(Int(most)) members"), not \(members.count): \(members.keys.sorted().joined(separator: ", "))"))
+                    message:
+                        "must have \(most == 1 ? "exactly one member" : "at most \(Int(most)) members"), not \(members.count): \(members.keys.sorted().joined(separator: ", "))"
+                ))
         }
         for key in members.keys.sorted() {
             let value = members[key]!

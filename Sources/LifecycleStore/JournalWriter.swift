@@ -112,7 +112,8 @@ final class JournalWriter {
             }
             try commit.run()
             let elapsed = (ContinuousClock.now - start).components
-            metrics.commitDuration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+            metrics.commitDuration.recordNanoseconds(
+                elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
             metrics.commitOperations.record(batch.count)
             return nil
         } catch {
@@ -255,7 +256,8 @@ final class JournalWriter {
     func close() {
         _ = try? connection.checkpoint(.truncate)
         for statement in [
-            begin, commit, rollback, insertRecord, insertStream, snapshotRow, upsertSnapshot, pruneRecords, deleteStreamRecords,
+            begin, commit, rollback, insertRecord, insertStream, snapshotRow, upsertSnapshot, pruneRecords,
+            deleteStreamRecords,
             deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,
             pageCount, freelistCount, pageSize,
         ] {

@@ -42,7 +42,8 @@ extension SQLiteJournal {
         for (id, name) in names {
             try snapshotRow.bind(1, id)
             // Schema 1's snapshots hold their bytes in the row; later ones name them in the snapshot store.
-            let snapshot = try snapshotRow.step()
+            let snapshot =
+                try snapshotRow.step()
                 ? StreamSnapshot(
                     seq: snapshotRow.uint64(0),
                     state: snapshotRow.int64(2) == 0 ? snapshotRow.bytes(1) : try stored(snapshotRow.int64(2)))

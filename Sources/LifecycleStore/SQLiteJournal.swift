@@ -105,7 +105,10 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         )
         logger.info(
             "Opened journal",
-            metadata: ["path": "\(databasePath)", "next_seq": .stringConvertible(nextSeq), "streams": .stringConvertible(writer.streamCount)]
+            metadata: [
+                "path": "\(databasePath)", "next_seq": .stringConvertible(nextSeq),
+                "streams": .stringConvertible(writer.streamCount),
+            ]
         )
         snapshots.start { [weak self] written in self?.name(written) }
         let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)
@@ -186,7 +189,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             snapshot.durable?(.failure(refusal))
             return
         }
-        enqueue(.nameSnapshot(stream: snapshot.stream, upTo: snapshot.upTo, stored: snapshot.id, durable: snapshot.durable))
+        enqueue(
+            .nameSnapshot(stream: snapshot.stream, upTo: snapshot.upTo, stored: snapshot.id, durable: snapshot.durable))
         state.unlock()
     }
 

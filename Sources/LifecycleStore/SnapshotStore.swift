@@ -97,7 +97,8 @@ final class SnapshotStore: @unchecked Sendable {
         }
         if !orphans.isEmpty {
             try transaction { () throws(StoreError) in try deleteRows(orphans) }
-            logger.info("Deleted snapshots no journal row names", metadata: ["count": .stringConvertible(orphans.count)])
+            logger.info(
+                "Deleted snapshots no journal row names", metadata: ["count": .stringConvertible(orphans.count)])
         }
         measure()
     }
@@ -124,7 +125,11 @@ final class SnapshotStore: @unchecked Sendable {
         defer { condition.unlock() }
         if let index = queued.firstIndex(where: { $0.stream == stream }) {
             var combined = durable
-            if let earlier = queued[index].durable { combined = { earlier($0); durable?($0) } }
+            if let earlier = queued[index].durable {
+                combined = {
+                    earlier($0); durable?($0)
+                }
+            }
             if upTo >= queued[index].upTo {
                 queued[index] = Submitted(stream: stream, upTo: upTo, state: state, durable: combined)
             } else {
@@ -217,7 +222,9 @@ final class SnapshotStore: @unchecked Sendable {
                 case .success(let ids):
                     metrics.snapshots.increment()
                     metrics.snapshotBytes.increment(by: snapshot.state.count)
-                    written(Written(stream: snapshot.stream, upTo: snapshot.upTo, id: ids[index], durable: snapshot.durable))
+                    written(
+                        Written(stream: snapshot.stream, upTo: snapshot.upTo, id: ids[index], durable: snapshot.durable)
+                    )
                 case .failure(let error):
                     snapshot.durable?(.failure(error))
                 }

@@ -44,7 +44,9 @@ enum StoreSchema {
     ///
     /// Refuses, rather than starting empty, anything that is not a lifecycled database, is damaged, or
     /// has a newer schema. The caller must hold the directory lock.
-    static func open(path: String, steps: [String], busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
+    static func open(path: String, steps: [String], busyTimeoutMilliseconds: Int32) throws(StoreError)
+        -> SQLiteConnection
+    {
         try checkHeader(path: path)
         let connection = try SQLiteConnection(
             path: path,

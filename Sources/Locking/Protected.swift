@@ -25,7 +25,9 @@ public struct Protected<Value>: @unchecked Sendable {
     }
 
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         try storage.withUnsafeMutablePointers { value, mutex throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

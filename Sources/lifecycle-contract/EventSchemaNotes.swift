@@ -137,7 +137,8 @@ enum EventSchemaNotes {
             description:
                 "The app begins a background task; its id is in the `backgroundTask` entry and in the app's `backgroundTasks`.",
             fields: [
-                "duration": FieldNotes(description: "Seconds until the app ends the task itself; omitted, it never does.")
+                "duration": FieldNotes(
+                    description: "Seconds until the app ends the task itself; omitted, it never does.")
             ]),
         "EndBackgroundTaskEvent": SchemaNotes(
             description: "The app ends a background task.", fields: ["task": FieldNotes(description: "The task id.")]),

@@ -26,7 +26,9 @@ enum EventSchemas {
             }
             lines += try render(schema)
         }
-        return [SpecSection(name: "event-unions", lines: unions(schemas)), SpecSection(name: "event-schemas", lines: lines)]
+        return [
+            SpecSection(name: "event-unions", lines: unions(schemas)), SpecSection(name: "event-schemas", lines: lines),
+        ]
     }
 
     /// The schemas, app events' first, each where its first type stands in the catalogue.
@@ -75,7 +77,8 @@ enum EventSchemas {
                         + names.sorted().joined(separator: ", "))
             }
             for field in notes.fields.keys where !schema.first.fieldNames.contains(field) {
-                throw ContractError(description: "EventSchemaNotes describes \(name).\(field), which the catalogue lacks")
+                throw ContractError(
+                    description: "EventSchemaNotes describes \(name).\(field), which the catalogue lacks")
             }
         }
     }
@@ -161,8 +164,10 @@ enum EventSchemas {
             case .text, .identifier: members.append("type: string")
             case .flag: members.append("type: boolean")
             case .number(let range):
-                members += ["type: number", "minimum: \(YAML.number(range.lowerBound))",
-                            "maximum: \(YAML.number(range.upperBound))"]
+                members += [
+                    "type: number", "minimum: \(YAML.number(range.lowerBound))",
+                    "maximum: \(YAML.number(range.upperBound))",
+                ]
             case .wholeNumber(let range):
                 members += ["type: integer", "minimum: \(range.lowerBound)", "maximum: \(range.upperBound)"]
             case .choice(let options): members += ["type: string", "enum: \(YAML.list(options))"]

@@ -7,7 +7,8 @@ struct SpecSection {
     /// The section with its markers, at the indentation of its first line.
     var text: String {
         let indent = String(lines.first?.prefix { $0 == " " } ?? "")
-        let framed = ["\(indent)# BEGIN GENERATED \(name) (scripts/contract generate)"] + lines
+        let framed =
+            ["\(indent)# BEGIN GENERATED \(name) (scripts/contract generate)"] + lines
             + ["\(indent)# END GENERATED \(name)"]
         return framed.map { $0 + "\n" }.joined()
     }
@@ -35,7 +36,8 @@ enum YAML {
     }
 
     private static func scalar(_ text: String, flow: Bool) -> String {
-        plain(text, flow: flow) ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        plain(text, flow: flow)
+            ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
     }
 
     private static func plain(_ text: String, flow: Bool) -> Bool {

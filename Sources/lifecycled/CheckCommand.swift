@@ -30,13 +30,19 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "A running daemon's root URL (e.g. http://127.0.0.1:8080); without it, a daemon in this process.")
     var url: String?
 
-    @Option(help: "Run every scenario in this namespace rather than in one of its own each (`default`: on the unprefixed paths, as written).")
+    @Option(
+        help:
+            "Run every scenario in this namespace rather than in one of its own each (`default`: on the unprefixed paths, as written)."
+    )
     var namespace: String?
 
     @Option(help: "Send Authorization: Bearer TOKEN with every request.")
     var token: String?
 
-    @Option(help: "How the namespaces made for each scenario begin (<prefix><run>-<n>): one a scoped token may use, e.g. mail-ci- for a token of mail-ci-*.")
+    @Option(
+        help:
+            "How the namespaces made for each scenario begin (<prefix><run>-<n>): one a scoped token may use, e.g. mail-ci- for a token of mail-ci-*."
+    )
     var namespacePrefix = "check-"
 
     @Flag(help: "Only hold the files to the scenario format: VALID or INVALID for each, nothing run.")
@@ -93,7 +99,12 @@ struct CheckCommand: ParsableCommand {
         }
         if validateOnly { print("\(scenarios.count) valid, \(invalid) invalid") }
         if invalid > 0 {
-            if !validateOnly { print(invalid == 1 ? "1 file is not a valid scenario; nothing ran" : "\(invalid) files are not valid scenarios; nothing ran") }
+            if !validateOnly {
+                print(
+                    invalid == 1
+                        ? "1 file is not a valid scenario; nothing ran"
+                        : "\(invalid) files are not valid scenarios; nothing ran")
+            }
             throw Self.invalidFile
         }
         return scenarios
@@ -134,7 +145,8 @@ struct CheckCommand: ParsableCommand {
                         return index
                     }
                     guard index < scenarios.count else { return }
-                    let result = check(scenarios[index], in: namespace ?? "\(namespacePrefix)\(run)-\(index + 1)", through: transport)
+                    let result = check(
+                        scenarios[index], in: namespace ?? "\(namespacePrefix)\(run)-\(index + 1)", through: transport)
                     results.withLock { $0[index] = result }
                     if parallel == 1 { print(ScenarioReport.line(result)) }
                 }
@@ -152,7 +164,9 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// Runs one scenario in `space`, deleting that namespace afterwards when it was the scenario's own.
-    private func check(_ scenario: Scenario, in space: String, through transport: any ScenarioTransport) -> ScenarioResult {
+    private func check(_ scenario: Scenario, in space: String, through transport: any ScenarioTransport)
+        -> ScenarioResult
+    {
         let started = ContinuousClock.now
         if verbose { print("     \(scenario.file) in the namespace \(space)") }
         var failure: Mismatch?
@@ -170,6 +184,7 @@ struct CheckCommand: ParsableCommand {
                 method: "DELETE", path: "/v1/namespaces/\(space)",
                 headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: nil)
         }
-        return ScenarioResult(scenario: scenario, seconds: (ContinuousClock.now - started) / .seconds(1), failure: failure)
+        return ScenarioResult(
+            scenario: scenario, seconds: (ContinuousClock.now - started) / .seconds(1), failure: failure)
     }
 }

@@ -51,7 +51,8 @@ struct Lifecycled: ParsableCommand {
     var inMemory = false
 
     @Option(
-        help: "HTTP threads, each an event loop with its own connections (1 to 64). (default: \(defaults.http.threads))")
+        help: "HTTP threads, each an event loop with its own connections (1 to 64). (default: \(defaults.http.threads))"
+    )
     var threads: Int?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (default: info)")
@@ -60,7 +61,10 @@ struct Lifecycled: ParsableCommand {
     @Option(help: "Log lines as text, or as JSON (one object per line): text, json. (default: text)")
     var logFormat: String?
 
-    @Option(help: "One info line per answered request (client, method, route, status, duration, bytes, token name, request id): on, off. (default: on)")
+    @Option(
+        help:
+            "One info line per answered request (client, method, route, status, duration, bytes, token name, request id): on, off. (default: on)"
+    )
     var accessLog: String?
 
     @Option(

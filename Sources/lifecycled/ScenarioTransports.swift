@@ -6,7 +6,7 @@ import LifecycleServer
 import Locking
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Scenario requests handed to a service in this process, as the HTTP server would hand them (`InProcessExchange`).
@@ -42,7 +42,9 @@ struct URLSessionScenarioTransport: ScenarioTransport {
     func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
         -> (status: Int, headers: [(String, String)], body: [UInt8])
     {
-        guard let url = URL(string: root + path) else { throw TransportError(description: "\(root + path) is not a URL") }
+        guard let url = URL(string: root + path) else {
+            throw TransportError(description: "\(root + path) is not a URL")
+        }
         var request = URLRequest(url: url, timeoutInterval: 60)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

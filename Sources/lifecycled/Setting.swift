@@ -122,7 +122,8 @@ extension Setting {
         _ apply: @escaping (inout Settings, [String]) -> Void
     ) -> Setting {
         Setting(
-            key: key, kind: .list, flag: flag, commandLine: { $0[keyPath: path].isEmpty ? nil : .list($0[keyPath: path]) },
+            key: key, kind: .list, flag: flag,
+            commandLine: { $0[keyPath: path].isEmpty ? nil : .list($0[keyPath: path]) },
             apply: { settings, value in if case .list(let values) = value { apply(&settings, values) } })
     }
 }

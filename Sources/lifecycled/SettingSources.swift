@@ -135,7 +135,8 @@ struct SettingSources {
         guard let file, let raw = file.raw[setting.key] else { return nil }
         let source = Source.file(path: file.path, key: setting.key, value: Self.shown(raw))
         let type = Self.configType(setting.kind)
-        guard let content = try? file.snapshot.value(forKey: AbsoluteConfigKey([setting.key]), type: type).value?.content,
+        guard
+            let content = try? file.snapshot.value(forKey: AbsoluteConfigKey([setting.key]), type: type).value?.content,
             let value = Self.settingValue(content)
         else {
             throw SettingError(description: "\(source): \(setting.key) must be \(setting.allowed)")
@@ -193,7 +194,8 @@ struct SettingSources {
         let settings = Dictionary(uniqueKeysWithValues: Setting.all.map { ($0.key, $0) })
         for (key, value) in raw.sorted(by: { $0.key < $1.key }) {
             guard let setting = settings[key] else {
-                let hint = Setting.meant(by: key) { $0 }.map { "did you mean \"\($0)\"?" }
+                let hint =
+                    Setting.meant(by: key) { $0 }.map { "did you mean \"\($0)\"?" }
                     ?? "the keys are " + Setting.all.map(\.key).joined(separator: ", ")
                 throw SettingError(description: "\"\(key)\" in \(path) is not a setting; \(hint)")
             }

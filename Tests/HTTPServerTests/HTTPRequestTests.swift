@@ -18,7 +18,9 @@ import Testing
     @Test func knownFieldsAreFoundByIndexInAnyCaseTheFirstOfRepeatedOnes() {
         let request = HTTPRequest(
             method: "GET", path: "/",
-            headers: [("x-request-id", "abc"), ("Accept", "a"), ("IF-NONE-MATCH", "\"1\""), ("accept", "b"), ("X-Other", "x")])
+            headers: [
+                ("x-request-id", "abc"), ("Accept", "a"), ("IF-NONE-MATCH", "\"1\""), ("accept", "b"), ("X-Other", "x"),
+            ])
         #expect(request.header(.requestID) == "abc")
         #expect(request.header(.accept) == "a")
         #expect(request.header(.ifNoneMatch) == "\"1\"")

@@ -34,6 +34,9 @@ import Testing
         struct Refused: Error {}
         let protected = Protected(0)
         #expect(throws: Refused.self) { try protected.withLock { _ throws(Refused) in throw Refused() } }
-        #expect(protected.withLock { $0 += 1; return $0 } == 1)
+        #expect(
+            protected.withLock {
+                $0 += 1; return $0
+            } == 1)
     }
 }

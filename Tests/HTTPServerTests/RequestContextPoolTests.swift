@@ -17,7 +17,8 @@ import Testing
         let core = ServerContext(
             responder: ClosureResponder { _, completion in completion(textResponse("ok")) },
             configuration: HTTPServerConfiguration(), logger: testLogger)
-        return LoopContext(core: core, idleTimeout: .seconds(30), wakeUp: try EventSignal(), departures: try DepartureWatch())
+        return LoopContext(
+            core: core, idleTimeout: .seconds(30), wakeUp: try EventSignal(), departures: try DepartureWatch())
     }
 
     /// 127.0.0.1.

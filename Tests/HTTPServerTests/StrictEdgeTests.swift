@@ -24,7 +24,8 @@ import Testing
             .malformedFieldName("Transfer-Encoding ")
         ),
         (
-            "Transfer-Encoding:\r\n chunked\r\nContent-Length: 2\r\n\r\n{}", .malformedFieldName("Transfer-Encodingchunked")
+            "Transfer-Encoding:\r\n chunked\r\nContent-Length: 2\r\n\r\n{}",
+            .malformedFieldName("Transfer-Encodingchunked")
         ),
         (
             "X-Pad: a\r\n Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}",
@@ -59,7 +60,8 @@ import Testing
             completion(textResponse("ok"))
         }) { server in
             let client = try TestHTTPClient(port: server.port, timeoutSeconds: 30)
-            try client.sendBytes(Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(field.text)Content-Length: 2\r\n\r\n{}".utf8))
+            try client.sendBytes(
+                Array("POST /v1/devices HTTP/1.1\r\nHost: localhost\r\n\(field.text)Content-Length: 2\r\n\r\n{}".utf8))
             let response = try client.readResponse()
             #expect(response.text == refused(.malformedFieldValue("X-A")))
             #expect(response.header("Connection")?.lowercased() == "close")
@@ -69,9 +71,10 @@ import Testing
 
     /// What libmicrohttpd ends or joins itself is no NUL of the client's: lines ending in a bare LF, spaces
     /// around a value, an empty value, a value last before the empty line.
-    @Test(arguments: [
-        "X-A: a b  \r\nX-B: c\r\n", "X-A: a b\nX-B: c\n", "X-A:\r\nX-B: c\r\n", "X-A: \tx\t \nX-B: c\r\n",
-    ].map(Field.init))
+    @Test(
+        arguments: [
+            "X-A: a b  \r\nX-B: c\r\n", "X-A: a b\nX-B: c\n", "X-A:\r\nX-B: c\r\n", "X-A: \tx\t \nX-B: c\r\n",
+        ].map(Field.init))
     func ordinaryFieldValuesAreTaken(fields: Field) throws {
         let seen = Protected<[String]>([])
         try withServer({ request, completion in
@@ -130,7 +133,9 @@ import Testing
             let response = try client.request(path: "/v1/devices", headers: [("X-Big", value)])
             #expect(
                 response.text
-                    == refused(.headerFieldsTooLarge(bytes: 17000 + 5 + 4 + "Host".count + "localhost".count + 4, limit: 16384)))
+                    == refused(
+                        .headerFieldsTooLarge(bytes: 17000 + 5 + 4 + "Host".count + "localhost".count + 4, limit: 16384)
+                    ))
             #expect(seen.get() == 0)
             #expect(try client.request(path: "/v1/devices").status == 200)
         }

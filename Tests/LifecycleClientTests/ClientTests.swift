@@ -44,7 +44,9 @@ import Testing
         // The daemon checks them too: exactly, as a subsequence, and where they first differ.
         #expect(try await mail.verify(expected).checked == 5)
         try await mail.verify([expected[1], expected[4]], match: .subsequence)
-        let differs = await #expect(throws: LifecycledProblem.self) { try await mail.verify(Array(expected.reversed())) }
+        let differs = await #expect(throws: LifecycledProblem.self) {
+            try await mail.verify(Array(expected.reversed()))
+        }
         #expect(differs?.code == "verification-failed" && differs?.document.index == 0)
         #expect(try await mail.get().state == .suspended)
 

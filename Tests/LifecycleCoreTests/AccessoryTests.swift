@@ -15,7 +15,9 @@ import Testing
         return sim
     }
 
-    @Test("§6 Home: the disconnection right after UIApplicationDidEnterBackgroundNotification; back: the connection after the foreground notification")
+    @Test(
+        "§6 Home: the disconnection right after UIApplicationDidEnterBackgroundNotification; back: the connection after the foreground notification"
+    )
     func acrossTheBackground() throws {
         var sim = Self.sim()
         try sim.on("a", .foregroundLaunch)
@@ -25,9 +27,12 @@ import Testing
         let posted = try #require(away.firstIndex(of: "post UIApplicationDidEnterBackgroundNotification"))
         #expect(away[posted + 1] == Self.disconnect)
         #expect(away.filter { $0 == Self.disconnect }.count == 1)
-        #expect(sim.last.entries.of("a").last { $0.line == Self.disconnect }.map(\.body) == .notification(
-            name: "EAAccessoryDidDisconnectNotification", userInfo: ["reason": "appEnteredBackground"], queuedAt: nil,
-            coalesced: nil))
+        #expect(
+            sim.last.entries.of("a").last { $0.line == Self.disconnect }.map(\.body)
+                == .notification(
+                    name: "EAAccessoryDidDisconnectNotification", userInfo: ["reason": "appEnteredBackground"],
+                    queuedAt: nil,
+                    coalesced: nil))
         try sim.on("a", .activate(session: nil))
         let back = sim.last.entries.trace(of: "a")
         let returning = try #require(back.firstIndex(of: "post UIApplicationWillEnterForegroundNotification"))
@@ -35,11 +40,13 @@ import Testing
         #expect(back.firstIndex(of: "state background→inactive")! > returning + 1)
     }
 
-    @Test("§6 out of the foreground it hears nothing of the accessory, and gets the connection back only if one is there")
+    @Test(
+        "§6 out of the foreground it hears nothing of the accessory, and gets the connection back only if one is there")
     func nothingInBetween() throws {
         var sim = Self.sim()
         try sim.on("a", .foregroundLaunch, .homeButton)
-        try sim.onDevice(.change(kind: .accessory, value: "disconnected"), .change(kind: .accessory, value: "connected"))
+        try sim.onDevice(
+            .change(kind: .accessory, value: "disconnected"), .change(kind: .accessory, value: "connected"))
         try sim.onDevice(.change(kind: .accessory, value: "disconnected"))
         #expect(sim.last.entries.of("a").isEmpty)
         #expect(sim.app("a").queuedNotifications.isEmpty)

@@ -24,7 +24,9 @@ import Testing
         #expect(!sim.selectors("a").contains { Selector.alertSelectors.contains($0) })
     }
 
-    @Test("§6 linked before 4.0 (here on iOS 3.1), an app quitting has its alerts cancelled, newest first, then applicationWillTerminate:")
+    @Test(
+        "§6 linked before 4.0 (here on iOS 3.1), an app quitting has its alerts cancelled, newest first, then applicationWillTerminate:"
+    )
     func cancelledAtQuitOnOldOS() throws {
         var sim = Sim(ios: "3.1")
         sim.add("a", actions: Self.shows)
@@ -63,7 +65,8 @@ import Testing
         #expect(sim.last.entries.callbackArgs(of: "a").first == ["cancelButton": .bool(true)])
     }
 
-    @Test("§6 linked with 4.0, an app that quits (exitsOnSuspend) has no cancel callback; its alerts go with the process")
+    @Test(
+        "§6 linked with 4.0, an app that quits (exitsOnSuspend) has no cancel callback; its alerts go with the process")
     func newSDKNotCancelled() throws {
         var sim = Sim(ios: "7.0")
         sim.add("a", exitsOnSuspend: true, actions: Self.shows)

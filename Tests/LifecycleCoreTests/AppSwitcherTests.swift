@@ -18,7 +18,8 @@ import Testing
         #expect(sim.rejection(nil, .appSwitcherClosed)?.code == .invalidTransition)
     }
 
-    @Test("§5 another app picked in the switcher comes in front; the app that was there goes straight to the background")
+    @Test(
+        "§5 another app picked in the switcher comes in front; the app that was there goes straight to the background")
     func pickAnother() throws {
         var sim = try Sim.aBehindB()
         try sim.onDevice(.appSwitcherOpened)

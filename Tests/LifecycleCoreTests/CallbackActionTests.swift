@@ -54,9 +54,11 @@ import Testing
         #expect(sim.app("a").backgroundTasks.isEmpty)
     }
 
-    @Test("§6 OpenGL ES in the background kills the app at once; in front it is fine", arguments: [
-        (Selector.didEnterBackground, true), (Selector.didBecomeActive, false), (Selector.willResignActive, false),
-    ])
+    @Test(
+        "§6 OpenGL ES in the background kills the app at once; in front it is fine",
+        arguments: [
+            (Selector.didEnterBackground, true), (Selector.didBecomeActive, false), (Selector.willResignActive, false),
+        ])
     func gpu(_ selector: String, kills: Bool) throws {
         var sim = Self.sim([selector: [.useGPU]])
         try sim.on("a", .foregroundLaunch, .homeButton)
@@ -64,17 +66,20 @@ import Testing
         #expect(trace.contains("end gpuInBackground notified:false") == kills)
         if kills {
             // The callback never returns: no notification after it, no suspension.
-            #expect(trace.suffix(3) == [
-                "call applicationDidEnterBackground: [background]", "state background→notRunning",
-                "end gpuInBackground notified:false",
-            ])
+            #expect(
+                trace.suffix(3) == [
+                    "call applicationDidEnterBackground: [background]", "state background→notRunning",
+                    "end gpuInBackground notified:false",
+                ])
             #expect(sim.app("a").termination?.reason == .gpuInBackground)
         } else {
             #expect(sim.state("a") == .suspended)
         }
     }
 
-    @Test("§6 applicationWillEnterForeground: runs in the background: drawing there ends the app before it comes in front")
+    @Test(
+        "§6 applicationWillEnterForeground: runs in the background: drawing there ends the app before it comes in front"
+    )
     func gpuInWillEnterForeground() throws {
         var sim = Self.sim([Selector.willEnterForeground: [.useGPU]])
         try sim.on("a", .foregroundLaunch, .homeButton, .activate(session: nil))
@@ -92,7 +97,8 @@ import Testing
             try held.on("a", .homeButton)
             #expect(
                 held.last.entries.trace(of: "a").suffix(3) == [
-                    "state background→suspended", "state suspended→notRunning", "end sharedResourceInUse notified:false",
+                    "state background→suspended", "state suspended→notRunning",
+                    "end sharedResourceInUse notified:false",
                 ])
             #expect(held.app("a").resources.isEmpty)
             var released = Self.sim([
@@ -108,12 +114,13 @@ import Testing
     @Test("§6 a Bonjour service or listening socket still open at suspension is closed by the system; the app suspends")
     func closedAtSuspension() throws {
         var sim = Self.sim([
-            Selector.didBecomeActive: [.acquire(resource: .bonjourService), .acquire(resource: .listeningSocket)],
+            Selector.didBecomeActive: [.acquire(resource: .bonjourService), .acquire(resource: .listeningSocket)]
         ])
         try sim.on("a", .foregroundLaunch)
-        #expect(sim.last.entries.trace(of: "a").filter { $0.hasPrefix("resource") } == [
-            "resource bonjourService acquired", "resource listeningSocket acquired",
-        ])
+        #expect(
+            sim.last.entries.trace(of: "a").filter { $0.hasPrefix("resource") } == [
+                "resource bonjourService acquired", "resource listeningSocket acquired",
+            ])
         try sim.on("a", .homeButton)
         #expect(
             sim.last.entries.trace(of: "a").suffix(3) == [
@@ -123,8 +130,12 @@ import Testing
         #expect(sim.state("a") == .suspended)
         #expect(sim.app("a").resources.isEmpty)
         // Taking up what it holds, or letting go of what it does not, changes nothing.
-        var twice = Self.sim([Selector.didBecomeActive: [.acquire(resource: .calendar), .acquire(resource: .calendar),
-            .release(resource: .addressBook)]])
+        var twice = Self.sim([
+            Selector.didBecomeActive: [
+                .acquire(resource: .calendar), .acquire(resource: .calendar),
+                .release(resource: .addressBook),
+            ]
+        ])
         try twice.on("a", .foregroundLaunch)
         #expect(twice.last.entries.trace(of: "a").filter { $0.hasPrefix("resource") } == ["resource calendar acquired"])
     }

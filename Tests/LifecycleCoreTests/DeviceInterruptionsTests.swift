@@ -141,7 +141,9 @@ struct DeviceInterruptionsTests {
         }
     }
 
-    @Test("§5 another app started from Notification Center: it closes, the app in front goes straight to the background", arguments: Start.allCases)
+    @Test(
+        "§5 another app started from Notification Center: it closes, the app in front goes straight to the background",
+        arguments: Start.allCases)
     func startFromNotificationCenter(_ start: Start) throws {
         var sim = try Sim.aBehindB()
         var home = sim
@@ -158,7 +160,9 @@ struct DeviceInterruptionsTests {
         #expect(sim.last.entries.trace(of: "a") == home.last.entries.trace(of: "a"))
     }
 
-    @Test("§5 with an interruption over Notification Center, or a lock, another app is refused and nothing changes", arguments: Start.allCases)
+    @Test(
+        "§5 with an interruption over Notification Center, or a lock, another app is refused and nothing changes",
+        arguments: Start.allCases)
     func notificationCenterUnderCover(_ start: Start) throws {
         // A lock closes Notification Center itself; an interruption leaves it open.
         for (cover, stillOpen) in [(Event.lock, false), (.interruptionBegan(kind: .alert), true)] {
@@ -179,7 +183,8 @@ struct DeviceInterruptionsTests {
         try sim.onDevice(.notificationCenterOpened)
         #expect(try !sim.on("a", .activate(session: nil)).changed)
         try sim.on("a", .open("a://x"))
-        #expect(sim.last.entries.trace(of: "a") == ["call application:openURL:sourceApplication:annotation: [inactive]"])
+        #expect(
+            sim.last.entries.trace(of: "a") == ["call application:openURL:sourceApplication:annotation: [inactive]"])
         #expect(sim.device.notificationCenterOpen)
         #expect(sim.state("a") == .inactive)
     }

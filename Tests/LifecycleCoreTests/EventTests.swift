@@ -16,13 +16,16 @@ struct EventTests {
             .memoryWarning,
             .homeButton, .switchApp(to: "a"), .lock, .unlock, .interruptionBegan(kind: .call),
             .interruptionEnded(accepted: false), .callEnded, .bannerNotification(title: nil), .notificationCenterOpened,
-            .notificationCenterClosed, .appSwitcherOpened, .appSwitcherClosed, .memoryPressure(level: .warning), .reboot, .advanceTime(seconds: 1),
+            .notificationCenterClosed, .appSwitcherOpened, .appSwitcherClosed, .memoryPressure(level: .warning),
+            .reboot, .advanceTime(seconds: 1),
             .change(kind: .orientation, value: "faceUp"),
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
             .closeScene(session: "s1"), .disconnectScene(session: "s1"), .moveTo(state: .suspended),
         ] + RunLoopEvent.allCases.map(Event.runLoop)
 
-    @Test("every event type has its wire name once, and the device events are those that LIFECYCLE §5–§7 post to a device")
+    @Test(
+        "every event type has its wire name once, and the device events are those that LIFECYCLE §5–§7 post to a device"
+    )
     func wireNamesAndTargets() {
         #expect(Self.everyEvent.map(\.type).sorted() == Event.allTypes.sorted())
         #expect(Set(Event.allTypes).count == Event.allTypes.count)

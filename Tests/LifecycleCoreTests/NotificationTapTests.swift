@@ -9,7 +9,9 @@ import Testing
 
     static func tap(_ source: NotificationSource) -> Event { .tapNotification(source: source, payload: payload) }
 
-    @Test("§5 a tap on a banner of a not-running app launches it as a tap on its icon does, the notification in its launch options")
+    @Test(
+        "§5 a tap on a banner of a not-running app launches it as a tap on its icon does, the notification in its launch options"
+    )
     func coldLaunch() throws {
         var sim = Sim(ios: "7.0")
         sim.add("a")
@@ -30,7 +32,8 @@ import Testing
         try icon.on("a", .activate(session: nil))
         var expected = icon.last.entries.trace(of: "a")
         let inactive = try #require(expected.firstIndex(of: "state background→inactive"))
-        expected.insert("call application:didReceiveRemoteNotification:fetchCompletionHandler: [inactive]", at: inactive + 1)
+        expected.insert(
+            "call application:didReceiveRemoteNotification:fetchCompletionHandler: [inactive]", at: inactive + 1)
         #expect(sim.last.entries.trace(of: "a") == expected)
         #expect(sim.last.entries.trace(of: "b") == icon.last.entries.trace(of: "b"))
         #expect(sim.device.foregroundApp == "a")

@@ -78,7 +78,8 @@ struct RandomWalk {
             if random.chance(15) { app.delegate.returns[Selector.didFinishLaunchingWithOptions] = false }
             let actions: [CallbackAction] = [
                 .beginBackgroundTask(name: "t", duration: random.pick([nil, 2, 40])), .useGPU,
-                .acquire(resource: random.pick(AppResource.allCases)), .release(resource: random.pick(AppResource.allCases)),
+                .acquire(resource: random.pick(AppResource.allCases)),
+                .release(resource: random.pick(AppResource.allCases)),
                 .hideViews(views: random.pick([nil, ["secret"]])), .showViews(views: random.pick([nil, ["secret"]])),
                 .showAlert(style: random.pick(AlertStyle.allCases), title: random.pick([nil, "t"])), .dismissAlerts,
             ]

@@ -140,7 +140,9 @@ import Testing
         try sim.on("a", .terminate)
         try sim.on("a", .activate(session: nil))
         let connect = try #require(
-            sim.last.entries.first { if case .callback(Selector.sceneWillConnect, _, _, _) = $0.body { true } else { false } })
+            sim.last.entries.first {
+                if case .callback(Selector.sceneWillConnect, _, _, _) = $0.body { true } else { false }
+            })
         guard case .callback(_, _, let args, _) = connect.body else { return }
         #expect(connect.session == session)
         #expect(args["stateRestorationActivity"] == .object(["state": Self.state, "savedAt": .number(0)]))
@@ -150,7 +152,9 @@ import Testing
     @Test("11.9 a scene that returns no activity keeps none; a force quit discards its session and the activity")
     func sceneActivityDiscarded() throws {
         var sim = Sim(ios: "13.0")
-        sim.add("a", returns: [Selector.sceneStateRestorationActivity: false], scenes: .standard, restorableState: Self.state)
+        sim.add(
+            "a", returns: [Selector.sceneStateRestorationActivity: false], scenes: .standard,
+            restorableState: Self.state)
         try sim.on("a", .foregroundLaunch, .homeButton)
         #expect(sim.app("a").sessions.first?.restorationActivity == nil)
         var kept = Sim(ios: "13.0")

@@ -5,7 +5,9 @@ import Testing
 /// LIFECYCLE §11.1–§11.3: which apps use scenes, what they are configured with, and the aggregate state.
 @Suite("§11.1–11.3 Scenes: the life cycle, configurations, the aggregate state")
 struct SceneLifecycleTests {
-    @Test("11.1 an app with a scene manifest uses scenes on iOS 13, whatever its deployment target; without one it does not")
+    @Test(
+        "11.1 an app with a scene manifest uses scenes on iOS 13, whatever its deployment target; without one it does not"
+    )
     func whichLifeCycle() {
         var sim = Sim(ios: "13.0")
         sim.add("scene", scenes: .standard)

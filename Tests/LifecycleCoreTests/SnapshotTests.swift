@@ -62,9 +62,11 @@ import Testing
     @Test("§6 a scene app: one snapshot per scene, after its sceneDidEnterBackground:")
     func scenes() throws {
         var sim = Sim(ios: "13.0", idiom: .pad)
-        sim.add("a", scenes: .multiple, actions: [Selector.sceneDidEnterBackground: [.hideViews(views: ["balance"])]],
+        sim.add(
+            "a", scenes: .multiple, actions: [Selector.sceneDidEnterBackground: [.hideViews(views: ["balance"])]],
             sensitiveViews: Self.views)
-        try sim.on("a", .foregroundLaunch, .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split))
+        try sim.on(
+            "a", .foregroundLaunch, .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split))
         try sim.on("a", .homeButton)
         let trace = sim.last.entries.trace(of: "a")
         #expect(trace.filter { $0.hasPrefix("snapshot") }.count == 2)

@@ -31,7 +31,8 @@ struct Sim {
         urlSchemes: [String] = [], notImplemented: Set<String> = [], durations: [String: Double] = [:],
         returns: [String: Bool] = [:], endsTasksOnExpiration: Bool = true, memoryMB: Int = 100,
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
-        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil, sensitiveViews: [String]? = nil,
+        accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil,
+        sensitiveViews: [String]? = nil,
         launchImages: [String]? = nil, restorableState: JSONValue? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })

@@ -69,7 +69,9 @@ import Testing
     }
 
     @Test func junitIsEscapedXMLWithAFailurePerFailedScenario() throws {
-        let scenario = try Scenario(file: "01_a.json", bytes: Array(#"{"name": "a <b> & \"c\"", "source": "s", "steps": [{"do": "GET /livez"}]}"#.utf8))
+        let scenario = try Scenario(
+            file: "01_a.json",
+            bytes: Array(#"{"name": "a <b> & \"c\"", "source": "s", "steps": [{"do": "GET /livez"}]}"#.utf8))
         let xml = ScenarioReport.junit([
             ScenarioResult(scenario: scenario, seconds: 0.5, failure: nil),
             ScenarioResult(scenario: scenario, seconds: 0.25, failure: Mismatch("step 1: expected <x>\u{1}")),
@@ -84,9 +86,12 @@ import Testing
 /// The format's version: absent or 1 is today's; a later one is refused rather than misread.
 @Suite struct ScenarioFormatTests {
     @Test func aFileNamesItsFormatOrIsTodays() throws {
-        let today = try Scenario(file: "a.json", bytes: Array(#"{"name": "n", "source": "s", "steps": [{"do": "GET /livez"}]}"#.utf8))
+        let today = try Scenario(
+            file: "a.json", bytes: Array(#"{"name": "n", "source": "s", "steps": [{"do": "GET /livez"}]}"#.utf8))
         #expect(today.steps.count == 1)
-        _ = try Scenario(file: "b.json", bytes: Array(#"{"name": "n", "source": "s", "format": 1, "steps": [{"do": "GET /livez"}]}"#.utf8))
+        _ = try Scenario(
+            file: "b.json",
+            bytes: Array(#"{"name": "n", "source": "s", "format": 1, "steps": [{"do": "GET /livez"}]}"#.utf8))
         #expect {
             try Scenario(file: "c.json", bytes: Array(#"{"name": "n", "format": 2, "steps": []}"#.utf8))
         } throws: { error in

@@ -68,18 +68,22 @@ import Testing
         let found = try problems(#"{"name": "n", "stpes": [{"do": "GET /x"}]}"#)
         #expect(found.map(\.path) == ["source", "steps", "stpes"], "\(found)")
         #expect(found.last?.didYouMean == "steps")
-        #expect(try problems(#"{"name": "n", "source": "s", "format": 2, "steps": []}"#).first?.message.contains("format 2") == true)
+        #expect(
+            try problems(#"{"name": "n", "source": "s", "format": 2, "steps": []}"#).first?.message.contains("format 2")
+                == true)
         #expect(try problems("[]").first?.message == "must be a scenario, not a list")
     }
 
     @Test func aFileWithAKeyTwiceOrNotJSONIsRefusedWithEveryProblem() throws {
         #expect {
-            try ScenarioFormat.scenario(file: "01_a.json", bytes: Array(scenario(#"{"do": "GET /x", "status": 200, "status": 201}"#).utf8))
+            try ScenarioFormat.scenario(
+                file: "01_a.json", bytes: Array(scenario(#"{"do": "GET /x", "status": 200, "status": 201}"#).utf8))
         } throws: { error in
             "\(error)".contains("01_a.json") && "\(error)".contains("\"status\" twice")
         }
         #expect {
-            try ScenarioFormat.scenario(file: "02_b.json", bytes: Array(scenario(#"{"do": "GET /x", "a": 1}, {"do": "GET /y", "b": 2}"#).utf8))
+            try ScenarioFormat.scenario(
+                file: "02_b.json", bytes: Array(scenario(#"{"do": "GET /x", "a": 1}, {"do": "GET /y", "b": 2}"#).utf8))
         } throws: { error in
             (error as? ScenarioFileError)?.problems.map(\.path) == ["steps[0].a", "steps[1].b"]
         }
@@ -87,7 +91,8 @@ import Testing
 
     @Test func aValidFileIsAScenario() throws {
         let file = scenario(
-            #"{"do": "POST /v1/devices", "status": "${code}", "body": {"id": "d-${run}"}, "headers": {"Idempotency-Key": "k"}, "save": {"code": "status"}, "saveHeaders": {"etag": "ETag"}}, {"sleep": 0.5}, {"do": "GET /x", "pluck": "items[].session|session", "expect": {"$subsequence": [{"a": {"$absent": true}}, {"$not": {"$len": 0}}]}, "expectHeaders": {"Location": {"$contains": "/v1/"}}}"#)
+            #"{"do": "POST /v1/devices", "status": "${code}", "body": {"id": "d-${run}"}, "headers": {"Idempotency-Key": "k"}, "save": {"code": "status"}, "saveHeaders": {"etag": "ETag"}}, {"sleep": 0.5}, {"do": "GET /x", "pluck": "items[].session|session", "expect": {"$subsequence": [{"a": {"$absent": true}}, {"$not": {"$len": 0}}]}, "expectHeaders": {"Location": {"$contains": "/v1/"}}}"#
+        )
         #expect(try problems(file).isEmpty)
         #expect(try ScenarioFormat.scenario(file: "01_a.json", bytes: Array(file.utf8)).steps.count == 3)
     }
@@ -95,8 +100,11 @@ import Testing
     /// The repository's scenarios all fit, and those of `LIFECYCLED_EXTRA_CONFORMANCE` when it names a conformance
     /// directory (scripts/check-scenarios holds every suite scripts/test runs to the format as well).
     @Test func everyScenarioOfTheRepositoryFits() throws {
-        var folders = ["Tests/Conformance/scenarios", "Tests/Conformance/scenes", "examples/scenarios", "Tests/Fixtures/failing-scenario"]
-            .map { Self.repository.appendingPathComponent($0).path }
+        var folders = [
+            "Tests/Conformance/scenarios", "Tests/Conformance/scenes", "examples/scenarios",
+            "Tests/Fixtures/failing-scenario",
+        ]
+        .map { Self.repository.appendingPathComponent($0).path }
         if let extra = ProcessInfo.processInfo.environment["LIFECYCLED_EXTRA_CONFORMANCE"] {
             for folder in ["scenarios", "scenes"] where FileManager.default.fileExists(atPath: "\(extra)/\(folder)") {
                 folders.append("\(extra)/\(folder)")

@@ -32,8 +32,10 @@ import Testing
         #expect(try ScenarioRunner.substitute(.string("$${run}"), variables) == .string("${run}"))
         #expect(try ScenarioRunner.substitute(.string("a $${user} b ${run}"), variables) == .string("a ${user} b r1"))
         #expect(try ScenarioRunner.substitute(.string("$$${run}"), variables) == .string("$${run}"))
-        #expect(try ScenarioRunner.substitute(.string("$${seq}"), variables) == .string("${seq}"), "not a whole variable")
-        #expect(try ScenarioRunner.substitute(.string("$ $$ ${"), variables) == .string("$ $$ ${"), "other dollars stay")
+        #expect(
+            try ScenarioRunner.substitute(.string("$${seq}"), variables) == .string("${seq}"), "not a whole variable")
+        #expect(
+            try ScenarioRunner.substitute(.string("$ $$ ${"), variables) == .string("$ $$ ${"), "other dollars stay")
         // Escaping any text and substituting it gives the text back.
         for text in ["price ${run}", "${user}", "$${x}", "$", "${", "$$", "$$$${", "${${}}", "}${run", "x$"] {
             let escaped = ScenarioRunner.escaped(.string(text))
@@ -66,7 +68,8 @@ import Testing
         }
         // Within the limit it runs.
         let runner = ScenarioRunner(transport: transport, limit: 64 << 10)
-        try runner.run(try Self.scenario(#"{"do": "GET /big", "save": {"b": "s"}}, {"do": "POST /x", "body": ["${b}${b}${b}"]}"#))
+        try runner.run(
+            try Self.scenario(#"{"do": "GET /big", "save": {"b": "s"}}, {"do": "POST /x", "body": ["${b}${b}${b}"]}"#))
         #expect(transport.sent.last?.bytes == 30_004)
     }
 

@@ -33,7 +33,8 @@ import Testing
     /// naming it and what is allowed, and creates nothing.
     @Test func callbackActionsAreKeptAndMistakesNamed() throws {
         try withDaemon { server in
-            let actions = #"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save", "duration": 8}, {"do": "release", "resource": "calendar"}], "applicationDidBecomeActive:": [{"do": "useGPU"}]}"#
+            let actions =
+                #"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save", "duration": 8}, {"do": "release", "resource": "calendar"}], "applicationDidBecomeActive:": [{"do": "useGPU"}]}"#
             let created = try server.createApp(#"{"id": "a", "bundleId": "x", "delegate": {"actions": \#(actions)}}"#)
             let shown = try #require(created.nested("delegate")["actions"] as? [String: [[String: Any]]])
             #expect(shown["applicationDidEnterBackground:"]?.first?["do"] as? String == "beginBackgroundTask")
@@ -45,15 +46,42 @@ import Testing
             #expect(home.nested("app")["state"] as? String == "background")
 
             let cases: [(String, String, String)] = [
-                (#"{"applicationDidEnterBackgrund:": [{"do": "useGPU"}]}"#, "delegate.actions", "did you mean applicationDidEnterBackground:?"),
-                (#"{"applicationDidEnterBackground:": [{"do": "teleport"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].do", "teleport"),
-                (#"{"applicationDidEnterBackground:": [{"do": "acquire"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].resource", "required"),
-                (#"{"applicationDidEnterBackground:": [{"do": "useGPU", "name": "x"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].name", "name"),
-                (#"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "duration": -1}]}"#, "delegate.actions.applicationDidEnterBackground:[0].duration", "duration"),
-                (#"{"applicationDidEnterBackground:": {"do": "useGPU"}}"#, "delegate.actions.applicationDidEnterBackground:", "array"),
-                (#"{"applicationDidEnterBackground:": [{"do": "showAlert", "style": "popover"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].style", "popover"),
-                (#"{"applicationDidEnterBackground:": [{"do": "dismissAlerts", "title": "x"}]}"#, "delegate.actions.applicationDidEnterBackground:[0].title", "title"),
-                (#"{"applicationDidEnterBackground:": [\#(Array(repeating: #"{"do": "useGPU"}"#, count: 17).joined(separator: ","))]}"#, "delegate.actions", "at most 16"),
+                (
+                    #"{"applicationDidEnterBackgrund:": [{"do": "useGPU"}]}"#, "delegate.actions",
+                    "did you mean applicationDidEnterBackground:?"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "teleport"}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].do", "teleport"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "acquire"}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].resource", "required"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "useGPU", "name": "x"}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].name", "name"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "duration": -1}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].duration", "duration"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": {"do": "useGPU"}}"#,
+                    "delegate.actions.applicationDidEnterBackground:", "array"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "showAlert", "style": "popover"}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].style", "popover"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [{"do": "dismissAlerts", "title": "x"}]}"#,
+                    "delegate.actions.applicationDidEnterBackground:[0].title", "title"
+                ),
+                (
+                    #"{"applicationDidEnterBackground:": [\#(Array(repeating: #"{"do": "useGPU"}"#, count: 17).joined(separator: ","))]}"#,
+                    "delegate.actions", "at most 16"
+                ),
             ]
             for (body, field, words) in cases {
                 let refused = try server.post("/v1/apps", #"{"bundleId": "x", "delegate": {"actions": \#(body)}}"#)
@@ -70,7 +98,8 @@ import Testing
     @Test func sensitiveViewsAndTheSnapshot() throws {
         try withDaemon { server in
             try server.createApp(
-                #"{"id": "bank", "bundleId": "x", "iosVersion": "7.0", "sensitiveViews": ["balance", "card"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["card"]}]}}}"#)
+                #"{"id": "bank", "bundleId": "x", "iosVersion": "7.0", "sensitiveViews": ["balance", "card"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["card"]}]}}}"#
+            )
             let home = try server.postEvents("/v1/apps/bank/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
             let snapshot = try #require(home.entries.first { $0["kind"] as? String == "snapshot" })
             #expect(snapshot["visible"] as? [String] == ["balance"])
@@ -78,7 +107,10 @@ import Testing
             #expect(home.nested("app")["hiddenViews"] as? [String] == ["card"])
             #expect(home.nested("app")["sensitiveViews"] as? [String] == ["balance", "card"])
             for (body, field) in [
-                (#"{"bundleId": "x", "sensitiveViews": ["a"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["b"]}]}}}"#, "delegate.actions"),
+                (
+                    #"{"bundleId": "x", "sensitiveViews": ["a"], "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "hideViews", "views": ["b"]}]}}}"#,
+                    "delegate.actions"
+                ),
                 (#"{"bundleId": "x", "sensitiveViews": ["a", "a"]}"#, "sensitiveViews"),
                 (#"{"bundleId": "x", "sensitiveViews": [""]}"#, "sensitiveViews"),
             ] {
@@ -161,7 +193,8 @@ import Testing
     @Test func anAppAboveItsDevicesOSIsRefusedNamingBothVersions() throws {
         try withDaemon { server in
             try server.createDevice(#"{"id": "d1", "iosVersion": "4.3"}"#)
-            let refused = try server.post("/v1/apps", #"{"id": "a1", "device": "d1", "bundleId": "x", "iosVersion": "7.0"}"#)
+            let refused = try server.post(
+                "/v1/apps", #"{"id": "a1", "device": "d1", "bundleId": "x", "iosVersion": "7.0"}"#)
             expectProblem(refused, status: 400, code: "invalid-field")
             #expect(refused.string("field") == "iosVersion")
             #expect(refused.string("detail")?.contains("iOS 7.0") == true)
@@ -180,7 +213,8 @@ import Testing
             let plain = try server.createApp(#"{"id": "p", "bundleId": "x"}"#)
             #expect(plain.nested("info")["launchImages"] as? [String] == [])
             let created = try server.createApp(
-                #"{"id": "a", "bundleId": "x", "info": {"urlSchemes": ["mail"], "launchImages": ["Default", "Default-mail"]}}"#)
+                #"{"id": "a", "bundleId": "x", "info": {"urlSchemes": ["mail"], "launchImages": ["Default", "Default-mail"]}}"#
+            )
             #expect(created.nested("info")["launchImages"] as? [String] == ["Default", "Default-mail"])
             let launched = try server.postEvents("/v1/apps/a/events", #"{"type": "launch", "url": "mail://inbox"}"#)
             let first = try #require(launched.entries.first)

@@ -138,11 +138,13 @@ extension BoundsTests {
             }
             for _ in 0..<5 {
                 try server.postEvents(
-                    "/v1/apps/small-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+                    "/v1/apps/small-app/events",
+                    #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
             }
             for _ in 0..<150 {
                 try server.postEvents(
-                    "/v1/apps/big-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#)
+                    "/v1/apps/big-app/events", #"{"type": "remoteNotification", "payload": {"p": "\#(payload(3000))"}}"#
+                )
             }
             // The trim runs off the request path: wait for it.
             #expect(eventually { server.service.memoryBudget.total <= budget })

@@ -82,7 +82,8 @@ import Testing
                 #expect {
                     try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
                 } throws: { error in
-                    "\(error)".contains("may be \(said) (mode \(String(mode, radix: 8)))") && "\(error)".contains("chmod 600")
+                    "\(error)".contains("may be \(said) (mode \(String(mode, radix: 8)))")
+                        && "\(error)".contains("chmod 600")
                 }
             }
             for mode in [0o600, 0o640, 0o400] {

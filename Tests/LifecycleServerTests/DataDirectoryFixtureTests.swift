@@ -28,25 +28,27 @@ import Testing
         }
     }
 
-    static let fixtures = [
-        Fixture(
-            name: "data-dir-1", snapshotVersion: 1,
-            replays: [
-                ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
-                ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
-            ]),
-    ] + [("data-dir-2", 2), ("data-dir-3", 3), ("data-dir-4", 4)].map { name, version in
-        Fixture(
-            name: name, snapshotVersion: version,
-            replays: [
-                ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
-                ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
-                (
-                    "/v1/namespaces/team/apps/shop/events",
-                    #"[{"type": "launch"}, {"type": "homeButton"}, {"type": "activate"}]"#, "t-k1"
-                ),
-            ])
-    }
+    static let fixtures =
+        [
+            Fixture(
+                name: "data-dir-1", snapshotVersion: 1,
+                replays: [
+                    ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
+                    ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
+                ])
+        ]
+        + [("data-dir-2", 2), ("data-dir-3", 3), ("data-dir-4", 4)].map { name, version in
+            Fixture(
+                name: name, snapshotVersion: version,
+                replays: [
+                    ("/v1/apps/cal/events", #"{"type": "launch", "url": "cal://today"}"#, "k5"),
+                    ("/v1/apps/mail/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#, "k1"),
+                    (
+                        "/v1/namespaces/team/apps/shop/events",
+                        #"[{"type": "launch"}, {"type": "homeButton"}, {"type": "activate"}]"#, "t-k1"
+                    ),
+                ])
+        }
 
     /// Members whose value depends on when the fixture is read (a namespace's `lastUsedAt` moves with use).
     static let moving: Set<String> = ["lastUsedAt"]

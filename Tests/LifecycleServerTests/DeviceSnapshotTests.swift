@@ -64,7 +64,9 @@ import Testing
 
     @Test func aNewerSnapshotVersionIsRefusedByName() throws {
         #expect(throws: DeviceSnapshot.UnknownVersion.self) {
-            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [DeviceSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8, rendering: WireRendering())
+            try DeviceSnapshot(
+                bytes: Array("LCSN".utf8) + [DeviceSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8,
+                rendering: WireRendering())
         }
     }
 
@@ -85,7 +87,9 @@ import Testing
         var huge = bytes
         huge[9] = 0x7F
         for damaged in [wrongLength, cut, flipped, huge, Array(bytes.prefix(9))] {
-            #expect(throws: JournaledInput.CorruptRecord.self) { try DeviceSnapshot(bytes: damaged, historyLimit: 8, rendering: WireRendering()) }
+            #expect(throws: JournaledInput.CorruptRecord.self) {
+                try DeviceSnapshot(bytes: damaged, historyLimit: 8, rendering: WireRendering())
+            }
         }
     }
 }

@@ -16,9 +16,11 @@ import Testing
     static let handMade: [TimelineEntry] = {
         let args: [String: JSONValue] = ["url": "a\"b\\c\u{0}é😀", "n": [1, -0.0, 1e-7, .null, ["k": true]]]
         let bodies: [TimelineEntry.Body] = [
-            .callback(selector: "application:didFinishLaunchingWithOptions:", state: .inactive, args: args, duration: 0),
+            .callback(
+                selector: "application:didFinishLaunchingWithOptions:", state: .inactive, args: args, duration: 0),
             .callback(selector: "sceneDidBecomeActive:", state: .active, args: [:], duration: 86_400.5),
-            .notification(name: "UIApplicationDidBecomeActiveNotification", userInfo: [:], queuedAt: nil, coalesced: nil),
+            .notification(
+                name: "UIApplicationDidBecomeActiveNotification", userInfo: [:], queuedAt: nil, coalesced: nil),
             .notification(name: "n", userInfo: args, queuedAt: 1e-9, coalesced: 3),
             .state(from: .notRunning, to: .background),
             .termination(reason: .watchdog, notified: false, code: "0x8badf00d"),

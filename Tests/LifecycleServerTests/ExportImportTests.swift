@@ -40,16 +40,24 @@ import Testing
     /// A device with two apps, driven through launches, a call, a URL, an app's deletion and time.
     static func drive(_ server: TestDaemon, prefix: String = "/v1") throws {
         _ = try server.createDevice(#"{"id": "phone", "iosVersion": "12.0", "settings": {"locale": "fr_FR"}}"#)
-        _ = try server.post("\(prefix)/apps", #"{"id": "mail", "device": "phone", "bundleId": "com.example.mail", "info": {"urlSchemes": ["mail"], "backgroundModes": ["audio"]}, "delegate": {"durations": {"applicationDidEnterBackground:": 2}}}"#)
-        _ = try server.post("\(prefix)/apps", #"{"id": "maps", "device": "phone", "bundleId": "com.example.maps", "sensitiveViews": ["route"], "restorableState": {"zoom": 3}}"#)
+        _ = try server.post(
+            "\(prefix)/apps",
+            #"{"id": "mail", "device": "phone", "bundleId": "com.example.mail", "info": {"urlSchemes": ["mail"], "backgroundModes": ["audio"]}, "delegate": {"durations": {"applicationDidEnterBackground:": 2}}}"#
+        )
+        _ = try server.post(
+            "\(prefix)/apps",
+            #"{"id": "maps", "device": "phone", "bundleId": "com.example.maps", "sensitiveViews": ["route"], "restorableState": {"zoom": 3}}"#
+        )
         try server.postEvents("\(prefix)/apps/mail/events", #"{"type": "launch"}"#)
         try server.postEvents(
-            "\(prefix)/devices/phone/events", #"[{"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": false}]"#)
+            "\(prefix)/devices/phone/events",
+            #"[{"type": "interruptionBegan", "kind": "call"}, {"type": "interruptionEnded", "accepted": false}]"#)
         let keyed = try server.post(
             "\(prefix)/apps/maps/events", #"{"type": "launch"}"#, headers: [("Idempotency-Key", "first-launch")])
         #expect(keyed.status == 200, "\(keyed.text)")
         try server.postEvents("\(prefix)/apps/mail/events", #"{"type": "openURL", "url": "mail://inbox"}"#)
-        try server.postEvents("\(prefix)/devices/phone/events", #"[{"type": "homeButton"}, {"type": "advanceTime", "seconds": 700}]"#)
+        try server.postEvents(
+            "\(prefix)/devices/phone/events", #"[{"type": "homeButton"}, {"type": "advanceTime", "seconds": 700}]"#)
         #expect(try server.delete("\(prefix)/apps/maps").status == 204)
         try server.postEvents("\(prefix)/devices/phone/events", #"{"type": "lock"}"#)
     }
@@ -81,10 +89,13 @@ import Testing
             let back = try server.post("/v1/namespaces/default/import", export.text)
             #expect(back.status == 200, "\(back.text)")
             #expect(try Self.timeline(server, "/v1/devices/phone/timeline") == original)
-            #expect(try Self.timeline(server, "/v1/namespaces/copy/apps/mail/timeline") == Self.timeline(server, "/v1/apps/mail/timeline"))
+            #expect(
+                try Self.timeline(server, "/v1/namespaces/copy/apps/mail/timeline")
+                    == Self.timeline(server, "/v1/apps/mail/timeline"))
             // The idempotency key was replayed with its request: a retry in the copy is answered, not applied.
             let retry = try server.post(
-                "/v1/namespaces/copy/apps/maps/events", #"{"type": "launch"}"#, headers: [("Idempotency-Key", "first-launch")])
+                "/v1/namespaces/copy/apps/maps/events", #"{"type": "launch"}"#,
+                headers: [("Idempotency-Key", "first-launch")])
             #expect(retry.status == 404, "the app was deleted in the copy as in the original: \(retry.text)")
         }
     }
@@ -98,11 +109,13 @@ import Testing
             _ = try server.createDevice(#"{"id": "phone"}"#)
             let app = try server.post(
                 "/v1/apps",
-                #"{"id": "shop", "device": "phone", "bundleId": "com.example.shop", "info": {"urlSchemes": ["shop"]}, "restorableState": {"texts": \#(listed), "${key}": "${run}"}}"#)
+                #"{"id": "shop", "device": "phone", "bundleId": "com.example.shop", "info": {"urlSchemes": ["shop"]}, "restorableState": {"texts": \#(listed), "${key}": "${run}"}}"#
+            )
             try #require(app.status == 201, "\(app.text)")
             try server.postEvents("/v1/apps/shop/events", #"{"type": "launch"}"#)
             try server.postEvents(
-                "/v1/apps/shop/events", #"{"type": "openURL", "url": "shop://item", "annotation": {"texts": \#(listed)}}"#)
+                "/v1/apps/shop/events",
+                #"{"type": "openURL", "url": "shop://item", "annotation": {"texts": \#(listed)}}"#)
             try server.postEvents(
                 "/v1/apps/shop/events", #"{"type": "remoteNotification", "payload": {"texts": \#(listed)}}"#)
             let export = try server.get("/v1/export")
@@ -192,7 +205,9 @@ import Testing
             _ = try server.post("/v1/apps", #"{"id": "mail", "device": "z-old", "bundleId": "com.example.mail"}"#)
             try server.postEvents("/v1/apps/mail/events", #"{"type": "launch"}"#)
             #expect(try server.delete("/v1/apps/mail").status == 204)
-            #expect(try server.post("/v1/apps", #"{"id": "mail", "device": "a-new", "bundleId": "com.example.mail"}"#).status == 201)
+            #expect(
+                try server.post("/v1/apps", #"{"id": "mail", "device": "a-new", "bundleId": "com.example.mail"}"#)
+                    .status == 201)
             let export = try server.get("/v1/export")
             let scenario = try Scenario(file: "reused", bytes: export.body)
             let created = scenario.steps.compactMap { $0["body"]?["device"]?.stringValue }
@@ -203,7 +218,8 @@ import Testing
 
     @Test func aRealtimeClockReplaysAsAManualOneWithTheSameCallbacks() throws {
         try withDaemon { server in
-            _ = try server.createDevice(#"{"id": "rt", "clock": {"mode": "realtime", "speed": 1000}, "suspendDelay": 5}"#)
+            _ = try server.createDevice(
+                #"{"id": "rt", "clock": {"mode": "realtime", "speed": 1000}, "suspendDelay": 5}"#)
             _ = try server.post("/v1/apps", #"{"id": "music", "device": "rt", "bundleId": "com.example.music"}"#)
             try server.postEvents("/v1/apps/music/events", #"{"type": "launch"}"#)
             try server.postEvents("/v1/devices/rt/events", #"{"type": "homeButton"}"#)
@@ -224,7 +240,9 @@ import Testing
         try withDaemon(configure: { $0.recordingBytes = 2_000 }) { server in
             _ = try server.createDevice(#"{"id": "small"}"#)
             _ = try server.createDevice(#"{"id": "busy"}"#)
-            for _ in 0..<40 { try server.postEvents("/v1/devices/busy/events", #"{"type": "advanceTime", "seconds": 1}"#) }
+            for _ in 0..<40 {
+                try server.postEvents("/v1/devices/busy/events", #"{"type": "advanceTime", "seconds": 1}"#)
+            }
             let refused = try server.get("/v1/export")
             expectProblem(refused, status: 409, code: "not-exportable")
             #expect(refused.object["devices"] as? [String] == ["busy"])
@@ -251,7 +269,9 @@ import Testing
             #expect(try server.get("/v1/export").text == before)
             try server.postEvents("/v1/devices/phone/events", #"{"type": "unlock"}"#)
             let after = try server.get("/v1/export")
-            #expect(after.text.contains(#"{"do":"POST /v1/devices/phone/events","body":[{"type":"unlock"}]}"#), "\(after.text)")
+            #expect(
+                after.text.contains(#"{"do":"POST /v1/devices/phone/events","body":[{"type":"unlock"}]}"#),
+                "\(after.text)")
         }
     }
 
@@ -259,10 +279,13 @@ import Testing
         try withDaemon { server in
             _ = try server.createDevice(#"{"id": "theirs"}"#)
             func scenario(_ steps: String) -> String { #"{"name": "n", "source": "s", "steps": [\#(steps)]}"# }
-            let create = #"{"do": "POST /v1/devices", "body": {"id": "mine"}, "status": 201}, {"do": "POST /v1/apps", "body": {"id": "app", "device": "mine", "bundleId": "b"}}"#
+            let create =
+                #"{"do": "POST /v1/devices", "body": {"id": "mine"}, "status": 201}, {"do": "POST /v1/apps", "body": {"id": "app", "device": "mine", "bundleId": "b"}}"#
 
             // A step on a device the import did not create.
-            let foreign = try server.post("/v1/import", scenario(create + #", {"do": "POST /v1/devices/theirs/events", "body": {"type": "lock"}}"#))
+            let foreign = try server.post(
+                "/v1/import",
+                scenario(create + #", {"do": "POST /v1/devices/theirs/events", "body": {"type": "lock"}}"#))
             expectProblem(foreign, status: 409, code: "import-failed")
             #expect(foreign.int("step") == 3 && foreign.string("detail")?.contains("theirs") == true, "\(foreign.text)")
             #expect(try server.get("/v1/devices/mine").status == 404 && server.get("/v1/apps/app").status == 404)
@@ -278,26 +301,35 @@ import Testing
             #expect(try server.get("/v1/apps/app").string("state") == "notRunning")
 
             // A list that differs is shown whole, as `lifecycled check` shows it.
-            let callbacks = #"{"do": "POST /v1/devices", "body": {"id": "m2"}}, {"do": "POST /v1/apps", "body": {"id": "a2", "device": "m2", "bundleId": "b"}}, {"do": "POST /v1/apps/a2/events", "body": {"type": "launch"}}, {"do": "GET /v1/apps/a2/callbacks", "pluck": "items[].selector", "expect": ["application:willFinishLaunchingWithOptions:", "applicationDidBecomeActive:"]}"#
+            let callbacks =
+                #"{"do": "POST /v1/devices", "body": {"id": "m2"}}, {"do": "POST /v1/apps", "body": {"id": "a2", "device": "m2", "bundleId": "b"}}, {"do": "POST /v1/apps/a2/events", "body": {"type": "launch"}}, {"do": "GET /v1/apps/a2/callbacks", "pluck": "items[].selector", "expect": ["application:willFinishLaunchingWithOptions:", "applicationDidBecomeActive:"]}"#
             let lists = try server.post("/v1/import", scenario(callbacks))
             expectProblem(lists, status: 409, code: "import-failed")
             let shown = lists.nested("lists")
             #expect((shown["actual"] as? [String])?.count == 3 && shown["index"] as? Int == 1, "\(lists.text)")
             #expect((shown["expected"] as? [String])?.count == 2)
 
-            expectProblem(try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
+            expectProblem(
+                try server.post("/v1/import?expectations=maybe", scenario(create)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", scenario(#"{"sleep": 1}"#)), status: 400, code: "invalid-field")
             expectProblem(try server.post("/v1/import", #"{"steps": 3}"#), status: 400, code: "invalid-field")
             // Each body is refused for its own mistake, named by its JSON path (`field`).
             for (body, field) in [
-                (#"{"name": "n", "source": "s", "steps": []}"#, "steps"), (#"{"name": "n", "source": "s", "steps": [{}]}"#, "steps[0].do"),
+                (#"{"name": "n", "source": "s", "steps": []}"#, "steps"),
+                (#"{"name": "n", "source": "s", "steps": [{}]}"#, "steps[0].do"),
                 (#"{"name": "", "source": "s", "steps": [{"do": "GET /v1/apps"}]}"#, "name"),
                 (#"{"name": "n", "steps": [{"do": "GET /v1/apps"}]}"#, "source"),
                 (#"{"name": "n", "source": "s", "extra": 1, "steps": [{"do": "GET /v1/apps"}]}"#, "extra"),
                 (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "wait": 1}]}"#, "steps[0].wait"),
                 (#"{"name": "n", "source": "s", "steps": [{"do": "FETCH /v1/apps"}]}"#, "steps[0].do"),
-                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "status": "200"}]}"#, "steps[0].status"),
-                (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "headers": {"A": 1}}]}"#, "steps[0].headers.A"),
+                (
+                    #"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "status": "200"}]}"#,
+                    "steps[0].status"
+                ),
+                (
+                    #"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "headers": {"A": 1}}]}"#,
+                    "steps[0].headers.A"
+                ),
                 (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps", "expect": {}}]}"#, "steps[0].expect"),
                 (#"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps"}, {"sleep": 1}]}"#, "steps[1].sleep"),
             ] {
@@ -308,16 +340,21 @@ import Testing
             // A misspelt member (the only assertion of its step) is named with the closest valid one.
             let misspelt = try server.post(
                 "/v1/import",
-                scenario(#"{"do": "POST /v1/devices", "body": {"id": "typo"}}, {"do": "GET /v1/devices/typo"}, {"do": "GET /v1/apps/app", "expcet": {"state": "suspended"}}"#))
+                scenario(
+                    #"{"do": "POST /v1/devices", "body": {"id": "typo"}}, {"do": "GET /v1/devices/typo"}, {"do": "GET /v1/apps/app", "expcet": {"state": "suspended"}}"#
+                ))
             expectProblem(misspelt, status: 400, code: "invalid-field")
-            #expect(misspelt.string("field") == "steps[2].expcet" && misspelt.string("didYouMean") == "expect", "\(misspelt.text)")
+            #expect(
+                misspelt.string("field") == "steps[2].expcet" && misspelt.string("didYouMean") == "expect",
+                "\(misspelt.text)")
             #expect(misspelt.string("detail")?.contains("did you mean expect?") == true)
             #expect(try server.get("/v1/devices/typo").status == 404, "nothing of a refused import ran")
             let later = try server.post("/v1/import", #"{"name": "n", "format": 2, "steps": [{"do": "GET /v1/apps"}]}"#)
             expectProblem(later, status: 400, code: "invalid-field")
             #expect(later.string("detail")?.contains("format 2") == true, "\(later.text)")
             expectProblem(
-                try server.post("/v1/import", scenario(#"{"do": "POST /v1/reset"}"#)), status: 409, code: "import-failed")
+                try server.post("/v1/import", scenario(#"{"do": "POST /v1/reset"}"#)), status: 409,
+                code: "import-failed")
             expectProblem(
                 try server.post("/v1/import", scenario(#"{"do": "GET /v1/namespaces/other/devices"}"#)), status: 409,
                 code: "import-failed")
@@ -339,7 +376,8 @@ import Testing
                 for app in 0..<8 {
                     let made = try server.post(
                         "/v1/apps",
-                        #"{"id": "a\#(device)-\#(app)", "device": "d\#(device)", "bundleId": "b", "restorableState": {"s": "\#(state)"}}"#)
+                        #"{"id": "a\#(device)-\#(app)", "device": "d\#(device)", "bundleId": "b", "restorableState": {"s": "\#(state)"}}"#
+                    )
                     try #require(made.status == 201, "\(made.text)")
                 }
             }

@@ -16,8 +16,10 @@ import Testing
         #"{"type": "terminate"}"#, #"{"type": "beginBackgroundTask", "name": "upload"}"#,
         #"{"type": "endBackgroundTask", "task": 1}"#, #"{"type": "remoteNotification", "contentAvailable": true}"#,
         #"{"type": "openURL", "url": "walk://here"}"#, #"{"type": "memoryWarning"}"#, #"{"type": "backgroundFetch"}"#,
-        #"{"type": "crash"}"#, #"{"type": "moveTo", "state": "background"}"#, #"{"type": "moveTo", "state": "suspended"}"#,
-        #"{"type": "moveTo", "state": "active"}"#, #"{"type": "tapNotification", "source": "banner", "payload": {"n": 1}}"#,
+        #"{"type": "crash"}"#, #"{"type": "moveTo", "state": "background"}"#,
+        #"{"type": "moveTo", "state": "suspended"}"#,
+        #"{"type": "moveTo", "state": "active"}"#,
+        #"{"type": "tapNotification", "source": "banner", "payload": {"n": 1}}"#,
     ]
     static let deviceEvents = [
         #"{"type": "homeButton"}"#, #"{"type": "lock"}"#, #"{"type": "unlock"}"#,
@@ -44,7 +46,8 @@ import Testing
                 let scenes = version == "13.0" && number == 0
                 let manifest = scenes ? #", "info": {"sceneManifest": {"configurations": [{"name": "Default"}]}}"# : ""
                 let made = try server.post(
-                    "\(base)/apps", #"{"id": "\#(app)", "device": "\#(device)", "bundleId": "com.walk.\#(number)"\#(manifest)}"#)
+                    "\(base)/apps",
+                    #"{"id": "\#(app)", "device": "\#(device)", "bundleId": "com.walk.\#(number)"\#(manifest)}"#)
                 try #require(made.status == 201, "\(made.text)")
                 apps.append(app)
             }
@@ -62,12 +65,15 @@ import Testing
                 let batch = [random.pick(appEvents), random.pick(deviceEvents), random.pick(appEvents)]
                 _ = try server.post("\(base)/apps/\(app)/events", "[\(batch.joined(separator: ","))]")
             case 95..<97:
-                if apps.count > 1, try server.delete("\(base)/apps/\(app)").status == 204 { apps.removeAll { $0 == app } }
+                if apps.count > 1, try server.delete("\(base)/apps/\(app)").status == 204 {
+                    apps.removeAll { $0 == app }
+                }
             default:
                 let late = "\(device)-late\(step)"
-                if try server.post("\(base)/apps", #"{"id": "\#(late)", "device": "\#(device)", "bundleId": "com.walk.late"}"#)
-                    .status == 201
-                {
+                if try server.post(
+                    "\(base)/apps", #"{"id": "\#(late)", "device": "\#(device)", "bundleId": "com.walk.late"}"#
+                )
+                .status == 201 {
                     apps.append(late)
                 }
             }

@@ -18,7 +18,9 @@ import Testing
         var steps: [String] = []
         for index in 0..<devices {
             steps.append(#"{"do": "POST /v1/devices", "body": {"id": "d\#(index)"}, "status": 201}"#)
-            steps.append(#"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d\#(index)", "bundleId": "b"}, "status": 201}"#)
+            steps.append(
+                #"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d\#(index)", "bundleId": "b"}, "status": 201}"#
+            )
             steps.append(#"{"do": "POST /v1/apps/a\#(index)/events", "body": {"type": "launch"}, "status": 200}"#)
         }
         if failing { steps.append(#"{"do": "GET /v1/apps/a0", "expect": {"state": "notRunning"}}"#) }
@@ -97,7 +99,9 @@ import Testing
         try TemporaryDirectory.with { (directory: TemporaryDirectory) throws in
             try withDaemon(store: .journal(CrashingJournal(directory: directory))) { (server: TestDaemon) throws in
                 #expect(try server.post("/v1/namespaces/team/devices", #"{"id": "old"}"#).status == 201)
-                expectProblem(try server.post("/v1/namespaces/team/import", Self.scenario(devices: 2)), status: 409, code: "import-failed")
+                expectProblem(
+                    try server.post("/v1/namespaces/team/import", Self.scenario(devices: 2)), status: 409,
+                    code: "import-failed")
             }
             try withDaemon(store: .sqlite(directory: directory.path)) { (server: TestDaemon) throws in
                 #expect(try server.get("/v1/namespaces/team/devices").items.map { $0["id"] as? String } == ["old"])
@@ -143,7 +147,8 @@ import Testing
             for name in ["ci-running", "ci-waiting"] {
                 done.enter()
                 DispatchQueue.global().async {
-                    let reply = try? server.post("/v1/namespaces/\(name)/import", Self.scenario(devices: 10), headers: bearer)
+                    let reply = try? server.post(
+                        "/v1/namespaces/\(name)/import", Self.scenario(devices: 10), headers: bearer)
                     answers.withLock { $0[name] = reply }
                     done.leave()
                 }

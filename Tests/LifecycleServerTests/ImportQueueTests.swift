@@ -44,14 +44,22 @@ import Testing
         finished.enter()
         try queue.enqueue(
             ImportQueue.Job(
-                tenant: "a", run: { gate.wait(); ran.withLock { $0.append("first") }; finished.leave() }, unwanted: { nil },
+                tenant: "a",
+                run: {
+                    gate.wait(); ran.withLock { $0.append("first") }; finished.leave()
+                }, unwanted: { nil },
                 dropped: { _ in finished.leave() }))
         finished.enter()
         try queue.enqueue(
             ImportQueue.Job(
-                tenant: "b", run: { ran.withLock { $0.append("second") }; finished.leave() },
+                tenant: "b",
+                run: {
+                    ran.withLock { $0.append("second") }; finished.leave()
+                },
                 unwanted: { gone.get() ? "its client went away" : nil },
-                dropped: { why in dropped.withLock { $0.append(why) }; finished.leave() }))
+                dropped: { why in
+                    dropped.withLock { $0.append(why) }; finished.leave()
+                }))
         gone.set(true)
         gate.signal()
         #expect(finished.wait(timeout: .now() + 10) == .success)

@@ -141,7 +141,8 @@ import Testing
             (#"{"now":42.5,"op":"advance"}"#, .advance(now: 42.5)),
         ]
         for (text, entry) in records {
-            #expect(try JournaledInput(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
+            #expect(
+                try JournaledInput(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
         }
     }
 

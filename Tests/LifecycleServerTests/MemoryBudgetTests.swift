@@ -92,9 +92,12 @@ import Testing
         try withDaemon(configure: { $0.namespaceMemoryBytes = 1 << 20 }) { server in
             var steps: [String] = []
             for index in 0..<30 {
-                steps.append(#"{"do": "POST /v1/apps", "body": \#(Self.largeApp("a\(index)", bytes: 50_000)), "status": 201}"#)
+                steps.append(
+                    #"{"do": "POST /v1/apps", "body": \#(Self.largeApp("a\(index)", bytes: 50_000)), "status": 201}"#)
             }
-            let failed = try server.post("/v1/namespaces/big/import", #"{"name": "big", "source": "test", "steps": [\#(steps.joined(separator: ","))]}"#)
+            let failed = try server.post(
+                "/v1/namespaces/big/import",
+                #"{"name": "big", "source": "test", "steps": [\#(steps.joined(separator: ","))]}"#)
             // Its steps run against the same budget: the step that passes it fails, and the import with it.
             expectProblem(failed, status: 409, code: "import-failed")
             #expect((failed.int("step") ?? 0) > 10, "\(failed.text)")
@@ -112,7 +115,9 @@ import Testing
             for index in 0..<6 {
                 steps.append(#"{"do": "POST /v1/apps", "body": \#(Self.largeApp("b\(index)")), "status": 201}"#)
             }
-            let failed = try server.post("/v1/namespaces/full/import", #"{"name": "more", "source": "test", "steps": [\#(steps.joined(separator: ","))]}"#)
+            let failed = try server.post(
+                "/v1/namespaces/full/import",
+                #"{"name": "more", "source": "test", "steps": [\#(steps.joined(separator: ","))]}"#)
             expectProblem(failed, status: 507, code: "memory-budget-exceeded")
             #expect(try server.get("/v1/namespaces/full").int("apps") == 10)
         }

@@ -38,7 +38,8 @@ import Testing
 
     @Test func everyAnswerCarriesTheRequestIDTheClientGaveOrOneMade() throws {
         try withDaemon { server in
-            #expect(try server.get("/v1/apps", headers: [("X-Request-Id", "trace-1")]).header("X-Request-Id") == "trace-1")
+            #expect(
+                try server.get("/v1/apps", headers: [("X-Request-Id", "trace-1")]).header("X-Request-Id") == "trace-1")
             // Refusals too, and an id that is not 1 to 128 visible characters is replaced.
             let refused = try server.get("/v1/nothing", headers: [("X-Request-Id", "has space")])
             #expect(refused.status == 404)

@@ -31,7 +31,8 @@ import Testing
         var exampled: Set<String> = []
         for line in try Self.specLines() where line.contains("type: 'https://lifecycled.dev/problems/") {
             let text = String(line)
-            let type = try #require(capture(#"type: '(https://lifecycled\.dev/problems/[a-z-]+)'"#, in: text), "\(text)")
+            let type = try #require(
+                capture(#"type: '(https://lifecycled\.dev/problems/[a-z-]+)'"#, in: text), "\(text)")
             let title = try #require(capture(#"title: ([^,]+),"#, in: text), "\(text)")
             let status = try #require(capture(#"status: (\d+)"#, in: text).flatMap { Int($0) }, "\(text)")
             let name = try #require(capture(#"code: ([a-z-]+)"#, in: text), "\(text)")

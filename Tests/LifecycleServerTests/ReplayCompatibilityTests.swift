@@ -44,7 +44,8 @@ import Testing
                 code: "invalid-field")
             expectProblem(
                 try server.post(
-                    "/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": ["applicationDidFinishLaunchin:"]}}"#),
+                    "/v1/apps", #"{"bundleId": "x", "delegate": {"notImplemented": ["applicationDidFinishLaunchin:"]}}"#
+                ),
                 status: 400, code: "invalid-field")
         }
     }

@@ -49,11 +49,15 @@ import Testing
     /// The app and the session read back as given: absent apart from empty, long, and not ASCII.
     @Test func appAndSessionReadBackAsGiven() throws {
         let long = String(repeating: "ü", count: 300)
-        for (app, session) in [(nil, nil), ("", nil), (nil, ""), ("", ""), ("a1", "s1"), (long, "s\(long)")] as [(String?, String?)] {
+        for (app, session) in [(nil, nil), ("", nil), (nil, ""), ("", ""), ("a1", "s1"), (long, "s\(long)")]
+            as [(String?, String?)]
+        {
             let entry = TimelineEntry(
                 seq: 7, time: 1, app: app, body: .state(from: .notRunning, to: .active), session: session)
             let retained = RetainedEntry(entry)
-            #expect(retained.app == app && retained.session == session, "\(String(describing: app)) \(String(describing: session))")
+            #expect(
+                retained.app == app && retained.session == session,
+                "\(String(describing: app)) \(String(describing: session))")
             #expect(retained.entry == entry)
             // Told by their bytes: the same text only, and never when there is none.
             for other in ["", "s1", "a1", "s2", long] as [String] {
@@ -81,7 +85,9 @@ import Testing
     /// A timeline hands an entry the body of an equal one among its newest: the entries share one allocation
     /// and each still reads back as itself (its own seq and time).
     @Test func anEqualEntryTakesTheBodyOfOneTheTimelineHolds() throws {
-        func entry(_ seq: UInt64, _ time: Double, app: String? = "a1", session: String? = nil, state: AppState = .background) -> TimelineEntry {
+        func entry(
+            _ seq: UInt64, _ time: Double, app: String? = "a1", session: String? = nil, state: AppState = .background
+        ) -> TimelineEntry {
             TimelineEntry(
                 seq: seq, time: time, app: app,
                 body: .callback(selector: "applicationDidEnterBackground:", state: state, args: [:], duration: 0),
@@ -96,13 +102,18 @@ import Testing
         ring.append(again)
         #expect(ring.retained.map(\.entry) == [entry(1, 1.5), entry(2, 9.25)])
         // Anything else that differs keeps a body of its own.
-        for other in [entry(3, 1.5, app: "a2"), entry(3, 1.5, app: nil), entry(3, 1.5, session: "s1"), entry(3, 1.5, state: .active)] {
+        for other in [
+            entry(3, 1.5, app: "a2"), entry(3, 1.5, app: nil), entry(3, 1.5, session: "s1"),
+            entry(3, 1.5, state: .active),
+        ] {
             let kept = ring.sharing(RetainedEntry(other))
             #expect(!kept.sharesBody(with: first), "\(other)")
             #expect(kept.entry == other)
         }
         // Only the newest entries are looked at.
-        for seq in 3..<(3 + UInt64(EntryRing.sharingWindow)) { ring.append(RetainedEntry(entry(seq, 2, app: "a\(seq)"))) }
+        for seq in 3..<(3 + UInt64(EntryRing.sharingWindow)) {
+            ring.append(RetainedEntry(entry(seq, 2, app: "a\(seq)")))
+        }
         #expect(!ring.sharing(RetainedEntry(entry(99, 3))).sharesBody(with: first))
     }
 }

@@ -10,10 +10,13 @@ import Testing
 @Suite struct SeedTests {
     static func seed(namespace: String?, _ steps: String) -> SeedScenario {
         let named = namespace.map { #""namespace": "\#($0)", "# } ?? ""
-        return SeedScenario(file: "01_seed.json", bytes: Array(#"{"name": "seed", "source": "test", \#(named)"steps": [\#(steps)]}"#.utf8))
+        return SeedScenario(
+            file: "01_seed.json",
+            bytes: Array(#"{"name": "seed", "source": "test", \#(named)"steps": [\#(steps)]}"#.utf8))
     }
 
-    static let lockedPhone = #"{"do": "POST /v1/devices", "body": {"id": "phone"}, "status": 201}, {"do": "POST /v1/devices/phone/events", "body": {"type": "lock"}}, {"do": "GET /v1/devices/phone", "expect": {"locked": true}}"#
+    static let lockedPhone =
+        #"{"do": "POST /v1/devices", "body": {"id": "phone"}, "status": 201}, {"do": "POST /v1/devices/phone/events", "body": {"type": "lock"}}, {"do": "GET /v1/devices/phone", "expect": {"locked": true}}"#
 
     @Test func aSeedAppliesOnceIntoTheNamespaceItNames() throws {
         try withTemporaryDirectory { directory in
@@ -37,7 +40,8 @@ import Testing
     @Test func aSeedThatFailsStopsTheStartAndLeavesNothing() throws {
         try withTemporaryDirectory { directory in
             let failing = Self.seed(
-                namespace: "team", Self.lockedPhone + #", {"do": "GET /v1/devices/phone", "expect": {"locked": false}}"#)
+                namespace: "team", Self.lockedPhone + #", {"do": "GET /v1/devices/phone", "expect": {"locked": false}}"#
+            )
             #expect {
                 _ = try TestDaemon(store: .sqlite(directory: directory), configure: { $0.seeds = [failing] })
             } throws: { error in
@@ -51,11 +55,13 @@ import Testing
                 _ = try TestDaemon(configure: { $0.seeds = [notAScenario] })
             }
             // A seed that does not fit the format stops the start before any of it runs, naming the member.
-            let misspelt = Self.seed(namespace: "typo", Self.lockedPhone + #", {"do": "GET /v1/devices/phone", "expcet": {"locked": true}}"#)
+            let misspelt = Self.seed(
+                namespace: "typo", Self.lockedPhone + #", {"do": "GET /v1/devices/phone", "expcet": {"locked": true}}"#)
             #expect {
                 _ = try TestDaemon(configure: { $0.seeds = [misspelt] })
             } throws: { error in
-                "\(error)".contains("01_seed.json") && "\(error)".contains("expcet") && "\(error)".contains("did you mean expect?")
+                "\(error)".contains("01_seed.json") && "\(error)".contains("expcet")
+                    && "\(error)".contains("did you mean expect?")
             }
         }
     }

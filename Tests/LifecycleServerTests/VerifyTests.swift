@@ -32,7 +32,9 @@ import Testing
             #expect(exact.int("checked") == 5)
             let some = try server.post(
                 "/v1/apps/mail/verify",
-                Self.body(["application:didFinishLaunchingWithOptions:", "applicationDidEnterBackground:"], #", "match": "subsequence""#))
+                Self.body(
+                    ["application:didFinishLaunchingWithOptions:", "applicationDidEnterBackground:"],
+                    #", "match": "subsequence""#))
             #expect(some.status == 200 && some.string("match") == "subsequence", "\(some.text)")
             // `next` goes on from the last one compared: nothing after it yet.
             let next = try #require(exact.int("next"))
@@ -52,12 +54,14 @@ import Testing
             expectProblem(reply, status: 409, code: "verification-failed")
             #expect(reply.int("index") == 2 && reply.string("expected") == swapped[2])
             // The detail counts as people count (the third callback); `index` counts from 0.
-            #expect(reply.string("detail")?.hasPrefix("callback 3 is applicationDidBecomeActive:") == true, "\(reply.text)")
+            #expect(
+                reply.string("detail")?.hasPrefix("callback 3 is applicationDidBecomeActive:") == true, "\(reply.text)")
             #expect(reply.nested("actual")["selector"] as? String == Self.launchAndHome[2])
             #expect(reply.object["callbacks"] as? [String] == Self.launchAndHome)
 
             // Fewer than expected: the first missing one; more: the first extra one, nothing expected there.
-            let longer = try server.post("/v1/apps/mail/verify", Self.body(Self.launchAndHome + ["applicationWillTerminate:"]))
+            let longer = try server.post(
+                "/v1/apps/mail/verify", Self.body(Self.launchAndHome + ["applicationWillTerminate:"]))
             expectProblem(longer, status: 409, code: "verification-failed")
             #expect(longer.int("index") == 5 && longer.string("expected") == "applicationWillTerminate:")
             #expect(longer.object["actual"] is NSNull)
@@ -67,7 +71,8 @@ import Testing
             // Out of order for a subsequence: the first that does not come after the one before it.
             let order = try server.post(
                 "/v1/apps/mail/verify",
-                Self.body(["applicationDidEnterBackground:", "applicationDidBecomeActive:"], #", "match": "subsequence""#))
+                Self.body(
+                    ["applicationDidEnterBackground:", "applicationDidBecomeActive:"], #", "match": "subsequence""#))
             expectProblem(order, status: 409, code: "verification-failed")
             #expect(order.int("index") == 1 && order.string("expected") == "applicationDidBecomeActive:")
             #expect(order.string("detail")?.hasSuffix("(expected callback 2 of 2)") == true, "\(order.text)")
@@ -85,7 +90,8 @@ import Testing
             expectProblem(none, status: 409, code: "verification-failed")
             #expect(none.int("checked") == 0)
             // Not in the default namespace.
-            expectProblem(try server.post("/v1/apps/mail/verify", Self.body(Self.launchAndHome)), status: 404, code: "not-found")
+            expectProblem(
+                try server.post("/v1/apps/mail/verify", Self.body(Self.launchAndHome)), status: 404, code: "not-found")
         }
     }
 
@@ -120,7 +126,8 @@ import Testing
     @Test func callbacksNoLongerRetainedAnswerGone() throws {
         try withDaemon(historyLimit: 4) { server in
             try Self.launchedAndHome(server)
-            expectProblem(try server.post("/v1/apps/mail/verify", Self.body(Self.launchAndHome)), status: 410, code: "gone")
+            expectProblem(
+                try server.post("/v1/apps/mail/verify", Self.body(Self.launchAndHome)), status: 410, code: "gone")
         }
     }
 }

@@ -63,7 +63,10 @@ import Testing
             let connection = try SQLiteConnection(path: directory.databasePath, readOnly: false)
             try connection.execute("PRAGMA user_version = 99", operation: "setup")
             connection.close()
-            #expect(throws: StoreError.schemaVersionTooNew(path: directory.databasePath, found: 99, supported: StoreSchema.version)) {
+            #expect(
+                throws: StoreError.schemaVersionTooNew(
+                    path: directory.databasePath, found: 99, supported: StoreSchema.version)
+            ) {
                 try SQLiteJournal(directory: directory.path, logger: testLogger)
             }
         }

@@ -39,7 +39,9 @@ import Testing
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             defer { journal.close() }
             let seqs = Protected<[UInt64]>([])
-            for index in 0..<3 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
+            for index in 0..<3 {
+                journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) }
+            }
             journal.flush()
             let gate = Gate()
             gate.hold(journal)
@@ -101,7 +103,9 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             let seqs = Protected<[UInt64]>([])
-            for index in 0..<4 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
+            for index in 0..<4 {
+                journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) }
+            }
             journal.append(stream: "tablet", record: [7]) { seqs.append(try! $0.get()) }
             journal.flush()
             let s = seqs.get()
@@ -118,8 +122,10 @@ import Testing
             defer { reopened.close() }
             #expect(
                 try reopened.recover() == [
-                    RecoveredStream(stream: "phone", snapshot: StreamSnapshot(seq: s[3], state: bytes("after 4")), records: []),
-                    RecoveredStream(stream: "tablet", snapshot: StreamSnapshot(seq: s[4], state: bytes("tablet")), records: []),
+                    RecoveredStream(
+                        stream: "phone", snapshot: StreamSnapshot(seq: s[3], state: bytes("after 4")), records: []),
+                    RecoveredStream(
+                        stream: "tablet", snapshot: StreamSnapshot(seq: s[4], state: bytes("tablet")), records: []),
                 ])
         }
     }
@@ -155,7 +161,9 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             let seqs = Protected<[UInt64]>([])
-            for index in 0..<3 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
+            for index in 0..<3 {
+                journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) }
+            }
             journal.flush()
             let s = seqs.get()
             let gate = Gate()
@@ -172,7 +180,8 @@ import Testing
             #expect(done.get() == ["a", "b", "c", "d"])
             #expect(
                 try journal.recover() == [
-                    RecoveredStream(stream: "phone", snapshot: StreamSnapshot(seq: s[2], state: bytes("c")), records: [])
+                    RecoveredStream(
+                        stream: "phone", snapshot: StreamSnapshot(seq: s[2], state: bytes("c")), records: [])
                 ])
             journal.close()
             // Two written ("a" and "c"), and "a" deleted once "c" was named.

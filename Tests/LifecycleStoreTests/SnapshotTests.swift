@@ -10,7 +10,9 @@ import Testing
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
             let seqs = Protected<[UInt64]>([])
-            for index in 0..<5 { journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) } }
+            for index in 0..<5 {
+                journal.append(stream: "phone", record: [UInt8(index)]) { seqs.append(try! $0.get()) }
+            }
             journal.flush()
             let s = seqs.get()
             journal.saveSnapshot(stream: "phone", upTo: s[1], state: bytes("state after 2"))

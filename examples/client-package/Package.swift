@@ -9,7 +9,7 @@ let package = Package(
     dependencies: [
         // A checkout of lifecycled, wherever it is and whatever its folder is called: `name:` is the name that
         // the products below are found by (SwiftPM would otherwise take the folder's name).
-        .package(name: "lifecycled", path: "../lifecycled"),
+        .package(name: "lifecycled", path: "../lifecycled")
         // Or a release, by its tag: .package(url: "https://YOUR-GIT-HOST/lifecycled.git", from: "1.0.0"),
     ],
     targets: [

@@ -114,7 +114,8 @@ enum EntryCoding {
         let body: TimelineEntry.Body
         switch kind {
         case .callback:
-            body = .callback(selector: try r.string(), state: try choice(), args: try object(), duration: try r.double())
+            body = .callback(
+                selector: try r.string(), state: try choice(), args: try object(), duration: try r.double())
             sceneState = try optional { try choice() }
         case .notification:
             body = .notification(
@@ -179,7 +180,9 @@ enum EntryCoding {
 
     /// Nesting as deep as the JSON the daemon parses, and no deeper: a damaged blob cannot recurse without end.
     private static func json<Bytes>(_ r: inout ByteReader<Bytes>, depth: Int) throws -> JSONValue {
-        guard depth <= JSONParser.defaultMaxDepth, let tag = Tag(rawValue: try r.byte()) else { throw JournaledInput.CorruptRecord() }
+        guard depth <= JSONParser.defaultMaxDepth, let tag = Tag(rawValue: try r.byte()) else {
+            throw JournaledInput.CorruptRecord()
+        }
         switch tag {
         case .null: return .null
         case .no: return .bool(false)

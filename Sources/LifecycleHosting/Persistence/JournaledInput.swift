@@ -45,7 +45,9 @@ package enum JournalRecordFormat {
     /// Why a record cannot be read: a version newer than this build knows.
     package struct UnknownVersion: Error, CustomStringConvertible {
         package var version: String
-        package var description: String { "a journal record has format version \(version), newer than this build reads" }
+        package var description: String {
+            "a journal record has format version \(version), newer than this build reads"
+        }
     }
 
     package static func encode(_ entry: JournaledInput) -> [UInt8] {
@@ -61,7 +63,9 @@ package enum JournalRecordFormat {
         return prefix + Array(body) + [UInt8(ascii: "}")]
     }
 
-    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws -> JournaledInput {
+    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws
+        -> JournaledInput
+    {
         if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
             return try JSONDecoder().decode(JournaledInput.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
         }

@@ -66,8 +66,10 @@ extension LifecycleService {
             "request",
             metadata: [
                 "client": "\(request.client?.description ?? "-")", "method": "\(request.loggedMethod)",
-                "route": "\(match.route.rawValue)", "path": "\(request.loggedPath)", "status": .stringConvertible(response.status),
-                "micros": .stringConvertible(nanoseconds / 1000), "bytes": .stringConvertible(response.stream == nil ? response.body.count : -1),
+                "route": "\(match.route.rawValue)", "path": "\(request.loggedPath)",
+                "status": .stringConvertible(response.status),
+                "micros": .stringConvertible(nanoseconds / 1000),
+                "bytes": .stringConvertible(response.stream == nil ? response.body.count : -1),
                 "token": "\(token ?? "-")", "requestId": "\(id)",
             ])
     }

@@ -27,13 +27,17 @@ extension LifecycleService {
                 .unauthorized, detail, headers: [("WWW-Authenticate", "Bearer realm=\"lifecycled\"")])
             logger.notice(
                 "request refused",
-                metadata: ["status": .stringConvertible(401), "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)"])
+                metadata: [
+                    "status": .stringConvertible(401), "method": "\(request.loggedMethod)",
+                    "path": "\(request.loggedPath)",
+                ])
             return (error, nil)
         case .forbidden(let token, let detail):
             logger.notice(
                 "request refused",
                 metadata: [
-                    "status": .stringConvertible(403), "token": "\(token.name)", "method": "\(request.loggedMethod)", "path": "\(request.loggedPath)",
+                    "status": .stringConvertible(403), "token": "\(token.name)", "method": "\(request.loggedMethod)",
+                    "path": "\(request.loggedPath)",
                 ])
             return (APIError(.forbidden, detail), token.name)
         }

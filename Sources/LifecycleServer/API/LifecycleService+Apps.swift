@@ -15,7 +15,8 @@ extension LifecycleService {
         let parsed = try AppRequest(body)
         let id = parsed.id ?? "a-" + Self.newID()
         try admitMemory(
-            DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name, what: "an app's description")
+            DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name,
+            what: "an app's description")
         if let deviceID = parsed.device {
             guard let host = registry.device(deviceID) else {
                 throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")

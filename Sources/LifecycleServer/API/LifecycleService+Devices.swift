@@ -43,7 +43,8 @@ extension LifecycleService {
         }
         let space = scope.space
         let registry = space.registry
-        try admitMemory(DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
+        try admitMemory(
+            DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
         space.admitCreation { [self] alive in
             guard alive else {
                 return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))

@@ -8,7 +8,9 @@ extension LifecycleService {
     func admitMemory(_ bytes: Int, in namespace: String, what: String) throws(APIError) {
         guard let refusal = memoryBudget.refusal(adding: bytes, in: namespace) else { return }
         let (budget, option) =
-            refusal.namespace.map { ("the namespace \($0)'s", "--namespace-memory-bytes") } ?? ("the daemon's", "--memory-bytes")
+            refusal.namespace.map { ("the namespace \($0)'s", "--namespace-memory-bytes") } ?? (
+                "the daemon's", "--memory-bytes"
+            )
         var error = APIError(
             .memoryBudgetExceeded,
             "\(what) takes \(refusal.asked) bytes, and \(budget) memory budget (\(option), \(refusal.limit) bytes) holds "

@@ -32,7 +32,9 @@ extension LifecycleService {
         }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: Array(MetricsCatalogue.withHelp(options.metricsText() + metrics.requests.text() + ProcessMetrics.text()).utf8))
+            body: Array(
+                MetricsCatalogue.withHelp(options.metricsText() + metrics.requests.text() + ProcessMetrics.text()).utf8)
+        )
     }
 
     /// Records the device and app gauges: totals over every namespace.
@@ -62,7 +64,8 @@ extension LifecycleService {
             refusal = APIError(
                 .insufficientStorage,
                 "the data directory's disk has \(use.freeBytes) bytes left, less than the \(options.minFreeDiskBytes) "
-                    + "it keeps free (--min-free-disk-bytes): free some, or delete devices or namespaces; nothing changed")
+                    + "it keeps free (--min-free-disk-bytes): free some, or delete devices or namespaces; nothing changed"
+            )
             refusal?.extra["limit"] = .number(Double(options.minFreeDiskBytes))
         }
         if refusal != nil { metrics.storageRefusals.increment() }

@@ -27,7 +27,8 @@ extension LifecycleService {
         case (false, nil): try page(request, query: query, host: host, app: id, filter: { _ in true }, done)
         case (true, let session?):
             try page(
-                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.isIn(session: session) }, done)
+                request, query: query, host: host, app: id, filter: { $0.isCallback && $0.isIn(session: session) }, done
+            )
         case (false, let session?):
             try page(request, query: query, host: host, app: id, filter: { $0.isIn(session: session) }, done)
         }

@@ -36,14 +36,17 @@ extension LifecycleService {
         let failure: (index: Int, detail: String)? =
             switch expected.match {
             case .exact: Self.firstDifference(expected: expected.callbacks, actual: selectors)
-            case .subsequence: Self.firstMissing(expected: expected.callbacks, actual: selectors, seqs: actual.map(\.seq), after: after)
+            case .subsequence:
+                Self.firstMissing(
+                    expected: expected.callbacks, actual: selectors, seqs: actual.map(\.seq), after: after)
             }
         guard let failure else {
             return done(
                 .json(
                     200,
                     [
-                        "holds": true, "match": .string(expected.match.rawValue), "checked": .number(Double(actual.count)),
+                        "holds": true, "match": .string(expected.match.rawValue),
+                        "checked": .number(Double(actual.count)),
                         "next": .number(Double(actual.last?.seq ?? after)),
                     ]))
         }
@@ -74,9 +77,15 @@ extension LifecycleService {
         if expected.count == actual.count { return nil }
         let index = min(expected.count, actual.count)
         if actual.count < expected.count {
-            return (index, "the app had \(actual.count) callbacks where \(expected.count) were expected: \(expected[index]) is missing")
+            return (
+                index,
+                "the app had \(actual.count) callbacks where \(expected.count) were expected: \(expected[index]) is missing"
+            )
         }
-        return (index, "the app had \(actual.count) callbacks where \(expected.count) were expected: \(actual[index]) came after them")
+        return (
+            index,
+            "the app had \(actual.count) callbacks where \(expected.count) were expected: \(actual[index]) came after them"
+        )
     }
 
     /// The first of `expected` that does not come, in order, in `actual`; nil when each does.
@@ -87,7 +96,9 @@ extension LifecycleService {
         var lastSeq = after
         for (index, wanted) in expected.enumerated() {
             guard let found = actual[position...].firstIndex(of: wanted) else {
-                return (index, "no \(wanted) after seq \(lastSeq) (expected callback \(index + 1) of \(expected.count))")
+                return (
+                    index, "no \(wanted) after seq \(lastSeq) (expected callback \(index + 1) of \(expected.count))"
+                )
             }
             lastSeq = seqs[found]
             position = found + 1

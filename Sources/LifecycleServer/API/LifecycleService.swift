@@ -158,7 +158,10 @@ public final class LifecycleService: HTTPResponder {
     var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring))! }
 
     /// Whether recovery is done and the service is not draining.
-    var historyBounds: HistoryBounds { HistoryBounds(entries: options.historyLimit, bytes: options.historyBytes, recordingBytes: options.recordingBytes) }
+    var historyBounds: HistoryBounds {
+        HistoryBounds(
+            entries: options.historyLimit, bytes: options.historyBytes, recordingBytes: options.recordingBytes)
+    }
 
     public var isReady: Bool { currentPhase == .ready }
 

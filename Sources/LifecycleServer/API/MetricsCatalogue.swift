@@ -15,7 +15,8 @@ enum MetricsCatalogue {
         "lifecycled_long_polls_parked": "Reads waiting for a change (wait=).",
         "lifecycled_event_streams_open": "Event streams and change feeds open now.",
         "lifecycled_timeline_entries_evicted_total": "Timeline entries dropped by the history limits.",
-        "lifecycled_history_bytes": "Bytes clients make the daemon hold over every device: entries, recordings, remembered answers, descriptions (--memory-bytes caps).",
+        "lifecycled_history_bytes":
+            "Bytes clients make the daemon hold over every device: entries, recordings, remembered answers, descriptions (--memory-bytes caps).",
         "lifecycled_namespace_requests_total": "Requests, by namespace.",
         "lifecycled_namespace_events_total": "Events applied, by namespace.",
         "lifecycled_namespace_apps": "Apps, by namespace.",
@@ -25,12 +26,14 @@ enum MetricsCatalogue {
         "lifecycled_store_commit_operations": "Operations (records, snapshots, deletions) per group commit.",
         "lifecycled_store_record_bytes_total": "Bytes of journal records written.",
         "lifecycled_store_snapshots_total": "Device snapshots written.",
-        "lifecycled_snapshot_encode_duration_seconds": "Time to encode and compress one device snapshot (off the request path).",
+        "lifecycled_snapshot_encode_duration_seconds":
+            "Time to encode and compress one device snapshot (off the request path).",
         "lifecycled_store_snapshot_bytes_total": "Bytes of device snapshots written (compressed).",
         "lifecycled_store_wal_bytes": "Size of the SQLite write-ahead log after the last commit.",
         "lifecycled_store_used_bytes": "Bytes the store's live pages take (what --max-data-bytes caps).",
         "lifecycled_store_free_disk_bytes": "Bytes left on the store's file system (--min-free-disk-bytes keeps some).",
-        "lifecycled_store_refusals_total": "Changes refused 507 insufficient-storage (the data cap, or too little disk).",
+        "lifecycled_store_refusals_total":
+            "Changes refused 507 insufficient-storage (the data cap, or too little disk).",
         "lifecycled_recovery_seconds": "Time the start-up recovery took.",
         "lifecycled_recovery_records": "Journal records the start-up recovery replayed.",
         "process_resident_memory_bytes": "Resident memory of the process.",

@@ -13,7 +13,9 @@ enum ProcessMetrics {
             out += "# TYPE \(name) \(type)\n\(name) \(value.plainText)\n"
         }
         let stat = selfStat()
-        add("process_resident_memory_bytes", "gauge", stat.map { $0.residentPages * Double(sysconf(Int32(_SC_PAGESIZE))) })
+        add(
+            "process_resident_memory_bytes", "gauge",
+            stat.map { $0.residentPages * Double(sysconf(Int32(_SC_PAGESIZE))) })
         add("process_virtual_memory_bytes", "gauge", stat?.virtualBytes)
         add("process_open_fds", "gauge", openDescriptors())
         var limit = rlimit()

@@ -21,7 +21,9 @@ package final class RequestMetrics: @unchecked Sendable {
 
     /// The routes in the order of the counters (`allCases` makes a new array at each call).
     private static let routes = Route.allCases
-    private static let boundNanoseconds = durationBounds.map { UInt64($0.components.seconds) * 1_000_000_000 + UInt64($0.components.attoseconds / 1_000_000_000) }
+    private static let boundNanoseconds = durationBounds.map {
+        UInt64($0.components.seconds) * 1_000_000_000 + UInt64($0.components.attoseconds / 1_000_000_000)
+    }
     /// A status's counter within its route's, indexed by status code (100...599); `statuses.count` is `other`.
     private static let statusSlots: [UInt8] = (0..<600).map { UInt8(statuses.firstIndex(of: $0) ?? statuses.count) }
 
@@ -78,7 +80,8 @@ package final class RequestMetrics: @unchecked Sendable {
             }
             cumulative += base[Self.bucketsStart + Self.boundNanoseconds.count].load(ordering: .relaxed)
             out += "\(name)_bucket{route=\"\(route.rawValue)\",le=\"+Inf\"} \(cumulative)\n"
-            out += "\(name)_sum{route=\"\(route.rawValue)\"} \(Self.seconds(base[Self.sumSlot].load(ordering: .relaxed)))\n"
+            out +=
+                "\(name)_sum{route=\"\(route.rawValue)\"} \(Self.seconds(base[Self.sumSlot].load(ordering: .relaxed)))\n"
             out += "\(name)_count{route=\"\(route.rawValue)\"} \(cumulative)\n"
         }
         return out

@@ -212,7 +212,9 @@ private struct Segment {
     init() {}
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
     /// A literal's bytes, which live as long as the program.
-    init(_ literal: StaticString) { bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount) }
+    init(_ literal: StaticString) {
+        bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    }
 
     /// The segment as a string of its own (an id).
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -234,13 +236,18 @@ private struct Segment {
     /// What follows `prefix`, when the segment starts with it.
     func dropping(_ prefix: StaticString) -> Segment? {
         let count = prefix.utf8CodeUnitCount
-        guard bytes.count >= count, Segment(UnsafeBufferPointer(rebasing: bytes[..<count])).is(prefix) else { return nil }
+        guard bytes.count >= count, Segment(UnsafeBufferPointer(rebasing: bytes[..<count])).is(prefix) else {
+            return nil
+        }
         return Segment(UnsafeBufferPointer(rebasing: bytes[count...]))
     }
 
     /// The bytes before the first `separator`, and the rest from it (empty when there is none).
     func split(at separator: UInt8) -> (Segment, Segment) {
         let index = bytes.firstIndex(of: separator) ?? bytes.count
-        return (Segment(UnsafeBufferPointer(rebasing: bytes[..<index])), Segment(UnsafeBufferPointer(rebasing: bytes[index...])))
+        return (
+            Segment(UnsafeBufferPointer(rebasing: bytes[..<index])),
+            Segment(UnsafeBufferPointer(rebasing: bytes[index...]))
+        )
     }
 }

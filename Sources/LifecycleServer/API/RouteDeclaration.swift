@@ -121,7 +121,8 @@ struct Operation: Sendable {
     /// An operation answered within the path's namespace.
     static func scoped(
         _ method: String, effect: Effect? = nil, gated: Bool? = nil, imports: ImportUse? = nil,
-        _ handle: @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, AnswerSink)
+        _ handle:
+            @escaping @Sendable (LifecycleService, RequestScope, HTTPRequest, Route.Match, AnswerSink)
             throws(APIError) -> Void
     ) -> Operation {
         Operation(method, effect: effect, gated: gated, imports: imports, .scoped(handle))

@@ -10,22 +10,39 @@ extension Route {
     /// and its handler; a test holds these rows and the spec's paths together.
     var declaration: RouteDeclaration {
         switch self {
-        case .livez: RouteDeclaration("/livez", access: .open, [.plain("GET") { _, _, _, done throws(APIError) in done(BuildInfo.liveAnswer) }])
-        case .readyz: RouteDeclaration("/readyz", access: .open, [.plain("GET") { service, _, _, done throws(APIError) in service.readyz(done) }])
+        case .livez:
+            RouteDeclaration(
+                "/livez", access: .open,
+                [.plain("GET") { _, _, _, done throws(APIError) in done(BuildInfo.liveAnswer) }])
+        case .readyz:
+            RouteDeclaration(
+                "/readyz", access: .open,
+                [.plain("GET") { service, _, _, done throws(APIError) in service.readyz(done) }])
         case .metrics:
-            RouteDeclaration("/metrics", access: .metrics, [.plain("GET") { service, _, _, done throws(APIError) in done(service.metricsResponse()) }])
+            RouteDeclaration(
+                "/metrics", access: .metrics,
+                [.plain("GET") { service, _, _, done throws(APIError) in done(service.metricsResponse()) }])
         case .openapi:
             RouteDeclaration(
                 "/v1/openapi.yaml", access: .open,
-                [.plain("GET") { service, request, _, done throws(APIError) in done(service.openAPIResponse(request)) }])
+                [.plain("GET") { service, request, _, done throws(APIError) in done(service.openAPIResponse(request)) }]
+            )
         case .eventTypes:
             RouteDeclaration(
                 "/v1/event-types", access: .open,
-                [.plain("GET") { _, request, _, done throws(APIError) in done(.read(EventCatalogueEncoder.body, request: request)) }])
+                [
+                    .plain("GET") { _, request, _, done throws(APIError) in
+                        done(.read(EventCatalogueEncoder.body, request: request))
+                    }
+                ])
         case .dashboard:
             RouteDeclaration(
                 "/", access: .open,
-                [.plain("GET") { service, request, _, done throws(APIError) in done(try service.dashboardResponse(request, file: nil)) }])
+                [
+                    .plain("GET") { service, request, _, done throws(APIError) in
+                        done(try service.dashboardResponse(request, file: nil))
+                    }
+                ])
         case .dashboardAsset:
             RouteDeclaration(
                 "/dashboard/{file}", access: .open,
@@ -37,11 +54,19 @@ extension Route {
         case .reset:
             RouteDeclaration(
                 "/v1/reset", access: .everything,
-                [.plain("POST", effect: .freeing) { service, _, _, done throws(APIError) in try service.resetEverything(done) }])
+                [
+                    .plain("POST", effect: .freeing) { service, _, _, done throws(APIError) in
+                        try service.resetEverything(done)
+                    }
+                ])
         case .namespaces:
             RouteDeclaration(
                 "/v1/namespaces", access: .namespaceList,
-                [.plain("GET") { service, request, _, done throws(APIError) in done(try service.listNamespaces(request)) }])
+                [
+                    .plain("GET") { service, request, _, done throws(APIError) in
+                        done(try service.listNamespaces(request))
+                    }
+                ])
         case .namespace:
             RouteDeclaration(
                 "/v1/namespaces/{ns}", access: .pathNamespace,
@@ -175,7 +200,8 @@ extension Route {
                 [
                     // Not gated: a verify reads, and goes on while its namespace is frozen; yet it is refused while
                     // draining, after a store failure and while the store is short of room, as changes are.
-                    .scoped("POST", gated: false, imports: .ownApp) { service, scope, request, match, done throws(APIError) in
+                    .scoped("POST", gated: false, imports: .ownApp) {
+                        service, scope, request, match, done throws(APIError) in
                         try service.verifyCallbacks(scope, request, app: try match.requireID(), done)
                     }
                 ])

@@ -19,7 +19,8 @@ struct NamespaceRequest: Equatable {
         }
         let known = ["ttlSeconds", "labels", "frozen"]
         for key in members.keys.sorted() where !known.contains(key) {
-            throw APIError.invalidField(key, "\(key) is not a known field", allowed: known).suggesting(for: key, among: known)
+            throw APIError.invalidField(key, "\(key) is not a known field", allowed: known).suggesting(
+                for: key, among: known)
         }
         switch members["frozen"] {
         case nil: break

@@ -46,7 +46,8 @@ extension LifecycleService {
         let space: Namespace
         if request.method == "POST" {
             space = try obtainNamespace(
-                name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now), request: request).space
+                name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now), request: request
+            ).space
         } else if let existing = namespaces.existing(name) {
             space = existing
         } else {
@@ -68,8 +69,9 @@ extension LifecycleService {
         var settings = settings
         let policy = access.withLock { $0 }
         var creator: AccessToken?
-        if policy.table != nil, case .allowed(let token?) = policy.decide(
-            method: request.method, scope: .namespace(name), authorization: request.header(.authorization)),
+        if policy.table != nil,
+            case .allowed(let token?) = policy.decide(
+                method: request.method, scope: .namespace(name), authorization: request.header(.authorization)),
             token.role != .admin
         {
             creator = token

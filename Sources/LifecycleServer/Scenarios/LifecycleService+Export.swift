@@ -18,7 +18,8 @@ extension LifecycleService {
             throw .invalidField(name, "\(name) names one to export: an id, not an empty string")
         }
         if let format = request.query["format"], format != "scenario" {
-            throw .invalidField("format", "format must be scenario, the one format an export has", allowed: ["scenario"])
+            throw .invalidField(
+                "format", "format must be scenario, the one format an export has", allowed: ["scenario"])
         }
         let hosts: [DeviceHost]
         if let app {

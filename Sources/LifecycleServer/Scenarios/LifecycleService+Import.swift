@@ -61,7 +61,9 @@ extension LifecycleService {
                 }
             },
             unwanted: unwanted,
-            dropped: { why in done(APIError.importFailed("the import did not run: \(why); nothing of it stays", step: nil).response) })
+            dropped: { why in
+                done(APIError.importFailed("the import did not run: \(why); nothing of it stays", step: nil).response)
+            })
         do throws(ImportQueue.Refusal) {
             try imports.enqueue(job)
         } catch {
@@ -82,7 +84,8 @@ extension LifecycleService {
     static func importable(_ document: JSONValue) throws(APIError) -> Scenario {
         if let problem = ScenarioFormat.problems(in: document).first {
             var error = APIError.invalidField(
-                problem.path.isEmpty ? "body" : problem.path, "not a scenario of the format (docs/SCENARIOS.md): \(problem)",
+                problem.path.isEmpty ? "body" : problem.path,
+                "not a scenario of the format (docs/SCENARIOS.md): \(problem)",
                 allowed: problem.allowed)
             if let nearest = problem.didYouMean { error.extra["didYouMean"] = .string(nearest) }
             throw error
@@ -90,7 +93,8 @@ extension LifecycleService {
         if case .array(let steps)? = document["steps"],
             let index = steps.firstIndex(where: { $0["sleep"] != nil })
         {
-            throw .invalidField("steps[\(index)].sleep", "steps[\(index)].sleep: an import does not pause: leave out its sleep steps")
+            throw .invalidField(
+                "steps[\(index)].sleep", "steps[\(index)].sleep: an import does not pause: leave out its sleep steps")
         }
         do {
             return try Scenario(file: "import", document: document)
@@ -121,17 +125,21 @@ extension LifecycleService {
         } catch {
             let mismatch = error as? Mismatch
             var failure = APIError.importFailed(
-                "the import stopped at \(mismatch?.description ?? "\(error)"); nothing of it stays", step: mismatch?.step)
+                "the import stopped at \(mismatch?.description ?? "\(error)"); nothing of it stays",
+                step: mismatch?.step)
             if let lists = mismatch?.lists {
                 failure.extra["lists"] = [
-                    "expected": .array(lists.expected), "actual": .array(lists.actual), "index": .number(Double(lists.index)),
+                    "expected": .array(lists.expected), "actual": .array(lists.actual),
+                    "index": .number(Double(lists.index)),
                 ]
             }
             return .failure(failure)
         }
         let (devices, apps) = transport.created
         do throws(APIError) {
-            if let why = unwanted() { throw .importFailed("the import stopped: \(why); nothing of it stays", step: nil) }
+            if let why = unwanted() {
+                throw .importFailed("the import stopped: \(why); nothing of it stays", step: nil)
+            }
             try install(from: staging, devices: devices, into: name, authorization: authorization)
         } catch {
             return .failure(error)

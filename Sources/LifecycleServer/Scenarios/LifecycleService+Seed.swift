@@ -29,7 +29,9 @@ public struct SeedScenario: Sendable {
             defer { try? handle.close() }
             var bytes: [UInt8] = []
             do {
-                while bytes.count <= limit, let chunk = try handle.read(upToCount: limit + 1 - bytes.count), !chunk.isEmpty {
+                while bytes.count <= limit, let chunk = try handle.read(upToCount: limit + 1 - bytes.count),
+                    !chunk.isEmpty
+                {
                     bytes += chunk
                 }
             } catch {
@@ -65,7 +67,10 @@ extension LifecycleService {
             }
             let name = scenario.namespace ?? NamespaceName.defaultName
             guard NamespaceName.isValid(name) else {
-                throw SeedError(description: "\(seed.file) names the namespace \(name), which is not a namespace name (\(NamespaceName.pattern))")
+                throw SeedError(
+                    description:
+                        "\(seed.file) names the namespace \(name), which is not a namespace name (\(NamespaceName.pattern))"
+                )
             }
             let metadata: Logger.Metadata = ["file": "\(seed.file)", "namespace": "\(name)"]
             let existing = namespaces.existing(name)
@@ -76,7 +81,9 @@ extension LifecycleService {
             let namespaced = name != NamespaceName.defaultName
             switch runImport(scenario, namespace: namespaced ? name : nil, checks: true) {
             case .success:
-                logger.info("seed applied", metadata: metadata.merging(["steps": .stringConvertible(scenario.steps.count)]) { $1 })
+                logger.info(
+                    "seed applied",
+                    metadata: metadata.merging(["steps": .stringConvertible(scenario.steps.count)]) { $1 })
             case .failure(let error):
                 // Nothing of it stays (nor its namespace): the next start seeds again.
                 throw SeedError(description: "\(seed.file) did not apply to the namespace \(name): \(error.detail)")

@@ -129,7 +129,9 @@ extension LifecycleService {
         space.admitCreation { [self] alive in
             defer { admitted.signal() }
             guard alive else {
-                return refusal.withLock { $0 = .notFound("the namespace \(name) was deleted; nothing of the import stays") }
+                return refusal.withLock {
+                    $0 = .notFound("the namespace \(name) was deleted; nothing of the import stays")
+                }
             }
             do throws(APIError) {
                 try register(hosts.map(\.host), in: space)
@@ -179,7 +181,8 @@ extension LifecycleService {
             guard case .device(let configuration, let wall) = creation else {
                 throw APIError(.importFailed, "device \(id): its first input is not its creation")
             }
-            let host = makeHost(try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
+            let host = makeHost(
+                try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
             for record in records {
                 try host.replay(JournaledInput(bytes: record, version1: JournalRecordVersion1.entry))
             }

@@ -40,7 +40,9 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
             guard !shared.gone else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
             let ring: EntryRing
             if let app {
-                guard shared.device.app(app) != nil else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
+                guard shared.device.app(app) != nil else {
+                    return .failure(Early(.last(StreamEnd.deleted.event), after))
+                }
                 ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
             } else {
                 ring = shared.deviceTimeline

@@ -7,7 +7,8 @@ extension AppRequest {
         for (selector, value) in reader.members.sorted(by: { $0.key < $1.key }) {
             guard case .array(let items) = value else {
                 throw .invalidField(
-                    reader.path(selector), "\(reader.path(selector)) must be an array of actions, not \(value.typeName)")
+                    reader.path(selector), "\(reader.path(selector)) must be an array of actions, not \(value.typeName)"
+                )
             }
             actions[selector] = try items.enumerated().map { (index, item) throws(APIError) in
                 try action(FieldReader(item, prefix: reader.path("\(selector)[\(index)]."), what: "an action"))
@@ -26,7 +27,8 @@ extension AppRequest {
         case .beginBackgroundTask:
             try reader.rejectUnknown(allowed: ["do", "name", "duration"])
             return .beginBackgroundTask(
-                name: try reader.string("name"), duration: try reader.number("duration", in: AppConfiguration.durationRange))
+                name: try reader.string("name"),
+                duration: try reader.number("duration", in: AppConfiguration.durationRange))
         case .useGPU:
             try reader.rejectUnknown(allowed: ["do"])
             return .useGPU
@@ -34,7 +36,8 @@ extension AppRequest {
             try reader.rejectUnknown(allowed: ["do", "resource"])
             guard let resource = try reader.enumeration("resource", AppResource.self) else {
                 throw .invalidField(
-                    reader.path("resource"), "\(reader.path("resource")) is required: the resource \(name.rawValue) names",
+                    reader.path("resource"),
+                    "\(reader.path("resource")) is required: the resource \(name.rawValue) names",
                     allowed: AppResource.allCases.map(\.rawValue))
             }
             return name == .acquire ? .acquire(resource: resource) : .release(resource: resource)

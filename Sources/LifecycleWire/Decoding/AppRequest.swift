@@ -67,7 +67,9 @@ package struct AppRequest {
             if let protocols = try info.strings("externalAccessoryProtocols"), !protocols.isEmpty {
                 configuration.info.externalAccessoryProtocols = protocols
             }
-            if let images = try info.strings("launchImages"), !images.isEmpty { configuration.info.launchImages = images }
+            if let images = try info.strings("launchImages"), !images.isEmpty {
+                configuration.info.launchImages = images
+            }
         }
         if let delegate = try reader.object("delegate") {
             try delegate.rejectUnknown(allowed: [

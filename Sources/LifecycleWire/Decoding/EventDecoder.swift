@@ -7,7 +7,8 @@ package enum EventDecoder {
 
     /// `deviceOnly`: the device path, which takes device events only.
     /// `replaying`: a journaled body, read as it was accepted (see `FieldReader.replaying`).
-    package static func decode(_ body: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> [Event] {
+    package static func decode(_ body: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> [Event]
+    {
         let items: [JSONValue]
         if case .array(let array) = body {
             guard !array.isEmpty, array.count <= maxBatch else {
@@ -30,7 +31,9 @@ package enum EventDecoder {
         return events
     }
 
-    package static func decodeOne(_ value: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError) -> Event {
+    package static func decodeOne(_ value: JSONValue, deviceOnly: Bool, replaying: Bool = false) throws(APIError)
+        -> Event
+    {
         let reader = try FieldReader(value, what: "an event", replaying: replaying)
         let name = try reader.requiredString("type")
         let validTypes = deviceOnly ? Event.deviceTypes : Event.allTypes

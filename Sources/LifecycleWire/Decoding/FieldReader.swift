@@ -146,8 +146,10 @@ struct FieldReader {
     }
 
     private func notAllowed(_ key: String, _ text: String, _ options: [String]) -> APIError {
-        APIError.invalidField(path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"", allowed: options)
-            .suggesting(for: text, among: options)
+        APIError.invalidField(
+            path(key), "\(path(key)) must be one of the allowed values, not \"\(text)\"", allowed: options
+        )
+        .suggesting(for: text, among: options)
     }
 }
 

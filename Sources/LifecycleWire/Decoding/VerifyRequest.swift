@@ -27,7 +27,8 @@ package struct VerifyRequest: Sendable {
             throw .invalidField("callbacks", "callbacks is required: the selectors expected, in order")
         }
         guard (1...Self.maxCallbacks).contains(callbacks.count) else {
-            throw .invalidField("callbacks", "callbacks must hold 1 to \(Self.maxCallbacks) selectors, not \(callbacks.count)")
+            throw .invalidField(
+                "callbacks", "callbacks must hold 1 to \(Self.maxCallbacks) selectors, not \(callbacks.count)")
         }
         for (index, selector) in callbacks.enumerated()
         where selector.isEmpty || selector.unicodeScalars.count > Self.maxSelectorLength {

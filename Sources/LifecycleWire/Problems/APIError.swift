@@ -72,7 +72,8 @@ package struct APIError: Error {
     /// One event (or a device or app description) larger than `--max-event-bytes`: 413 with the limit.
     package static func eventTooLarge(bytes: Int, limit: Int, what: String) -> APIError {
         var error = APIError(
-            .payloadTooLarge, "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)")
+            .payloadTooLarge, "\(what) is \(bytes) bytes of JSON; one may be at most \(limit) bytes (--max-event-bytes)"
+        )
         error.extra["limit"] = .number(Double(limit))
         return error
     }
@@ -119,7 +120,8 @@ package struct APIError: Error {
 
     package static func idempotencyKeyReused() -> APIError {
         APIError(
-            .idempotencyKeyReused, "this Idempotency-Key was first used with another request body; use a new key for a new request")
+            .idempotencyKeyReused,
+            "this Idempotency-Key was first used with another request body; use a new key for a new request")
     }
 
     /// The problem document (RFC 9457): `type`, `title`, `status`, `detail`, `code`, then the extra members

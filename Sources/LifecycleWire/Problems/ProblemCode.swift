@@ -45,7 +45,8 @@ package enum ProblemCode: String, CaseIterable, Sendable {
         case .forbidden, .crossOriginRequest, .quotaExceeded: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .invalidTransition, .alreadyExists, .verificationFailed, .notExportable, .importFailed, .namespaceFrozen: return 409
+        case .invalidTransition, .alreadyExists, .verificationFailed, .notExportable, .importFailed, .namespaceFrozen:
+            return 409
         case .gone: return 410
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414

@@ -91,7 +91,9 @@ struct RouteDeclarationTests {
         }
     }
 
-    @Test("the facts read from the declarations: namespaced routes need their namespace's access, and only a scoped change passes the gate")
+    @Test(
+        "the facts read from the declarations: namespaced routes need their namespace's access, and only a scoped change passes the gate"
+    )
     func derivedFacts() {
         for route in Route.allCases where route != .unknown {
             let declaration = route.declaration
@@ -116,11 +118,15 @@ struct RouteDeclarationTests {
         let ungated = Route.allCases.flatMap { route in
             route.operations.filter { $0.isWrite && !$0.gated }.map { "\($0.method) \(route)" }
         }
-        #expect(ungated.sorted() == ["DELETE namespace", "POST appVerify", "POST import", "POST reset", "PUT namespace"])
+        #expect(
+            ungated.sorted() == ["DELETE namespace", "POST appVerify", "POST import", "POST reset", "PUT namespace"])
         let freeing = Route.allCases.flatMap { route in
             route.operations.filter { $0.effect == .freeing }.map { "\($0.method) \(route)" }
         }
-        #expect(freeing.sorted() == ["DELETE app", "DELETE device", "DELETE namespace", "POST namespaceReset", "POST reset"])
+        #expect(
+            freeing.sorted() == [
+                "DELETE app", "DELETE device", "DELETE namespace", "POST namespaceReset", "POST reset",
+            ])
     }
 
     /// What an import may take, read from the declarations: this list is the policy.
@@ -142,15 +148,18 @@ struct RouteDeclarationTests {
                 for operation in route.operations {
                     let path = Self.sample(route.declaration.path.description)
                     // Only the namespaced routes' unprefixed paths are `default`'s; the others name `team-a`.
-                    let transport = ImportTransport(service: server.service, namespace: path.contains("team-a") ? "team-a" : nil)
+                    let transport = ImportTransport(
+                        service: server.service, namespace: path.contains("team-a") ? "team-a" : nil)
                     var refusal: String?
                     do {
-                        _ = try transport.exchange(method: operation.method, path: path, headers: [], body: Array("{}".utf8))
+                        _ = try transport.exchange(
+                            method: operation.method, path: path, headers: [], body: Array("{}".utf8))
                     } catch {
                         refusal = "\(error)"
                     }
                     let refused = refusal?.contains("is none of that") == true
-                    #expect(refused == (operation.importUse == nil), "\(operation.method) \(path): \(refusal ?? "taken")")
+                    #expect(
+                        refused == (operation.importUse == nil), "\(operation.method) \(path): \(refusal ?? "taken")")
                 }
             }
         }

@@ -129,7 +129,8 @@ struct RevokedStreamTests {
         ])
         try withDaemon(transport: .live, tokens: both) { server in
             let created = try server.post(
-                "/v1/apps", #"{"id": "a", "bundleId": "com.example.a"}"#, headers: [("Authorization", "Bearer \(admin)")])
+                "/v1/apps", #"{"id": "a", "bundleId": "com.example.a"}"#,
+                headers: [("Authorization", "Bearer \(admin)")])
             #expect(created.status == 201)
             let ending = try EventStreamClient(
                 port: server.port, path: "/v1/apps/a/timeline", headers: [("Authorization", "Bearer \(revoked)")])

@@ -23,7 +23,8 @@ import Testing
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.string("detail")?.contains("frozen") == true)
             expectProblem(
-                try server.post("/v1/namespaces/moving/import", #"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps"}]}"#),
+                try server.post(
+                    "/v1/namespaces/moving/import", #"{"name": "n", "source": "s", "steps": [{"do": "GET /v1/apps"}]}"#),
                 status: 409, code: "namespace-frozen")
             expectProblem(try server.delete("/v1/namespaces/moving/apps/mail"), status: 409, code: "namespace-frozen")
             // A verify reads: it goes on (and says the app, never launched, had no such callback).
@@ -80,7 +81,8 @@ import Testing
             defer { server.stop() }
             #expect(try server.get("/v1/namespaces/moving").object["frozen"] as? Bool == true)
             expectProblem(
-                try server.post("/v1/namespaces/moving/devices", #"{"id": "d"}"#), status: 409, code: "namespace-frozen")
+                try server.post("/v1/namespaces/moving/devices", #"{"id": "d"}"#), status: 409, code: "namespace-frozen"
+            )
         }
     }
 
@@ -105,7 +107,8 @@ import Testing
                         let current = round.get()
                         guard
                             let reply = try? server.post(
-                                "/v1/namespaces/moving/apps/a\(index)/events", #"[{"type": "launch"}, {"type": "terminate"}]"#),
+                                "/v1/namespaces/moving/apps/a\(index)/events",
+                                #"[{"type": "launch"}, {"type": "terminate"}]"#),
                             reply.status == 200
                         else {
                             refused.update { _ = $0.insert(index) }
@@ -124,20 +127,25 @@ import Testing
                 _ = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#)
                 round.set(number)
                 let before = acknowledged.get().values.map(\.count).reduce(0, +)
-                #expect(eventually { acknowledged.get().values.map(\.count).reduce(0, +) >= before + 20 }, "round \(number)")
+                #expect(
+                    eventually { acknowledged.get().values.map(\.count).reduce(0, +) >= before + 20 }, "round \(number)"
+                )
                 let frozen = try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#)
                 #expect(frozen.status == 200)
                 for index in 0..<4 {
                     let device = try #require(server.get("/v1/namespaces/moving/apps/a\(index)").string("device"))
                     let items = try server.allEntries("/v1/namespaces/moving/devices/\(device)/timeline", limit: 1000)
-                    read["a\(index)"] = Set(items.filter { $0["app"] as? String == "a\(index)" }.compactMap { $0["seq"] as? Int })
+                    read["a\(index)"] = Set(
+                        items.filter { $0["app"] as? String == "a\(index)" }.compactMap { $0["seq"] as? Int })
                 }
                 // Every writer has heard the answers to what it posted before the freeze once the frozen namespace
                 // refuses it.
                 #expect(eventually { refused.get().count == 4 }, "round \(number)")
                 for (app, seqs) in acknowledged.get() {
                     let missing = seqs.subtracting(read[app] ?? [])
-                    #expect(missing.isEmpty, "round \(number), \(app): \(missing.count) acknowledged entries not read after the freeze")
+                    #expect(
+                        missing.isEmpty,
+                        "round \(number), \(app): \(missing.count) acknowledged entries not read after the freeze")
                 }
             }
             stop.set(true)
@@ -155,7 +163,9 @@ import Testing
             _ = try server.request("PUT", "/v1/namespaces/moving", body: "{}")
             var steps = [#"{"do": "POST /v1/devices", "body": {"id": "d"}, "status": 201}"#]
             for index in 0..<300 {
-                steps.append(#"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d", "bundleId": "b"}, "status": 201}"#)
+                steps.append(
+                    #"{"do": "POST /v1/apps", "body": {"id": "a\#(index)", "device": "d", "bundleId": "b"}, "status": 201}"#
+                )
             }
             let body = #"{"name": "many", "source": "s", "steps": [\#(steps.joined(separator: ","))]}"#
             let imported = Protected<Reply?>(nil)

@@ -49,11 +49,14 @@ struct NamespaceQuotaTests {
         let admin = TokenMinter.newSecret()
         let tokens = TokensLiveTests.table([("ci", ci, .write, ["ci-*"]), ("ops", admin, .admin, [])])
         func bearer(_ secret: String) -> [(String, String)] { [("Authorization", "Bearer \(secret)")] }
-        try withDaemon(tokens: tokens, configure: { options in
-            options.maxNamespaces = 4
-            options.maxNamespacesPerToken = 2
-            options.maxDevices = 3
-        }) { (server: TestDaemon) throws in
+        try withDaemon(
+            tokens: tokens,
+            configure: { options in
+                options.maxNamespaces = 4
+                options.maxNamespacesPerToken = 2
+                options.maxDevices = 3
+            }
+        ) { (server: TestDaemon) throws in
             for name in ["ci-1", "ci-2"] {
                 #expect(try server.post("/v1/namespaces/\(name)/devices", "{}", headers: bearer(ci)).status == 201)
             }
@@ -64,7 +67,8 @@ struct NamespaceQuotaTests {
             #expect(third.string("detail")?.contains("--max-namespaces-per-token") == true)
             #expect(try server.get("/v1/namespaces/ci-3", headers: bearer(admin)).status == 404)
             expectProblem(
-                try server.request("PUT", "/v1/namespaces/ci-3", body: "{}", headers: bearer(ci)), status: 403, code: "quota-exceeded")
+                try server.request("PUT", "/v1/namespaces/ci-3", body: "{}", headers: bearer(ci)), status: 403,
+                code: "quota-exceeded")
             #expect(try server.request("PUT", "/v1/namespaces/ci-3", body: "{}", headers: bearer(admin)).status == 201)
             // Devices over every namespace: 2 made, a third fits, a fourth does not.
             #expect(try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer(admin)).status == 201)
@@ -78,7 +82,8 @@ struct NamespaceQuotaTests {
             #expect(fifth.string("detail")?.contains("--max-namespaces") == true)
             // Deleting one of the token's namespaces gives it room again.
             #expect(try server.request("DELETE", "/v1/namespaces/ci-1", headers: bearer(ci)).status == 204)
-            let app = try server.post("/v1/namespaces/ci-4/apps", #"{"bundleId": "com.example.a"}"#, headers: bearer(ci))
+            let app = try server.post(
+                "/v1/namespaces/ci-4/apps", #"{"bundleId": "com.example.a"}"#, headers: bearer(ci))
             #expect(app.status == 201, "\(app.text)")
         }
     }
@@ -101,13 +106,17 @@ struct NamespaceQuotaTests {
         let tokens = TokensLiveTests.table([("ci", ci, .write, ["ci-*"])])
         let bearer = [("Authorization", "Bearer \(ci)")]
         try withTemporaryDirectory { directory in
-            try withDaemon(store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }) {
+            try withDaemon(
+                store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }
+            ) {
                 (server: TestDaemon) throws in
                 for name in ["ci-1", "ci-2"] {
                     #expect(try server.post("/v1/namespaces/\(name)/devices", "{}", headers: bearer).status == 201)
                 }
             }
-            try withDaemon(store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }) {
+            try withDaemon(
+                store: .sqlite(directory: directory), tokens: tokens, configure: { $0.maxNamespacesPerToken = 2 }
+            ) {
                 (server: TestDaemon) throws in
                 expectProblem(
                     try server.post("/v1/namespaces/ci-3/devices", "{}", headers: bearer), status: 403,
