@@ -28,21 +28,18 @@ extension HTTPResponder {
     public func answer(to request: HTTPRequest, within seconds: Double) -> HTTPResponse? {
         let start = DispatchTime.now().uptimeNanoseconds
         let answered = DispatchSemaphore(value: 0)
-        // The answer, and whether the wait for it is over: a stream answered later is closed, nobody reads it.
-        let answer = Protected<(HTTPResponse?, late: Bool)>((nil, false))
+        // The first answer is kept; once the wait is over (the `nil` fired at its end), a later answer's stream is
+        // closed: nobody reads it.
+        let answer = Protected<HTTPResponse?>(nil)
+        let once = Once<HTTPResponse?> { response in
+            answer.withLock { $0 = response }
+            answered.signal()
+        }
         respond(to: request) { response in
-            let first = answer.withLock { answer -> Bool in
-                guard answer.0 == nil, !answer.late else { return false }
-                answer.0 = response
-                return true
-            }
-            if first { answered.signal() } else { response.stream?.abandon() }
+            if !once.fire(response) { response.stream?.abandon() }
         }
-        let waited = answered.wait(timeout: .now() + seconds)
-        let response = answer.withLock { answer -> HTTPResponse? in
-            if waited == .timedOut { answer.late = true }
-            return answer.0
-        }
+        if answered.wait(timeout: .now() + seconds) == .timedOut { once.fire(nil) }
+        let response = answer.withLock { $0 }
         guard let response else { return nil }
         guard let stream = response.stream, stream.isFinite else { return response }
         let spent = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -56,13 +53,12 @@ extension HTTPResponder {
         // queue, an export's stream, was reported read across the continuation alone).
         let answer = Protected<HTTPResponse?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Once<HTTPResponse> { response in
+                answer.withLock { $0 = response }
+                continuation.resume()
+            }
             respond(to: request) { response in
-                let first = answer.withLock { answer -> Bool in
-                    guard answer == nil else { return false }
-                    answer = response
-                    return true
-                }
-                if first { continuation.resume() } else { response.stream?.abandon() }
+                if !once.fire(response) { response.stream?.abandon() }
             }
         }
         guard let response = answer.withLock({ $0 }) else { preconditionFailure("resumed without an answer") }

@@ -330,7 +330,7 @@ extension HTTPStream {
     /// The body read so far, and who hears how the reading ended (once). Touched by one pull at a time.
     private final class InProcessReader: @unchecked Sendable {
         var body: [UInt8] = []
-        private let finished = Protected(false)
+        private let finished = Once<Void>()
         private let done: @Sendable (Collected) -> Void
 
         init(done: @escaping @Sendable (Collected) -> Void) {
@@ -338,11 +338,7 @@ extension HTTPStream {
         }
 
         func finish(_ collected: Collected) {
-            let first = finished.withLock { finished -> Bool in
-                defer { finished = true }
-                return !finished
-            }
-            guard first else { return }
+            guard finished.fire(()) else { return }
             body = []
             done(collected)
         }

@@ -107,31 +107,17 @@ extension DeviceHost {
     /// with a failure if one of them fails or the deadline passes first.
     func afterDurable(_ action: @escaping @Sendable (Result<Void, HostError>) -> Void) {
         let target = appendsIssued
-        let once = OneShot(action)
+        let once = Once(action)
         let outcome = shared.withLock { shared -> Result<Void, HostError>? in
             if shared.durableAppends >= target { return .success(()) }
             if shared.storeFailed { return .failure(.storeFailed(.closed)) }
             shared.barriers.append((target, { once.fire($0) }))
             return nil
         }
-        if let outcome { return once.fire(outcome) }
-        anchor.clock.after(settings.durableDeadline, on: .global()) { once.fire(.failure(.notDurableYet)) }
-    }
-}
-
-/// An action that runs the first time it is fired only.
-final class OneShot<Value>: Sendable {
-    private let action: Protected<(@Sendable (Value) -> Void)?>
-
-    package init(_ action: @escaping @Sendable (Value) -> Void) {
-        self.action = Protected(action)
-    }
-
-    package func fire(_ value: Value) {
-        let taken = action.withLock { action -> (@Sendable (Value) -> Void)? in
-            defer { action = nil }
-            return action
+        if let outcome {
+            once.fire(outcome)
+            return
         }
-        taken?(value)
+        anchor.clock.after(settings.durableDeadline, on: .global()) { once.fire(.failure(.notDurableYet)) }
     }
 }
