@@ -15,6 +15,8 @@ extension Event {
     public static func launch(url: String) -> Event { .launch(background: false, url: url, sourceApplication: nil) }
     /// The app is made active again (its scene, for a scene app).
     public static var activate: Event { .activate(session: nil) }
+    /// The system prewarms the app (iOS 15 and later) as far as the observed rule goes for its life cycle.
+    public static var prewarm: Event { .prewarm(stage: nil) }
 
     /// Events as the generated types of the API hold them (through their JSON: the API's encoder writes it,
     /// the generated decoder reads it).

@@ -47,9 +47,12 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
-        case sceneBook, preservedState, shownAlerts
+        case sceneBook, preservedState, shownAlerts, prewarmStage
     }
 
+    /// How far a prewarm ran the app's launch, while it waits for its launch to go on (LIFECYCLE §12.1); nil
+    /// otherwise.
+    public internal(set) var prewarmStage: PrewarmStage?
     /// When the app last entered the background: the start of the background task budget.
     var backgroundSince: Double?
     /// Whether the budget ran out in this background stay; new tasks are refused until the foreground.

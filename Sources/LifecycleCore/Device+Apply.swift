@@ -120,6 +120,8 @@ extension Device {
             try backgroundFetch(id)
         case .memoryWarning:
             try memoryWarning(id)
+        case .prewarm(let stage):
+            try prewarm(id, stage: stage)
         case .runLoop(let input):
             deliver(input, to: id)
         case .openScene(let session, let url, let source, let placement):
@@ -155,7 +157,10 @@ extension Device {
             recordDevice(event, [:])
             lock()
         case .unlock:
-            guard locked else { throw .transition("the device is not locked", allowed: ["lock"]) }
+            // The passcode entered for the first time since a restart unlocks protected data (§12.2).
+            guard locked || firstUnlockPending == true else {
+                throw .transition("the device is not locked", allowed: ["lock"])
+            }
             recordDevice(event, [:])
             unlock()
         case .interruptionBegan(let kind):
@@ -215,7 +220,7 @@ extension Device {
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
-            .memoryWarning, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
+            .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

@@ -116,7 +116,7 @@ extension Device {
             try ensureMemory(for: id)
             guard launch(id, background: true, url: nil, options: launchOptions) else { return }
         case .suspended:
-            wakeInBackground(id)
+            guard wakeInBackground(id) else { return }
         case .background, .inactive, .active:
             break
         }

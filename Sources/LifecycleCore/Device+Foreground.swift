@@ -43,6 +43,8 @@ extension Device {
     /// Brings an app in front, whatever its state: launches it, resumes it, or (already in front) hands it the URL.
     mutating func bringToForeground(_ id: String, url: OpenedURL?, session: String? = nil) throws(Rejection) {
         if let url { try checkScheme(url, of: id) }
+        // The user acts in front: the passcode was entered, the first since a restart included (§12.2).
+        if !locked { firstUnlock() }
         startFromOverlay(id)
         if usesScenes(id) {
             try bringScenesForward(id, url: url, session: session)
@@ -61,7 +63,12 @@ extension Device {
         if state == .notRunning {
             try ensureMemory(for: id)
             _ = launch(id, background: false, url: url)
+        } else if apps[existing: id].prewarmStage == .main {
+            // Prewarmed up to `main`: the launch goes on from there (§12.1).
+            wakePrewarmedAtMain(id)
+            _ = launch(id, background: false, url: url)
         } else {
+            apps[existing: id].prewarmStage = nil
             resume(id, url: url)
         }
     }

@@ -72,11 +72,13 @@ extension Device {
                 leaveForeground(front)
             }
         }
-        if configuration.passcode { protectedDataChanged(available: false) }
+        // Before the first unlock since a restart, protected data is unavailable already (§12.2).
+        if configuration.passcode, firstUnlockPending != true { protectedDataChanged(available: false) }
     }
 
     mutating func unlock() {
         locked = false
+        firstUnlockPending = nil
         if configuration.passcode { protectedDataChanged(available: true) }
         if foregroundApp != nil {
             // Before iOS 5 the app stayed in front, inactive.

@@ -76,6 +76,7 @@ extension Device {
         apps[existing: id].idleSince = nil
         apps[existing: id].windowEnd = nil
         apps[existing: id].windowWatchdog = nil
+        apps[existing: id].prewarmStage = nil
         apps[existing: id].heldResources = nil
         apps[existing: id].hiddenViews = nil
         apps[existing: id].shownAlerts = nil
@@ -123,12 +124,19 @@ extension Device {
         return nil
     }
 
-    /// A suspended app runs code again, in the background; its queue arrives first.
-    mutating func wakeInBackground(_ id: String) {
-        guard apps[existing: id].state == .suspended else { return }
+    /// A suspended app runs code again, in the background; its queue arrives first. One prewarmed up to `main`
+    /// runs its launch callbacks then (§12.1). Returns false when the launch watchdog ended it.
+    @discardableResult
+    mutating func wakeInBackground(_ id: String) -> Bool {
+        guard apps[existing: id].state == .suspended else { return true }
+        if apps[existing: id].prewarmStage == .main {
+            wakePrewarmedAtMain(id)
+            return launch(id, background: true, url: nil)
+        }
         setState(id, .background)
         apps[existing: id].backgroundSince = time
         apps[existing: id].budgetExhausted = false
         deliverQueue(id)
+        return true
     }
 }

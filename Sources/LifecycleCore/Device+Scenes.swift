@@ -21,7 +21,12 @@ extension Device {
         if app.state == .notRunning {
             try ensureMemory(for: id)
             coldLaunch(id, session: session, url: url)
+        } else if app.prewarmStage == .main {
+            // Prewarmed up to `main`: the launch goes on from there (§12.1).
+            wakePrewarmedAtMain(id)
+            coldLaunch(id, session: session, url: url)
         } else {
+            apps[existing: id].prewarmStage = nil
             resumeScenes(id, session: session, url: url)
         }
     }

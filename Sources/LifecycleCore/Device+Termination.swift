@@ -50,6 +50,8 @@ extension Device {
         callSince = nil
         foregroundApp = nil
         appBeforeLock = nil
+        // Data protection keeps protected data unreadable until the passcode is entered once (§12.2).
+        firstUnlockPending = configuration.passcode && configuration.iosVersion >= Version(4, 0) ? true : nil
     }
 
     mutating func memoryWarning(_ id: String) throws(Rejection) {

@@ -18,6 +18,9 @@ public struct Device: Equatable, Sendable, Codable {
     /// Whether the app switcher is showing (LIFECYCLE §5); saved as nil when not (and by devices saved before it).
     var appSwitcherShown: Bool?
     public var appSwitcherOpen: Bool { appSwitcherShown == true }
+    /// True from a restart of a device with a passcode until its first unlock (LIFECYCLE §12.2); nil otherwise
+    /// (and in devices saved before it).
+    public internal(set) var firstUnlockPending: Bool?
     /// Current value of every device setting that `change` events move.
     public internal(set) var settings: [String: JSONValue]
     /// `seq` of the newest entry on this device; 0 before any.
@@ -45,7 +48,7 @@ public struct Device: Equatable, Sendable, Codable {
     /// saved before that state existed still load.
     private enum CodingKeys: String, CodingKey {
         case id, configuration, time, locked, foregroundApp, interruption, notificationCenterOpen, callSince, settings
-        case lastSeq, appSwitcherShown
+        case lastSeq, appSwitcherShown, firstUnlockPending
         case appOrder, apps, nextTaskID, nextOrdinal, appBeforeLock, log
     }
 
@@ -96,8 +99,9 @@ public struct Device: Equatable, Sendable, Codable {
         _ = apps.takeChanged()
     }
 
-    /// Whether protected data (files under data protection) can be read: false while locked with a passcode.
-    public var protectedDataAvailable: Bool { !(locked && configuration.passcode) }
+    /// Whether protected data (files under data protection) can be read: false while locked with a passcode,
+    /// and from a restart until the first unlock (LIFECYCLE §12.2).
+    public var protectedDataAvailable: Bool { !(locked && configuration.passcode) && firstUnlockPending != true }
 
     /// Seconds left of `app`'s background task budget; nil outside the background.
     public func backgroundTimeRemaining(of app: AppInstance) -> Double? {

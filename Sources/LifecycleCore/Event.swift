@@ -25,6 +25,8 @@ public enum Event: Equatable, Sendable, Codable {
     case backgroundFetch
     /// Xcode's "Simulate Memory Warning".
     case memoryWarning
+    /// The system prewarms a not-running app (LIFECYCLE §12.1); nil `stage`: the observed rule.
+    case prewarm(stage: PrewarmStage?)
     case runLoop(RunLoopEvent)
     /// A new window with a new session (LIFECYCLE §11, API.md "Scenes"); nil `session`: a server-made id.
     case openScene(session: String?, url: String?, sourceApplication: String?, placement: ScenePlacement)

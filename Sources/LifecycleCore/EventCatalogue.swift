@@ -6,7 +6,7 @@ public enum EventType: Int, Sendable, CaseIterable {
     // App events.
     case launch, activate, openURL, terminate, forceQuit, crash
     case beginBackgroundTask, endBackgroundTask, startBackgroundActivity, stopBackgroundActivity
-    case remoteNotification, tapNotification, backgroundFetch, memoryWarning
+    case remoteNotification, tapNotification, backgroundFetch, memoryWarning, prewarm
     // The main run loop's input (`RunLoopEvent`).
     case touch, remoteControl, shake, motion, location, redraw
     // Scenes (LIFECYCLE §11) and the shortest path to a state.
@@ -132,6 +132,16 @@ public enum EventType: Int, Sendable, CaseIterable {
             }
         case .backgroundFetch:
             return .init(type, .app, "The system gives the app a background fetch", []) { _ in .backgroundFetch }
+        case .prewarm:
+            return .init(
+                type, .app, "The system prewarms an app that is not running (iOS 15 and later), then suspends it",
+                [
+                    F(
+                        "stage", .choice(PrewarmStage.allCases.map(\.rawValue)), .optional,
+                        "how far its launch runs: main (no delegate method) or didFinishLaunching (the launch "
+                            + "callbacks, no scene); absent: didFinishLaunching for a scene app, main otherwise")
+                ]
+            ) { v throws(EventFieldError) in .prewarm(stage: try v.optionalChoice(0, PrewarmStage.self)) }
         case .memoryWarning:
             return .init(type, .app, "A memory warning, as Xcode's \"Simulate Memory Warning\"", []) { _ in
                 .memoryWarning
@@ -416,6 +426,13 @@ public struct EventFieldValues: Sendable, Equatable {
         return typed
     }
 
+    /// The choice at `i`; nil when absent.
+    func optionalChoice<E: RawRepresentable>(_ i: Int, _ type: E.Type) throws(EventFieldError) -> E?
+    where E.RawValue == String {
+        guard self[i] != nil else { return nil }
+        return try choice(i, type)
+    }
+
     func choice<E: RawRepresentable>(_ i: Int, _ type: E.Type) throws(EventFieldError) -> E where E.RawValue == String {
         let text = try requiredString(i)
         guard let value = E(rawValue: text) else { throw .wrongKind(i) }
@@ -441,6 +458,7 @@ extension Event {
         case .tapNotification: .tapNotification
         case .backgroundFetch: .backgroundFetch
         case .memoryWarning: .memoryWarning
+        case .prewarm: .prewarm
         case .runLoop(let input):
             switch input {
             case .touch: .touch
@@ -504,6 +522,7 @@ extension Event {
         case .interruptionEnded(let accepted): .init(.bool(accepted))
         case .bannerNotification(let title): .init(title.map(EventFieldValue.string))
         case .memoryPressure(let level): .init(.string(level.rawValue))
+        case .prewarm(let stage): .init(stage.map { EventFieldValue.string($0.rawValue) })
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,

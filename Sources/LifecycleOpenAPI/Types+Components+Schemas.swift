@@ -1315,6 +1315,10 @@ extension Components {
             public var time: Components.Schemas.Time
             /// - Remark: Generated from `#/components/schemas/Device/locked`.
             public var locked: Swift.Bool
+            /// Present, true, from a restart of a device with a passcode until its first unlock: protected data is unavailable meanwhile (LIFECYCLE §12.2).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/firstUnlockPending`.
+            public var firstUnlockPending: Swift.Bool?
             /// The app in the foreground (`inactive` or `active`), or null.
             ///
             /// - Remark: Generated from `#/components/schemas/Device/foregroundApp`.
@@ -1405,6 +1409,7 @@ extension Components {
             ///   - settings:
             ///   - time: The device's current simulated time.
             ///   - locked:
+            ///   - firstUnlockPending: Present, true, from a restart of a device with a passcode until its first unlock: protected data is unavailable meanwhile (LIFECYCLE §12.2).
             ///   - foregroundApp: The app in the foreground (`inactive` or `active`), or null.
             ///   - interruption: The interruption in progress, or null.
             ///   - notificationCenterOpen:
@@ -1426,6 +1431,7 @@ extension Components {
                 settings: Components.Schemas.Settings,
                 time: Components.Schemas.Time,
                 locked: Swift.Bool,
+                firstUnlockPending: Swift.Bool? = nil,
                 foregroundApp: Swift.String? = nil,
                 interruption: Components.Schemas.Device.interruptionPayload? = nil,
                 notificationCenterOpen: Swift.Bool,
@@ -1447,6 +1453,7 @@ extension Components {
                 self.settings = settings
                 self.time = time
                 self.locked = locked
+                self.firstUnlockPending = firstUnlockPending
                 self.foregroundApp = foregroundApp
                 self.interruption = interruption
                 self.notificationCenterOpen = notificationCenterOpen
@@ -1469,6 +1476,7 @@ extension Components {
                 case settings
                 case time
                 case locked
+                case firstUnlockPending
                 case foregroundApp
                 case interruption
                 case notificationCenterOpen
@@ -1528,6 +1536,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .locked
                 )
+                self.firstUnlockPending = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .firstUnlockPending
+                )
                 self.foregroundApp = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .foregroundApp
@@ -1573,6 +1585,7 @@ extension Components {
                     "settings",
                     "time",
                     "locked",
+                    "firstUnlockPending",
                     "foregroundApp",
                     "interruption",
                     "notificationCenterOpen",
@@ -2762,6 +2775,17 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/stateSince`.
             public var stateSince: Components.Schemas.Time
+            /// Present only while the app is prewarmed (the process's `ActivePrewarm`): how far the prewarm ran its launch; its launch goes on when the user opens it (LIFECYCLE §12.1).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/prewarmed`.
+            @frozen public enum prewarmedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case main = "main"
+                case didFinishLaunching = "didFinishLaunching"
+            }
+            /// Present only while the app is prewarmed (the process's `ActivePrewarm`): how far the prewarm ran its launch; its launch goes on when the user opens it (LIFECYCLE §12.1).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/prewarmed`.
+            public var prewarmed: Components.Schemas.App.prewarmedPayload?
             /// The `seq` of the app's newest timeline entry (0 when none).
             ///
             /// - Remark: Generated from `#/components/schemas/App/lastSeq`.
@@ -2837,6 +2861,7 @@ extension Components {
             ///   - lifecycle: The scene life cycle (iOS 13+ with a scene manifest) or the app-delegate one.
             ///   - state:
             ///   - stateSince: When it entered its current state.
+            ///   - prewarmed: Present only while the app is prewarmed (the process's `ActivePrewarm`): how far the prewarm ran its launch; its launch goes on when the user opens it (LIFECYCLE §12.1).
             ///   - lastSeq: The `seq` of the app's newest timeline entry (0 when none).
             ///   - pendingNotifications: How many notifications are queued for it (suspended).
             ///   - sessions: Every scene session not yet discarded (`pendingDiscard` ones included), in creation order; `[]` for app-delegate apps.
@@ -2864,6 +2889,7 @@ extension Components {
                 lifecycle: Components.Schemas.App.lifecyclePayload,
                 state: Components.Schemas.AppState,
                 stateSince: Components.Schemas.Time,
+                prewarmed: Components.Schemas.App.prewarmedPayload? = nil,
                 lastSeq: Swift.Int,
                 pendingNotifications: Swift.Int,
                 sessions: [Components.Schemas.SceneSession],
@@ -2891,6 +2917,7 @@ extension Components {
                 self.lifecycle = lifecycle
                 self.state = state
                 self.stateSince = stateSince
+                self.prewarmed = prewarmed
                 self.lastSeq = lastSeq
                 self.pendingNotifications = pendingNotifications
                 self.sessions = sessions
@@ -2919,6 +2946,7 @@ extension Components {
                 case lifecycle
                 case state
                 case stateSince
+                case prewarmed
                 case lastSeq
                 case pendingNotifications
                 case sessions
@@ -2971,6 +2999,10 @@ extension Components {
                 self.stateSince = try container.decode(
                     Components.Schemas.Time.self,
                     forKey: .stateSince
+                )
+                self.prewarmed = try container.decodeIfPresent(
+                    Components.Schemas.App.prewarmedPayload.self,
+                    forKey: .prewarmed
                 )
                 self.lastSeq = try container.decode(
                     Swift.Int.self,
@@ -3053,6 +3085,7 @@ extension Components {
                     "lifecycle",
                     "state",
                     "stateSince",
+                    "prewarmed",
                     "lastSeq",
                     "pendingNotifications",
                     "sessions",
@@ -3292,6 +3325,8 @@ extension Components {
             case openScene(Components.Schemas.OpenSceneEvent)
             /// - Remark: Generated from `#/components/schemas/Event/OpenURLEvent`.
             case openURL(Components.Schemas.OpenURLEvent)
+            /// - Remark: Generated from `#/components/schemas/Event/PrewarmEvent`.
+            case prewarm(Components.Schemas.PrewarmEvent)
             /// - Remark: Generated from `#/components/schemas/Event/DeviceActionEvent`.
             case reboot(Components.Schemas.DeviceActionEvent)
             /// - Remark: Generated from `#/components/schemas/Event/RunLoopEvent`.
@@ -3382,6 +3417,8 @@ extension Components {
                     self = .openScene(try .init(from: decoder))
                 case "openURL":
                     self = .openURL(try .init(from: decoder))
+                case "prewarm":
+                    self = .prewarm(try .init(from: decoder))
                 case "reboot":
                     self = .reboot(try .init(from: decoder))
                 case "redraw":
@@ -3471,6 +3508,8 @@ extension Components {
                 case let .openScene(value):
                     try value.encode(to: encoder)
                 case let .openURL(value):
+                    try value.encode(to: encoder)
+                case let .prewarm(value):
                     try value.encode(to: encoder)
                 case let .reboot(value):
                     try value.encode(to: encoder)
@@ -4380,6 +4419,55 @@ extension Components {
                     "type",
                     "source",
                     "payload"
+                ])
+            }
+        }
+        /// The system prewarms an app that is not running (iOS 15 and later), then suspends it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PrewarmEvent`.
+        public struct PrewarmEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PrewarmEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// How far its launch runs: main (no delegate method) or didFinishLaunching (the launch callbacks, no scene); absent: didFinishLaunching for a scene app, main otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PrewarmEvent/stage`.
+            @frozen public enum stagePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case main = "main"
+                case didFinishLaunching = "didFinishLaunching"
+            }
+            /// How far its launch runs: main (no delegate method) or didFinishLaunching (the launch callbacks, no scene); absent: didFinishLaunching for a scene app, main otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PrewarmEvent/stage`.
+            public var stage: Components.Schemas.PrewarmEvent.stagePayload?
+            /// Creates a new `PrewarmEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - stage: How far its launch runs: main (no delegate method) or didFinishLaunching (the launch callbacks, no scene); absent: didFinishLaunching for a scene app, main otherwise.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                stage: Components.Schemas.PrewarmEvent.stagePayload? = nil
+            ) {
+                self._type = _type
+                self.stage = stage
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case stage
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.stage = try container.decodeIfPresent(
+                    Components.Schemas.PrewarmEvent.stagePayload.self,
+                    forKey: .stage
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "stage"
                 ])
             }
         }

@@ -13,7 +13,7 @@ struct EventTests {
             .startBackgroundActivity(mode: "audio"), .stopBackgroundActivity(mode: "audio"),
             .remoteNotification(payload: nil, contentAvailable: false),
             .tapNotification(source: .notificationCenter, payload: ["aps": ["alert": "hi"]]), .backgroundFetch,
-            .memoryWarning,
+            .memoryWarning, .prewarm(stage: .main),
             .homeButton, .switchApp(to: "a"), .lock, .unlock, .interruptionBegan(kind: .call),
             .interruptionEnded(accepted: false), .callEnded, .bannerNotification(title: nil), .notificationCenterOpened,
             .notificationCenterClosed, .appSwitcherOpened, .appSwitcherClosed, .memoryPressure(level: .warning),

@@ -21,6 +21,11 @@ package enum SnapshotEncoder {
         w.string(app.state.rawValue)
         w.field("stateSince")
         w.number(app.stateSince)
+        if let stage = app.prewarmStage {
+            // Only while prewarmed (LIFECYCLE §12.1): the process's `ActivePrewarm`.
+            w.field("prewarmed")
+            w.string(stage.rawValue)
+        }
         w.field("lastSeq")
         w.int(Int(app.lastSeq))
         w.field("pendingNotifications")
@@ -314,6 +319,11 @@ package enum SnapshotEncoder {
         w.number(device.time)
         w.field("locked")
         w.bool(device.locked)
+        if device.firstUnlockPending == true {
+            // Only from a restart until the first unlock (LIFECYCLE §12.2).
+            w.field("firstUnlockPending")
+            w.bool(true)
+        }
         w.field("foregroundApp")
         if let front = device.foregroundApp { w.string(front) } else { w.null() }
         w.field("interruption")
