@@ -11,7 +11,8 @@ struct Capabilities {
     /// Linked before 4.0 on a multitasking 4.0+ OS: Home gives it `applicationDidEnterBackground:`, then ends it
     /// (seed 003).
     let quitsThroughBackground: Bool
-    /// Linked before 4.0: its alerts and action sheets are cancelled when it quits (seed 000 §3.3 (9)).
+    /// Linked before 4.0, or running on an OS before 4.0: its alerts and action sheets are cancelled when it quits
+    /// (seed 000 §3.3 (9)).
     let cancelsAlertsAtQuit: Bool
     /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, whose Info.plist has no scene manifest
     /// or one without configurations, fails to launch.
@@ -38,7 +39,7 @@ struct Capabilities {
         quitsThroughBackground =
             !multitasking && version >= Version(4, 0) && sdkVersion < Version(4, 0) && deviceMultitasking
             && !info.exitsOnSuspend
-        cancelsAlertsAtQuit = sdkVersion < Version(4, 0)
+        cancelsAlertsAtQuit = sdkVersion < Version(4, 0) || version < Version(4, 0)
         multipleScenes = usesScenes && info.sceneManifest?.supportsMultipleScenes == true && idiom == .pad
     }
 
