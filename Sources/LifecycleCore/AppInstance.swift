@@ -41,6 +41,8 @@ public struct AppInstance: Equatable, Sendable, Codable {
 
     /// The alerts and action sheets it shows, oldest first.
     public var alerts: [ShownAlert] { shownAlerts ?? [] }
+    /// The status bar's height in points as the process last heard it (LIFECYCLE §5); nil: the normal height.
+    var heardStatusBarHeight: Double?
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
@@ -48,6 +50,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
         case sceneBook, preservedState, shownAlerts, prewarmStage
+        case heardStatusBarHeight
     }
 
     /// How far a prewarm ran the app's launch, while it waits for its launch to go on (LIFECYCLE §12.1); nil

@@ -4,16 +4,18 @@ struct Capabilities {
     /// The OS: the device's `iosVersion`.
     let version: Version
     let multitasking: Bool
-    /// The scene life cycle (LIFECYCLE §11.1): iOS 13 and a scene manifest.
+    /// The scene life cycle (LIFECYCLE §11.1): iOS 13 and a scene manifest, unless the iOS 27 gate stops the app.
     let usesScenes: Bool
     /// More than one session: a manifest that supports it, on an iPad.
     let multipleScenes: Bool
     /// Linked before 4.0 on a multitasking 4.0+ OS: Home gives it `applicationDidEnterBackground:`, then ends it
     /// (seed 003).
     let quitsThroughBackground: Bool
-    /// Linked before 4.0: its alerts and action sheets are cancelled when it quits (seed 000 §3.3 (9)).
+    /// Linked before 4.0, or running on an OS before 4.0: its alerts and action sheets are cancelled when it quits
+    /// (seed 000 §3.3 (9)).
     let cancelsAlertsAtQuit: Bool
-    /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, without scenes, fails to launch.
+    /// The iOS 27 gate: an app built with the iOS 27 SDK, running on iOS 27, whose Info.plist has no scene manifest
+    /// or one without configurations, fails to launch.
     let sceneLifecycleRequired: Bool
 
     /// Inlined, so that it reads the few fields of `info` it needs in place instead of a copy of it.
@@ -23,7 +25,11 @@ struct Capabilities {
         idiom: Idiom = .phone
     ) {
         self.version = version
-        usesScenes = version >= Version(13, 0) && info.sceneManifest != nil
+        // The iOS 27 gate reads the Info.plist alone: a manifest that lists no configuration is not adopted (§11.1).
+        sceneLifecycleRequired =
+            version >= Version(27, 0) && sdkVersion >= Version(27, 0)
+            && info.sceneManifest?.configurations.isEmpty != false
+        usesScenes = version >= Version(13, 0) && info.sceneManifest != nil && !sceneLifecycleRequired
         // exitsOnSuspend ends at iOS 13 and every iOS 13 device multitasks (§11.1, chosen); an app linked
         // before 4.0 does not multitask on any OS (§2).
         multitasking =
@@ -33,9 +39,8 @@ struct Capabilities {
         quitsThroughBackground =
             !multitasking && version >= Version(4, 0) && sdkVersion < Version(4, 0) && deviceMultitasking
             && !info.exitsOnSuspend
-        cancelsAlertsAtQuit = sdkVersion < Version(4, 0)
+        cancelsAlertsAtQuit = sdkVersion < Version(4, 0) || version < Version(4, 0)
         multipleScenes = usesScenes && info.sceneManifest?.supportsMultipleScenes == true && idiom == .pad
-        sceneLifecycleRequired = !usesScenes && version >= Version(27, 0) && sdkVersion >= Version(27, 0)
     }
 
     /// The launch callbacks, in order.

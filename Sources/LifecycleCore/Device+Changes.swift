@@ -32,9 +32,12 @@ extension Device {
         }
     }
 
-    /// Only the foreground app hears of the status bar, and nothing is queued.
+    /// Only the foreground app hears of the status bar, and nothing is queued; it keeps the height it heard (§5).
     mutating func statusBarFrameChange(_ userInfo: [String: JSONValue]) {
         guard let front = foregroundApp else { return }
+        if case .number(let height)? = userInfo["value"]?["height"] {
+            apps[existing: front].heardStatusBarHeight = height
+        }
         invoke(front, Selector.willChangeStatusBarFrame, args: userInfo)
         invoke(front, Selector.didChangeStatusBarFrame, args: userInfo)
     }

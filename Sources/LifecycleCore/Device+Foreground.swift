@@ -124,6 +124,7 @@ extension Device {
         let caps = capabilities(of: id)
         if failsToLaunch(id) { return false }
         apps[existing: id].termination = nil
+        apps[existing: id].heardStatusBarHeight = nil  // a new process has heard nothing yet (§5)
         if !background, let image = launchImage(of: id, for: url) {
             record(id, .launchImage(image: image))
         }

@@ -28,6 +28,12 @@ extension Device {
         // Answering a call starts one; the status bar shows it to apps in front until it ends.
         if accepted, interruption == .call { callSince = time }
         interruption = nil
+        if accepted {
+            // Taken, the interruption's own screen (the call) comes in front as another app would: Notification
+            // Center (seed 000 §3.2) and the app switcher (chosen) close under it, with no entry of their own.
+            notificationCenterOpen = false
+            appSwitcherShown = nil
+        }
         if accepted, let front = foregroundApp {
             // Taking the call: the app leaves as on Home (seed 003 step 7 before iOS 4).
             leaveForeground(front)

@@ -3,9 +3,13 @@ extension Device {
     /// 409 for an app without scenes: `openScene`, `closeScene` and `disconnectScene` need them.
     func requireScenes(_ id: String, for type: String) throws(Rejection) {
         guard !usesScenes(id) else { return }
+        // Built with the iOS 27 SDK, a manifest without configurations is not adopted (§11.1).
+        let needs =
+            capabilities(of: id).sceneLifecycleRequired
+            ? "with the iOS 27 SDK on iOS 27, info.sceneManifest listing at least one configuration"
+            : "iOS 13 or later and info.sceneManifest"
         var rejection = Rejection.transition(
-            "\(type) needs the scene life cycle: iOS 13 or later and info.sceneManifest",
-            state: apps[existing: id].state)
+            "\(type) needs the scene life cycle: \(needs)", state: apps[existing: id].state)
         rejection.lifecycle = "appDelegate"
         throw rejection
     }

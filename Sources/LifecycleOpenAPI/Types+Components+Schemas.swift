@@ -164,8 +164,9 @@ extension Components {
         /// - `backgroundTaskExpired`: the background task budget ran out and the tasks were not
         ///   ended (code `0x2182bad2`).
         /// - `memoryPressure`: purged while suspended, or terminated to free memory.
-        /// - `sceneLifecycleRequired`: built with the iOS 27 SDK (`sdkVersion`) without the scene life
-        ///   cycle, it failed to launch on iOS 27 (docs/LIFECYCLE.md §11.1); no callback ran.
+        /// - `sceneLifecycleRequired`: built with the iOS 27 SDK (`sdkVersion`) without adopting the scene
+        ///   life cycle (no `sceneManifest` listing a configuration), it trapped at launch on iOS 27
+        ///   before any app code (docs/LIFECYCLE.md §11.1); no callback ran.
         /// - `gpuInBackground`: it issued OpenGL ES commands in the background (a `useGPU` action).
         /// - `sharedResourceInUse`: it still held the Address Book or Calendar when it was suspended.
         ///

@@ -40,6 +40,19 @@ import Testing
         #expect(sim.app("a").alerts.isEmpty)
     }
 
+    @Test("§6 running on an OS before 4.0, an app has its alerts cancelled at quit whatever SDK it linked")
+    func cancelledAtQuitByTheOS() throws {
+        var sim = Sim(ios: "3.1")
+        sim.add("a", sdk: "4.0", actions: Self.shows)
+        try sim.on("a", .foregroundLaunch)
+        try sim.on("a", .homeButton)
+        #expect(
+            sim.last.entries.selectors(of: "a") == [
+                Selector.actionSheetCancel, Selector.alertViewCancel, Selector.willTerminate,
+            ])
+        #expect(sim.app("a").alerts.isEmpty)
+    }
+
     @Test("§6 on a 4.0+ OS an app linked before 4.0 passes through the background, then its alerts are cancelled")
     func cancelledAtQuitOnNewOS() throws {
         var sim = Sim(ios: "7.0")

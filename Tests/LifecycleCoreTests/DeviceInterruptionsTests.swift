@@ -175,6 +175,41 @@ struct DeviceInterruptionsTests {
         }
     }
 
+    @Test(
+        "§5 a call accepted over Notification Center closes it: the app goes straight to the background, nothing covers the Home screen"
+    )
+    func callAcceptedOverNotificationCenter() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.notificationCenterOpened, .interruptionBegan(kind: .call))
+        try sim.onDevice(.interruptionEnded(accepted: true))
+        #expect(!sim.device.notificationCenterOpen)
+        #expect(sim.device.foregroundApp == nil)
+        #expect(sim.device.callSince != nil)
+        #expect(sim.last.entries.trace(of: "a") == Sim.inactiveStraightToSuspended)
+        #expect(sim.rejection(nil, .notificationCenterClosed)?.code == .invalidTransition)
+        // Declined, the call leaves Notification Center where it was, over the app.
+        var declined = Sim(ios: "7.0")
+        declined.add("a")
+        try declined.on("a", .foregroundLaunch)
+        try declined.onDevice(
+            .notificationCenterOpened, .interruptionBegan(kind: .call), .interruptionEnded(accepted: false))
+        #expect(declined.device.notificationCenterOpen)
+        #expect(declined.state("a") == .inactive)
+    }
+
+    @Test("§5 (chosen) a call accepted over the app switcher closes it too")
+    func callAcceptedOverTheAppSwitcher() throws {
+        var sim = Sim(ios: "7.0")
+        sim.add("a")
+        try sim.on("a", .foregroundLaunch)
+        try sim.onDevice(.appSwitcherOpened, .interruptionBegan(kind: .call), .interruptionEnded(accepted: true))
+        #expect(!sim.device.appSwitcherOpen)
+        #expect(sim.device.foregroundApp == nil)
+        #expect(sim.state("a") == .suspended)
+    }
+
     @Test("§5 the app under Notification Center is not started: activate changes nothing, a URL reaches it inactive")
     func frontAppUnderNotificationCenter() throws {
         var sim = Sim(ios: "7.0")

@@ -73,6 +73,44 @@ import Testing
         #expect(!away.last.entries.trace(of: "a").contains(Self.grow[0]))
     }
 
+    /// The heights the status-bar callbacks of the newest event carried to `id`.
+    static func heights(_ sim: Sim, _ id: String) -> [JSONValue] {
+        sim.last.entries.of(id).compactMap { entry -> JSONValue? in
+            if case .callback(_, _, let args, _) = entry.body { return args["value"]?["height"] }
+            return nil
+        }
+    }
+
+    @Test("§5 each app hears the bar by what it last heard: away when the call ended, it sees the bar shrink on return")
+    func awayWhenTheCallEnded() throws {
+        var sim = try Self.answered(ios: "7.0")
+        try sim.on("a", .activate(session: nil))
+        #expect(Self.heights(sim, "a") == [40, 40])
+        try sim.on("a", .homeButton)
+        try sim.onDevice(.callEnded)
+        #expect(sim.last.entries.of("a").isEmpty)
+        try sim.on("a", .activate(session: nil))
+        let trace = sim.last.entries.trace(of: "a")
+        let inactive = try #require(trace.firstIndex(of: "state background→inactive"))
+        #expect(Array(trace.dropFirst(inactive + 1).prefix(4)) == Self.grow)
+        #expect(Self.heights(sim, "a") == [20, 20])
+        #expect(trace.suffix(3).first == "state inactive→active")
+    }
+
+    @Test("§5 back in the app again during the same call: it already shows the taller bar, so nothing changes")
+    func backAgainDuringTheCall() throws {
+        var sim = try Self.answered(ios: "7.0")
+        try sim.on("a", .activate(session: nil), .homeButton, .activate(session: nil))
+        #expect(Self.heights(sim, "a") == [40, 40])
+        try sim.on("a", .homeButton)
+        try sim.on("a", .activate(session: nil))
+        #expect(Self.heights(sim, "a").isEmpty)
+        // A new process has heard nothing: launched again during the call, it sees the bar grow.
+        try sim.on("a", .crash)
+        try sim.on("a", .foregroundLaunch)
+        #expect(Self.heights(sim, "a") == [40, 40])
+    }
+
     @Test("§5 before iOS 4 the answered call ends the app; launching it during the call shows the taller bar")
     func launchDuringTheCall() throws {
         var sim = try Self.answered(ios: "3.0")

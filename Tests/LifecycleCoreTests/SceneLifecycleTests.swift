@@ -157,6 +157,45 @@ struct SceneLifecycleTests {
         #expect(sim.app("scenes").state == .active)
     }
 
+    @Test(
+        "11.1 iOS 27 gate: adoption is read from the Info.plist alone; a manifest with no configurations is not adopted"
+    )
+    func ios27GateNeedsAConfiguration() throws {
+        var sim = Sim(ios: "27.0")
+        sim.add("empty", scenes: SceneManifest())
+        sim.add("inCode", scenes: SceneManifest(), configurationForConnecting: "Built In Code")
+        sim.add("configured", scenes: .standard)
+        for id in ["empty", "inCode"] {
+            #expect(!sim.device.usesScenes(sim.app(id)), "\(id)")
+            try sim.on(id, .foregroundLaunch)
+            #expect(sim.trace(id) == ["end sceneLifecycleRequired notified:false"], "\(id)")
+            #expect(sim.app(id).state == .notRunning)
+            #expect(sim.app(id).sessions.isEmpty)
+        }
+        try sim.on("configured", .foregroundLaunch)
+        #expect(sim.app("configured").state == .active)
+        let refused = sim.rejection("empty", .openScene())
+        #expect(refused?.code == .invalidTransition)
+        #expect(refused?.detail.contains("listing at least one configuration") == true)
+    }
+
+    @Test("11.1 iOS 27 gate: the SDK decides; an older SDK on iOS 27, or the iOS 27 SDK on iOS 26, launches")
+    func ios27GateTheSDKDecides() throws {
+        var sim = Sim(ios: "27.0")
+        sim.add("emptyOldSDK", scenes: SceneManifest(), sdk: "26.0")
+        try sim.on("emptyOldSDK", .foregroundLaunch)
+        // The empty manifest still selects scenes there, with no scene delegate (the black-screen case above).
+        #expect(sim.device.usesScenes(sim.app("emptyOldSDK")))
+        #expect(sim.app("emptyOldSDK").state == .active)
+        var older = Sim(ios: "26.0")
+        older.add("plain", sdk: "27.0")
+        older.add("empty", scenes: SceneManifest(), sdk: "27.0")
+        try older.on("plain", .foregroundLaunch)
+        #expect(older.app("plain").state == .active)
+        try older.on("empty", .foregroundLaunch)
+        #expect(older.app("empty").state == .active)
+    }
+
     @Test("11.1 iOS 27 gate: a failed launch leaves the app in front where it is")
     func ios27GateLeavesTheFrontAppAlone() throws {
         var sim = Sim(ios: "27.0")
