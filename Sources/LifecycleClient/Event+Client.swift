@@ -15,6 +15,15 @@ extension Event {
     public static func launch(url: String) -> Event { .launch(background: false, url: url, sourceApplication: nil) }
     /// The app is made active again (its scene, for a scene app).
     public static var activate: Event { .activate(session: nil) }
+    /// A push with content-available and no payload: a silent push, which the wake policy may refuse
+    /// (docs/LIFECYCLE.md §6).
+    public static var silentPush: Event { .remoteNotification(payload: nil, contentAvailable: true) }
+    /// Low Power Mode turned on or off (a device setting the wake policy reads).
+    public static func lowPowerMode(_ on: Bool) -> Event { .change(kind: .lowPowerMode, value: .bool(on)) }
+    /// The device's Background App Refresh switch: `"on"`, `"off"` or `"restricted"`.
+    public static func backgroundAppRefresh(_ setting: String) -> Event {
+        .change(kind: .backgroundAppRefresh, value: .string(setting))
+    }
 
     /// Events as the generated types of the API hold them (through their JSON: the API's encoder writes it,
     /// the generated decoder reads it).

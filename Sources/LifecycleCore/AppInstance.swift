@@ -42,12 +42,26 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// The alerts and action sheets it shows, oldest first.
     public var alerts: [ShownAlert] { shownAlerts ?? [] }
 
+    /// True from the user's force-quit until the user launches it or the device restarts: no fetch or silent push
+    /// wakes it (LIFECYCLE §6, the wake policy); nil: false (and in apps saved before the policy).
+    var stoppedByForceQuit: Bool?
+    /// True while the app's own Background App Refresh switch is off; nil: on.
+    var backgroundRefreshSwitchOff: Bool?
+    /// When silent pushes woke it, the newest last, at most `WakePolicy.silentPushesPerHour`; nil: none.
+    var silentPushWakes: [Double]?
+
+    /// Whether the user's force-quit keeps fetches and silent pushes from waking it (LIFECYCLE §6).
+    public var wakesStoppedByForceQuit: Bool { stoppedByForceQuit == true }
+    /// The app's own Background App Refresh switch in Settings.
+    public var backgroundAppRefreshSwitch: Bool { backgroundRefreshSwitchOff != true }
+
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
         case sceneBook, preservedState, shownAlerts
+        case stoppedByForceQuit, backgroundRefreshSwitchOff, silentPushWakes
     }
 
     /// When the app last entered the background: the start of the background task budget.
