@@ -17,6 +17,15 @@ extension Event {
     public static var activate: Event { .activate(session: nil) }
     /// The system prewarms the app (iOS 15 and later) as far as the observed rule goes for its life cycle.
     public static var prewarm: Event { .prewarm(stage: nil) }
+    /// A push with content-available and no payload: a silent push, which the wake policy may refuse
+    /// (docs/LIFECYCLE.md §6).
+    public static var silentPush: Event { .remoteNotification(payload: nil, contentAvailable: true) }
+    /// Low Power Mode turned on or off (a device setting the wake policy reads).
+    public static func lowPowerMode(_ on: Bool) -> Event { .change(kind: .lowPowerMode, value: .bool(on)) }
+    /// The device's Background App Refresh switch: `"on"`, `"off"` or `"restricted"`.
+    public static func backgroundAppRefresh(_ setting: String) -> Event {
+        .change(kind: .backgroundAppRefresh, value: .string(setting))
+    }
 
     /// Events as the generated types of the API hold them (through their JSON: the API's encoder writes it,
     /// the generated decoder reads it).

@@ -44,6 +44,19 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// The status bar's height in points as the process last heard it (LIFECYCLE §5); nil: the normal height.
     var heardStatusBarHeight: Double?
 
+    /// True from the user's force-quit until the user launches it or the device restarts: no fetch or silent push
+    /// wakes it (LIFECYCLE §6, the wake policy); nil: false (and in apps saved before the policy).
+    var stoppedByForceQuit: Bool?
+    /// True while the app's own Background App Refresh switch is off; nil: on.
+    var backgroundRefreshSwitchOff: Bool?
+    /// When silent pushes woke it, the newest last, at most `WakePolicy.silentPushesPerHour`; nil: none.
+    var silentPushWakes: [Double]?
+
+    /// Whether the user's force-quit keeps fetches and silent pushes from waking it (LIFECYCLE §6).
+    public var wakesStoppedByForceQuit: Bool { stoppedByForceQuit == true }
+    /// The app's own Background App Refresh switch in Settings.
+    public var backgroundAppRefreshSwitch: Bool { backgroundRefreshSwitchOff != true }
+
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
@@ -51,6 +64,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
         case sceneBook, preservedState, shownAlerts, prewarmStage
         case heardStatusBarHeight
+        case stoppedByForceQuit, backgroundRefreshSwitchOff, silentPushWakes
     }
 
     /// How far a prewarm ran the app's launch, while it waits for its launch to go on (LIFECYCLE §12.1); nil

@@ -2,6 +2,8 @@
 public enum ChangeKind: String, Sendable, Codable, CaseIterable {
     case orientation, locale, significantTime, batteryLevel, batteryState, proximity, accessory, screen
     case screenMode, settings, ubiquityIdentity, statusBarFrame
+    /// The device's Background App Refresh switch and Low Power Mode (LIFECYCLE §6, "The wake policy").
+    case backgroundAppRefresh, lowPowerMode
 
     /// Kinds whose value the device keeps, so a queue can tell a net change from none.
     public static let settable: [ChangeKind] = allCases.filter(\.hasValue)
@@ -26,6 +28,8 @@ public enum ChangeKind: String, Sendable, Codable, CaseIterable {
         case .screenMode: "default"
         case .settings: .object([:])
         case .ubiquityIdentity: .null
+        case .backgroundAppRefresh: "on"
+        case .lowPowerMode: false
         case .significantTime, .statusBarFrame: nil
         }
     }
@@ -46,6 +50,8 @@ public enum ChangeKind: String, Sendable, Codable, CaseIterable {
         case .settings: "NSUserDefaultsDidChangeNotification"
         case .ubiquityIdentity: "NSUbiquityIdentityDidChangeNotification"
         case .statusBarFrame: "UIApplicationDidChangeStatusBarFrameNotification"
+        case .backgroundAppRefresh: WakePolicy.statusNotification
+        case .lowPowerMode: "NSProcessInfoPowerStateDidChangeNotification"
         }
     }
 
@@ -54,6 +60,7 @@ public enum ChangeKind: String, Sendable, Codable, CaseIterable {
     ]
     static let batteryStates: [String] = ["unknown", "unplugged", "charging", "full"]
     static let connections: [String] = ["connected", "disconnected"]
+    static let refreshSwitch: [String] = ["on", "off", "restricted"]
 
     /// Why `value` is not a valid value for this kind, as the rejection a client sees.
     public func validationFailure(for value: JSONValue?, field: String = "value") -> Rejection? {
@@ -65,12 +72,16 @@ public enum ChangeKind: String, Sendable, Codable, CaseIterable {
         case .orientation: return oneOf(Self.orientations)
         case .batteryState: return oneOf(Self.batteryStates)
         case .accessory, .screen: return oneOf(Self.connections)
+        case .backgroundAppRefresh: return oneOf(Self.refreshSwitch)
         case .batteryLevel:
             if let level = value?.numberValue, (0...1).contains(level) { return nil }
             return .invalidField(field, "batteryLevel takes a number from 0 to 1")
         case .proximity:
             if value?.boolValue != nil { return nil }
             return .invalidField(field, "proximity takes true (near) or false (far)")
+        case .lowPowerMode:
+            if value?.boolValue != nil { return nil }
+            return .invalidField(field, "lowPowerMode takes true (on) or false (off)")
         case .locale, .screenMode:
             if let text = value?.stringValue, !text.isEmpty { return nil }
             return .invalidField(field, "\(rawValue) takes a non-empty string")

@@ -131,6 +131,8 @@ extension Device {
             try closeScene(id, session: session)
         case .disconnectScene(let session):
             try disconnectSceneEvent(id, session: session)
+        case .backgroundAppRefreshSwitch(let enabled):
+            try backgroundAppRefreshSwitch(id, enabled: enabled)
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
@@ -220,7 +222,8 @@ extension Device {
             change(kind, value: value)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
-            .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo:
+            .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo,
+            .backgroundAppRefreshSwitch:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

@@ -80,6 +80,7 @@ extension Device {
                 "the system fetches only for apps in the background", state: app.state,
                 allowed: ["background", "suspended", "notRunning"])
         }
+        guard admitWake(id, .backgroundFetch) else { return }
         try runInBackgroundWindow(id, selector: Selector.performFetch, args: [:], launchOptions: [:])
     }
 
@@ -100,6 +101,7 @@ extension Device {
         guard app.configuration.info.backgroundModes.contains("remote-notification") else {
             throw .transition("the app does not declare remote-notification in UIBackgroundModes", state: app.state)
         }
+        guard admitWake(id, .silentPush) else { return }
         try runInBackgroundWindow(
             id, selector: Selector.didReceiveRemoteNotificationFetch, args: args,
             launchOptions: ["remoteNotification": payload ?? .object([:])])

@@ -1,6 +1,10 @@
 /// Device changes as notifications, and the coalesced queue of a suspended app (LIFECYCLE §7).
 extension Device {
     mutating func change(_ kind: ChangeKind, value: JSONValue?) {
+        if kind == .backgroundAppRefresh || kind == .lowPowerMode, let value {
+            changeWakeSetting(kind, value: value)  // the wake policy's settings (LIFECYCLE §6)
+            return
+        }
         let previous = settings[kind.rawValue]
         if kind.hasValue, let value {
             guard value != previous else { return }  // no change, no notification

@@ -26,6 +26,10 @@ extension Device {
         guard from != state else { return }
         let seq = append(id, .state(from: from, to: state))
         apps[existing: id].enter(state, at: time, seq: seq)
+        // In front, the user launched it: the system may wake it again after a force-quit (LIFECYCLE §6).
+        if state.isForeground, apps[existing: id].stoppedByForceQuit != nil {
+            apps[existing: id].stoppedByForceQuit = nil
+        }
     }
 
     mutating func post(_ id: String, _ name: String, _ userInfo: [String: JSONValue] = [:]) {

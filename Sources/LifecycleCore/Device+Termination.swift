@@ -13,6 +13,8 @@ extension Device {
 
     /// The app switcher's swipe: no callback, but an active app first resigns active.
     mutating func forceQuit(_ id: String) {
+        // The wake policy (LIFECYCLE §6), once the app has passed through inactive on its way out.
+        defer { stopWakesAfterForceQuit(id) }
         if usesScenes(id) {
             forceQuitScenes(id)
             return
@@ -42,6 +44,10 @@ extension Device {
     mutating func reboot() {
         for id in appOrder where apps[existing: id].state != .notRunning {
             end(id, .reboot, notified: false)
+        }
+        // A restart lets the system wake apps the user force-quit again (LIFECYCLE §6, the wake policy).
+        for id in appOrder where apps[existing: id].stoppedByForceQuit != nil {
+            apps[existing: id].stoppedByForceQuit = nil
         }
         locked = false
         interruption = nil

@@ -55,6 +55,10 @@ public enum Event: Equatable, Sendable, Codable {
     case advanceTime(seconds: Double)
     case change(kind: ChangeKind, value: JSONValue?)
 
+    // App events added since.
+    /// The user turns the app's own Background App Refresh switch in Settings (LIFECYCLE §6, the wake policy).
+    case backgroundAppRefreshSwitch(enabled: Bool)
+
     /// The wire name of the event's `type` (`EventType`, whose catalogue describes it).
     public var type: String { eventType.name }
 

@@ -16,6 +16,8 @@ public enum EventType: Int, Sendable, CaseIterable {
     case notificationCenterOpened, notificationCenterClosed, appSwitcherOpened, appSwitcherClosed, memoryPressure,
         reboot
     case advanceTime, change
+    // App events added since.
+    case backgroundAppRefreshSwitch
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
     /// position, so this is an array's element: events are decoded, applied and journaled by the million.)
@@ -245,6 +247,11 @@ public enum EventType: Int, Sendable, CaseIterable {
                     F("value", .json, .optional, "the new value, for kinds that have one"),
                 ]
             ) { v throws(EventFieldError) in .change(kind: try v.choice(0, ChangeKind.self), value: v.json(1)) }
+        case .backgroundAppRefreshSwitch:
+            return .init(
+                type, .app, "The user turns the app's own Background App Refresh switch in Settings",
+                [F("enabled", .flag, .required, "true: on; false: off")]
+            ) { v throws(EventFieldError) in .backgroundAppRefreshSwitch(enabled: try v.bool(0)) }
         }
     }
 }
@@ -488,6 +495,7 @@ extension Event {
         case .reboot: .reboot
         case .advanceTime: .advanceTime
         case .change: .change
+        case .backgroundAppRefreshSwitch: .backgroundAppRefreshSwitch
         }
     }
 
@@ -525,6 +533,7 @@ extension Event {
         case .prewarm(let stage): .init(stage.map { EventFieldValue.string($0.rawValue) })
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
+        case .backgroundAppRefreshSwitch(let enabled): .init(.bool(enabled))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
             .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded, .appSwitcherOpened,
             .appSwitcherClosed:

@@ -44,6 +44,8 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case snapshot(visible: [String], hidden: [String])
         /// The launch image the system showed as it launched the app in front (LIFECYCLE §4).
         case launchImage(image: String)
+        /// The wake policy refused to wake or launch the app in the background for `wake`, and why (LIFECYCLE §6).
+        case wakeRefused(wake: Wake, reason: WakeRefusal)
     }
 
     /// The wire name of the entry's kind.
@@ -60,6 +62,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .resource: "resource"
         case .snapshot: "snapshot"
         case .launchImage: "launchImage"
+        case .wakeRefused: "wakeRefused"
         }
     }
 

@@ -127,6 +127,8 @@ extension Components {
             case settings = "settings"
             case ubiquityIdentity = "ubiquityIdentity"
             case statusBarFrame = "statusBarFrame"
+            case backgroundAppRefresh = "backgroundAppRefresh"
+            case lowPowerMode = "lowPowerMode"
         }
         /// An `UIBackgroundModes` value; others answer `400 invalid-field` with the allowed ones.
         ///
@@ -1011,6 +1013,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Settings/ubiquityIdentity`.
             public var ubiquityIdentity: OpenAPIRuntime.OpenAPIValueContainer?
+            /// The Background App Refresh switch of Settings (`on` by default); `restricted`: a profile or parental controls turned it off (docs/LIFECYCLE.md §6).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/backgroundAppRefresh`.
+            @frozen public enum backgroundAppRefreshPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case on = "on"
+                case off = "off"
+                case restricted = "restricted"
+            }
+            /// The Background App Refresh switch of Settings (`on` by default); `restricted`: a profile or parental controls turned it off (docs/LIFECYCLE.md §6).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Components.Schemas.Settings.backgroundAppRefreshPayload?
+            /// Low Power Mode (iOS 9+; `false` by default): it turns Background App Refresh off while on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/lowPowerMode`.
+            public var lowPowerMode: Swift.Bool?
             /// Creates a new `Settings`.
             ///
             /// - Parameters:
@@ -1024,6 +1042,8 @@ extension Components {
             ///   - screenMode: e.g. `1920x1080`.
             ///   - settings: The app settings (user defaults): any JSON, e.g. an object.
             ///   - ubiquityIdentity: The iCloud identity: any JSON, e.g. a string or null.
+            ///   - backgroundAppRefresh: The Background App Refresh switch of Settings (`on` by default); `restricted`: a profile or parental controls turned it off (docs/LIFECYCLE.md §6).
+            ///   - lowPowerMode: Low Power Mode (iOS 9+; `false` by default): it turns Background App Refresh off while on.
             public init(
                 orientation: Components.Schemas.Orientation? = nil,
                 locale: Swift.String? = nil,
@@ -1034,7 +1054,9 @@ extension Components {
                 screen: Components.Schemas.Connection? = nil,
                 screenMode: Swift.String? = nil,
                 settings: OpenAPIRuntime.OpenAPIValueContainer? = nil,
-                ubiquityIdentity: OpenAPIRuntime.OpenAPIValueContainer? = nil
+                ubiquityIdentity: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                backgroundAppRefresh: Components.Schemas.Settings.backgroundAppRefreshPayload? = nil,
+                lowPowerMode: Swift.Bool? = nil
             ) {
                 self.orientation = orientation
                 self.locale = locale
@@ -1046,6 +1068,8 @@ extension Components {
                 self.screenMode = screenMode
                 self.settings = settings
                 self.ubiquityIdentity = ubiquityIdentity
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.lowPowerMode = lowPowerMode
             }
             public enum CodingKeys: String, CodingKey {
                 case orientation
@@ -1058,6 +1082,8 @@ extension Components {
                 case screenMode
                 case settings
                 case ubiquityIdentity
+                case backgroundAppRefresh
+                case lowPowerMode
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1101,6 +1127,14 @@ extension Components {
                     OpenAPIRuntime.OpenAPIValueContainer.self,
                     forKey: .ubiquityIdentity
                 )
+                self.backgroundAppRefresh = try container.decodeIfPresent(
+                    Components.Schemas.Settings.backgroundAppRefreshPayload.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.lowPowerMode = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .lowPowerMode
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "orientation",
                     "locale",
@@ -1111,7 +1145,9 @@ extension Components {
                     "screen",
                     "screenMode",
                     "settings",
-                    "ubiquityIdentity"
+                    "ubiquityIdentity",
+                    "backgroundAppRefresh",
+                    "lowPowerMode"
                 ])
             }
         }
@@ -2809,6 +2845,33 @@ extension Components {
             public var backgroundTimeRemaining: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/App/protectedDataAvailable`.
             public var protectedDataAvailable: Swift.Bool
+            /// `UIApplication.backgroundRefreshStatus`: `restricted` when the device's `backgroundAppRefresh` is
+            /// `restricted`; `denied` when it is `off`, the app's own switch is off, or Low Power Mode is on (iOS 9+);
+            /// else `available`. Null before iOS 7 (docs/LIFECYCLE.md §6, the wake policy).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/backgroundRefreshStatus`.
+            @frozen public enum backgroundRefreshStatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case restricted = "restricted"
+                case denied = "denied"
+                case available = "available"
+                case _empty = ""
+            }
+            /// `UIApplication.backgroundRefreshStatus`: `restricted` when the device's `backgroundAppRefresh` is
+            /// `restricted`; `denied` when it is `off`, the app's own switch is off, or Low Power Mode is on (iOS 9+);
+            /// else `available`. Null before iOS 7 (docs/LIFECYCLE.md §6, the wake policy).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/backgroundRefreshStatus`.
+            public var backgroundRefreshStatus: Components.Schemas.App.backgroundRefreshStatusPayload?
+            /// The app's own Background App Refresh switch (`backgroundAppRefreshSwitch` event).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/backgroundAppRefreshSwitch`.
+            public var backgroundAppRefreshSwitch: Swift.Bool
+            /// True from the user's `forceQuit` (iOS 7+) until the user brings the app in front or the device reboots: no fetch or silent push wakes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/wakesStoppedByForceQuit`.
+            public var wakesStoppedByForceQuit: Swift.Bool
             /// How the app last ended, or null if it never has.
             ///
             /// - Remark: Generated from `#/components/schemas/App/termination`.
@@ -2869,6 +2932,9 @@ extension Components {
             ///   - backgroundTasks: Unfinished background tasks.
             ///   - backgroundTimeRemaining: Seconds left of the shared background-task budget; null in the foreground or when not running.
             ///   - protectedDataAvailable:
+            ///   - backgroundRefreshStatus: `UIApplication.backgroundRefreshStatus`: `restricted` when the device's `backgroundAppRefresh` is
+            ///   - backgroundAppRefreshSwitch: The app's own Background App Refresh switch (`backgroundAppRefreshSwitch` event).
+            ///   - wakesStoppedByForceQuit: True from the user's `forceQuit` (iOS 7+) until the user brings the app in front or the device reboots: no fetch or silent push wakes it.
             ///   - termination: How the app last ended, or null if it never has.
             ///   - info:
             ///   - delegate:
@@ -2897,6 +2963,9 @@ extension Components {
                 backgroundTasks: [Components.Schemas.BackgroundTask],
                 backgroundTimeRemaining: Swift.Double? = nil,
                 protectedDataAvailable: Swift.Bool,
+                backgroundRefreshStatus: Components.Schemas.App.backgroundRefreshStatusPayload? = nil,
+                backgroundAppRefreshSwitch: Swift.Bool,
+                wakesStoppedByForceQuit: Swift.Bool,
                 termination: Components.Schemas.Termination? = nil,
                 info: Components.Schemas.AppInfo,
                 delegate: Components.Schemas.AppDelegate,
@@ -2925,6 +2994,9 @@ extension Components {
                 self.backgroundTasks = backgroundTasks
                 self.backgroundTimeRemaining = backgroundTimeRemaining
                 self.protectedDataAvailable = protectedDataAvailable
+                self.backgroundRefreshStatus = backgroundRefreshStatus
+                self.backgroundAppRefreshSwitch = backgroundAppRefreshSwitch
+                self.wakesStoppedByForceQuit = wakesStoppedByForceQuit
                 self.termination = termination
                 self.info = info
                 self.delegate = delegate
@@ -2954,6 +3026,9 @@ extension Components {
                 case backgroundTasks
                 case backgroundTimeRemaining
                 case protectedDataAvailable
+                case backgroundRefreshStatus
+                case backgroundAppRefreshSwitch
+                case wakesStoppedByForceQuit
                 case termination
                 case info
                 case delegate
@@ -3029,6 +3104,18 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .protectedDataAvailable
                 )
+                self.backgroundRefreshStatus = try container.decodeIfPresent(
+                    Components.Schemas.App.backgroundRefreshStatusPayload.self,
+                    forKey: .backgroundRefreshStatus
+                )
+                self.backgroundAppRefreshSwitch = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefreshSwitch
+                )
+                self.wakesStoppedByForceQuit = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .wakesStoppedByForceQuit
+                )
                 self.termination = try container.decodeIfPresent(
                     Components.Schemas.Termination.self,
                     forKey: .termination
@@ -3093,6 +3180,9 @@ extension Components {
                     "backgroundTasks",
                     "backgroundTimeRemaining",
                     "protectedDataAvailable",
+                    "backgroundRefreshStatus",
+                    "backgroundAppRefreshSwitch",
+                    "wakesStoppedByForceQuit",
                     "termination",
                     "info",
                     "delegate",
@@ -3278,6 +3368,8 @@ extension Components {
             case appSwitcherClosed(Components.Schemas.DeviceActionEvent)
             /// - Remark: Generated from `#/components/schemas/Event/DeviceActionEvent`.
             case appSwitcherOpened(Components.Schemas.DeviceActionEvent)
+            /// - Remark: Generated from `#/components/schemas/Event/BackgroundAppRefreshSwitchEvent`.
+            case backgroundAppRefreshSwitch(Components.Schemas.BackgroundAppRefreshSwitchEvent)
             /// - Remark: Generated from `#/components/schemas/Event/AppActionEvent`.
             case backgroundFetch(Components.Schemas.AppActionEvent)
             /// - Remark: Generated from `#/components/schemas/Event/BannerNotificationEvent`.
@@ -3370,6 +3462,8 @@ extension Components {
                     self = .appSwitcherClosed(try .init(from: decoder))
                 case "appSwitcherOpened":
                     self = .appSwitcherOpened(try .init(from: decoder))
+                case "backgroundAppRefreshSwitch":
+                    self = .backgroundAppRefreshSwitch(try .init(from: decoder))
                 case "backgroundFetch":
                     self = .backgroundFetch(try .init(from: decoder))
                 case "bannerNotification":
@@ -3461,6 +3555,8 @@ extension Components {
                 case let .appSwitcherClosed(value):
                     try value.encode(to: encoder)
                 case let .appSwitcherOpened(value):
+                    try value.encode(to: encoder)
+                case let .backgroundAppRefreshSwitch(value):
                     try value.encode(to: encoder)
                 case let .backgroundFetch(value):
                     try value.encode(to: encoder)
@@ -4719,6 +4815,48 @@ extension Components {
                 ])
             }
         }
+        /// The user turns the app's own Background App Refresh switch in Settings.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackgroundAppRefreshSwitchEvent`.
+        public struct BackgroundAppRefreshSwitchEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAppRefreshSwitchEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// True: on; false: off.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundAppRefreshSwitchEvent/enabled`.
+            public var enabled: Swift.Bool
+            /// Creates a new `BackgroundAppRefreshSwitchEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - enabled: True: on; false: off.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                enabled: Swift.Bool
+            ) {
+                self._type = _type
+                self.enabled = enabled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case enabled
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.enabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .enabled
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "enabled"
+                ])
+            }
+        }
         /// A device-level event without fields: `homeButton`, `lock` and `unlock` (the
         /// sleep/wake button), `notificationCenterOpened`, `notificationCenterClosed`, `reboot`,
         /// `callEnded` (the call the user answered hangs up; `409` when none is in progress),
@@ -5027,9 +5165,12 @@ extension Components {
         /// the moments `significantTime` and `statusBarFrame`; typical values are listed under `Settings`.
         /// Its type follows the kind (`orientation`: an `Orientation`; `locale` and `screenMode`: a
         /// non-empty string; `batteryLevel`: a number from 0 to 1; `batteryState`: `unknown`,
-        /// `unplugged`, `charging` or `full`; `proximity`: a boolean; `accessory` and `screen`: a
-        /// `Connection`); another answers `400 invalid-field` naming `value`. (Written here rather than
-        /// as conditional schemas, which client generators do not take.)
+        /// `unplugged`, `charging` or `full`; `proximity` and `lowPowerMode`: a boolean; `accessory` and
+        /// `screen`: a `Connection`; `backgroundAppRefresh`: `on`, `off` or `restricted`); another answers
+        /// `400 invalid-field` naming `value`. `backgroundAppRefresh` and `lowPowerMode` post
+        /// `UIApplicationBackgroundRefreshStatusDidChangeNotification` only to apps whose
+        /// `backgroundRefreshStatus` changed (docs/LIFECYCLE.md §6, the wake policy). (Written here rather
+        /// than as conditional schemas, which client generators do not take.)
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/ChangeEvent`.
@@ -5780,6 +5921,8 @@ extension Components {
             case state(Components.Schemas.StateEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/TerminationEntry`.
             case termination(Components.Schemas.TerminationEntry)
+            /// - Remark: Generated from `#/components/schemas/Entry/WakeRefusedEntry`.
+            case wakeRefused(Components.Schemas.WakeRefusedEntry)
             public enum CodingKeys: String, CodingKey {
                 case kind
             }
@@ -5812,6 +5955,8 @@ extension Components {
                     self = .state(try .init(from: decoder))
                 case "termination":
                     self = .termination(try .init(from: decoder))
+                case "wakeRefused":
+                    self = .wakeRefused(try .init(from: decoder))
                 default:
                     throw Swift.DecodingError.unknownOneOfDiscriminator(
                         discriminatorKey: CodingKeys.kind,
@@ -5844,7 +5989,121 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .termination(value):
                     try value.encode(to: encoder)
+                case let .wakeRefused(value):
+                    try value.encode(to: encoder)
                 }
+            }
+        }
+        /// The wake policy refused to wake or launch the app in the background: nothing else happened to it (docs/LIFECYCLE.md §6, the wake policy). The event that asked for the wake is answered as applied.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry`.
+        public struct WakeRefusedEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/seq`.
+            public var seq: Components.Schemas.Seq
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/time`.
+            public var time: Components.Schemas.Time
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/app`.
+            public var app: Components.Schemas.EntryApp?
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
+            @frozen public enum wakePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundFetch = "backgroundFetch"
+                case silentPush = "silentPush"
+            }
+            /// What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
+            public var wake: Components.Schemas.WakeRefusedEntry.wakePayload
+            /// The first that holds: the user force-quit the app and has not brought it in front since (nor rebooted);
+            /// the device's Background App Refresh is `restricted`, or `off`; the app's own switch is off; Low Power
+            /// Mode is on (iOS 9+); the app had 3 silent pushes in the last hour (iOS 13+, silent pushes only).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/reason`.
+            @frozen public enum reasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case forceQuit = "forceQuit"
+                case backgroundAppRefreshRestricted = "backgroundAppRefreshRestricted"
+                case backgroundAppRefreshOff = "backgroundAppRefreshOff"
+                case appBackgroundAppRefreshOff = "appBackgroundAppRefreshOff"
+                case lowPowerMode = "lowPowerMode"
+                case silentPushBudget = "silentPushBudget"
+            }
+            /// The first that holds: the user force-quit the app and has not brought it in front since (nor rebooted);
+            /// the device's Background App Refresh is `restricted`, or `off`; the app's own switch is off; Low Power
+            /// Mode is on (iOS 9+); the app had 3 silent pushes in the last hour (iOS 13+, silent pushes only).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/reason`.
+            public var reason: Components.Schemas.WakeRefusedEntry.reasonPayload
+            /// Creates a new `WakeRefusedEntry`.
+            ///
+            /// - Parameters:
+            ///   - seq:
+            ///   - time:
+            ///   - app:
+            ///   - kind:
+            ///   - wake: What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            ///   - reason: The first that holds: the user force-quit the app and has not brought it in front since (nor rebooted);
+            public init(
+                seq: Components.Schemas.Seq,
+                time: Components.Schemas.Time,
+                app: Components.Schemas.EntryApp? = nil,
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                wake: Components.Schemas.WakeRefusedEntry.wakePayload,
+                reason: Components.Schemas.WakeRefusedEntry.reasonPayload
+            ) {
+                self.seq = seq
+                self.time = time
+                self.app = app
+                self.kind = kind
+                self.wake = wake
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case seq
+                case time
+                case app
+                case kind
+                case wake
+                case reason
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.seq = try container.decode(
+                    Components.Schemas.Seq.self,
+                    forKey: .seq
+                )
+                self.time = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .time
+                )
+                self.app = try container.decodeIfPresent(
+                    Components.Schemas.EntryApp.self,
+                    forKey: .app
+                )
+                self.kind = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .kind
+                )
+                self.wake = try container.decode(
+                    Components.Schemas.WakeRefusedEntry.wakePayload.self,
+                    forKey: .wake
+                )
+                self.reason = try container.decode(
+                    Components.Schemas.WakeRefusedEntry.reasonPayload.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "seq",
+                    "time",
+                    "app",
+                    "kind",
+                    "wake",
+                    "reason"
+                ])
             }
         }
         /// The launch image the system showed as it launched the app in front, before its first launch callback; recorded for app-delegate apps that list `info.launchImages` (docs/LIFECYCLE.md §4).

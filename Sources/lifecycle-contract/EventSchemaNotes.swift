@@ -200,9 +200,12 @@ enum EventSchemaNotes {
                 the moments `significantTime` and `statusBarFrame`; typical values are listed under `Settings`.
                 Its type follows the kind (`orientation`: an `Orientation`; `locale` and `screenMode`: a
                 non-empty string; `batteryLevel`: a number from 0 to 1; `batteryState`: `unknown`,
-                `unplugged`, `charging` or `full`; `proximity`: a boolean; `accessory` and `screen`: a
-                `Connection`); another answers `400 invalid-field` naming `value`. (Written here rather than
-                as conditional schemas, which client generators do not take.)
+                `unplugged`, `charging` or `full`; `proximity` and `lowPowerMode`: a boolean; `accessory` and
+                `screen`: a `Connection`; `backgroundAppRefresh`: `on`, `off` or `restricted`); another answers
+                `400 invalid-field` naming `value`. `backgroundAppRefresh` and `lowPowerMode` post
+                `UIApplicationBackgroundRefreshStatusDidChangeNotification` only to apps whose
+                `backgroundRefreshStatus` changed (docs/LIFECYCLE.md §6, the wake policy). (Written here rather
+                than as conditional schemas, which client generators do not take.)
                 """,
             fields: [
                 "value": FieldNotes(

@@ -155,6 +155,7 @@ struct RandomWalk {
         case 21:
             return .tapNotification(
                 source: random.pick(NotificationSource.allCases), payload: random.chance(50) ? ["k": 2] : nil)
+        case 22: return .backgroundAppRefreshSwitch(enabled: random.chance(70))
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }
@@ -194,6 +195,8 @@ struct RandomWalk {
             case .settings: random.pick([["a": 1], ["a": 2]])
             case .ubiquityIdentity: random.pick([nil, "one", "two"])
             case .significantTime, .statusBarFrame: nil
+            case .backgroundAppRefresh: random.pick(["on", "off", "restricted", "wifi"])
+            case .lowPowerMode: random.pick([true, false, 1])
             }
         return .change(kind: kind, value: value)
     }

@@ -175,6 +175,7 @@ extension TimelineEntry {
         case .sceneState(let from, let to): "scene \(session!) \(from)→\(to)"
         case .resource(let resource, let event): "resource \(resource) \(event)"
         case .launchImage(let image): "launch image \(image)"
+        case .wakeRefused(let wake, let reason): "refused \(wake) \(reason)"
         case .snapshot(let visible, let hidden):
             "snapshot visible:\(visible.joined(separator: ",")) hidden:\(hidden.joined(separator: ","))"
                 + (session.map { " \($0)" } ?? "")

@@ -36,6 +36,8 @@ import Testing
             .snapshot(visible: [], hidden: []),
             .snapshot(visible: ["password", "é"], hidden: ["card"]),
             .launchImage(image: "Default-Portrait@2x.png"),
+            .wakeRefused(wake: .silentPush, reason: .silentPushBudget),
+            .wakeRefused(wake: .backgroundFetch, reason: .forceQuit),
         ]
         return bodies.enumerated().flatMap { index, body in
             let plain = TimelineEntry(seq: UInt64(index + 1), time: Double(index) * 0.1, app: "a", body: body)
@@ -51,7 +53,7 @@ import Testing
 
     @Test func everyKindReadsBackAsItWasWritten() throws {
         let kinds = Set(Self.handMade.map(\.kind))
-        #expect(kinds.count == 11, "a kind of entry with no case here: \(kinds.sorted())")
+        #expect(kinds.count == 12, "a kind of entry with no case here: \(kinds.sorted())")
         for entry in Self.handMade {
             #expect(try Self.roundTrip(entry) == entry, "\(entry)")
         }
@@ -92,6 +94,8 @@ import Testing
             #"{"seq":1,"time":0,"app":null,"kind":"launchImage"}"#,
             #"{"seq":1,"time":0,"app":null,"kind":"launchImage","image":"x","session":null}"#,
             #"{"seq":1,"time":0,"app":null,"kind":"state","from":"active","to":"flying"}"#,
+            #"{"seq":1,"time":0,"app":"a","kind":"wakeRefused","wake":"backgroundFetch","reason":"tired"}"#,
+            #"{"seq":1,"time":0,"app":"a","kind":"wakeRefused","reason":"forceQuit"}"#,
             #"{"seq":1,"time":0,"app":null,"kind":"backgroundTask","event":"began","task":1.5,"name":null}"#,
         ] {
             #expect(EntryDecoder.entry(try JSONParser.parse(text)) == nil, "\(text)")

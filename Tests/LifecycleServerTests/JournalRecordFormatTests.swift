@@ -30,6 +30,7 @@ import Testing
         "closeScene": ["session": "s1"],
         "disconnectScene": ["session": "s2"],
         "moveTo": ["state": "suspended"],
+        "backgroundAppRefreshSwitch": ["enabled": false],
     ]
 
     static func event(_ type: String) throws -> Event {

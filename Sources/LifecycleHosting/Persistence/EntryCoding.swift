@@ -11,7 +11,7 @@ enum EntryCoding {
     /// The first byte: the entry's kind.
     enum Kind: UInt8 {
         case callback, notification, state, termination, runLoop, device, backgroundTask, sceneState, resource,
-            snapshot, launchImage
+            snapshot, launchImage, wakeRefused
     }
 
     /// Appends the entry's bytes to `w`.
@@ -74,6 +74,10 @@ enum EntryCoding {
         case .launchImage(let image):
             start(.launchImage, entry.time, &w)
             w.string(image)
+        case .wakeRefused(let wake, let reason):
+            start(.wakeRefused, entry.time, &w)
+            choice(wake)
+            choice(reason)
         }
     }
 
@@ -139,6 +143,8 @@ enum EntryCoding {
             body = .snapshot(visible: try strings(), hidden: try strings())
         case .launchImage:
             body = .launchImage(image: try r.string())
+        case .wakeRefused:
+            body = .wakeRefused(wake: try choice(), reason: try choice())
         }
         guard r.isAtEnd else { throw JournaledInput.CorruptRecord() }
         return TimelineEntry(seq: seq, time: time, app: app, body: body, session: session, sceneState: sceneState)

@@ -60,6 +60,10 @@ package enum EntryDecoder {
             body = pair(strings(json["visible"]), strings(json["hidden"])).map { .snapshot(visible: $0, hidden: $1) }
         case "launchImage":
             body = json["image"]?.stringValue.map { .launchImage(image: $0) }
+        case "wakeRefused":
+            body = pair(choice(json["wake"], Wake.self), choice(json["reason"], WakeRefusal.self)).map {
+                .wakeRefused(wake: $0, reason: $1)
+            }
         default:
             return nil
         }

@@ -97,6 +97,11 @@ package enum EntryEncoder {
         case .launchImage(let image):
             w.field("image")
             w.string(image)
+        case .wakeRefused(let wake, let reason):
+            w.field("wake")
+            w.string(wake.rawValue)
+            w.field("reason")
+            w.string(reason.rawValue)
         }
         w.endObject()
     }

@@ -78,6 +78,12 @@ package enum SnapshotEncoder {
         preserved(app.preservedState, into: &w)
         w.field("protectedDataAvailable")
         w.bool(device.protectedDataAvailable)
+        w.field("backgroundRefreshStatus")
+        if let status = device.backgroundRefreshStatus(of: app) { w.string(status.rawValue) } else { w.null() }
+        w.field("backgroundAppRefreshSwitch")
+        w.bool(app.backgroundAppRefreshSwitch)
+        w.field("wakesStoppedByForceQuit")
+        w.bool(app.wakesStoppedByForceQuit)
         w.field("termination")
         if let termination = app.termination {
             w.beginObject()

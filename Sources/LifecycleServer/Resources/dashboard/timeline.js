@@ -49,6 +49,7 @@ export function describe(entry) {
     case "device": return `device: ${entry.event || entry.type || "event"} — ${at}`;
     case "resource": return `${entry.resource} ${entry.event} — ${at}`;
     case "launchImage": return `launch image ${entry.image} — ${at}`;
+    case "wakeRefused": return `${entry.wake} refused: ${entry.reason} — ${at}`;
     case "snapshot": return `snapshot: ${entry.visible.length ? `showing ${entry.visible.join(", ")}` : "nothing sensitive showing"} — ${at}`;
     default: return `${entry.kind} — ${at}`;
   }
