@@ -91,7 +91,7 @@ extension LifecycleService {
             }
             let device = shared.current
             guard let app = device.app(id) else { throw .notFound("no app \(id)") }
-            var w = JSONWriter(reservingCapacity: 768)
+            var w = JSONWriter(reservingCapacity: SnapshotEncoder.appBytes)
             SnapshotEncoder.app(app, on: device, into: &w)
             let json = w.bytes
             let etag = HTTPResponse.etag(of: json)

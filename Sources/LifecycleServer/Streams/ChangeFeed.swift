@@ -66,7 +66,7 @@ final class ChangeFeed: Sendable {
                 devices.append(json)
                 for id in device.appOrder {
                     guard let app = device.app(id) else { continue }
-                    var a = JSONWriter(reservingCapacity: 768)
+                    var a = JSONWriter(reservingCapacity: SnapshotEncoder.appBytes)
                     SnapshotEncoder.app(app, on: device, into: &a)
                     hashes[ChangeStream.Key(kind: .app, id: id)] = ContentHash.hash(a.bytes)
                     apps.append(a.bytes)

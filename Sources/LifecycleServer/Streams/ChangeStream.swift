@@ -106,7 +106,7 @@ final class ChangeStream: LiveStream, @unchecked Sendable {
             ? nil
             : mark.host.shared.withLock { shared -> [UInt8]? in
                 guard !shared.gone else { return nil }
-                var w = JSONWriter(reservingCapacity: 768)
+                var w = JSONWriter(reservingCapacity: SnapshotEncoder.appBytes)
                 switch mark.kind {
                 case .device:
                     SnapshotEncoder.device(shared.current, into: &w)

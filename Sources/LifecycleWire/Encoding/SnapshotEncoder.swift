@@ -3,6 +3,10 @@ package import LifecycleJSON
 
 /// Device and app snapshots as the API shows them.
 package enum SnapshotEncoder {
+    /// Room to reserve for one app's answer: a default app takes about 830 bytes, so one reservation holds it
+    /// (a writer that grows copies what it wrote and allocates again).
+    package static let appBytes = 1024
+
     package static func app(_ app: AppInstance, on device: Device, into w: inout JSONWriter) {
         w.beginObject()
         w.field("id")
