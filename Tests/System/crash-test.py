@@ -87,36 +87,58 @@ def request_json(port, method, path, body=None, headers=None, expect=(200,)):
 # ---------------------------------------------------------------------------------------------
 # Workload
 
-APP_EVENTS = [
-    lambda r: {"type": "launch"},
-    lambda r: {"type": "activate"},
-    lambda r: {"type": "activate"},
-    lambda r: {"type": "homeButton"},
-    lambda r: {"type": "beginBackgroundTask", "name": "t%d" % r.randrange(100)},
-    lambda r: {"type": "beginBackgroundTask", "duration": r.choice([0.5, 1, 3])},
-    lambda r: {"type": "endBackgroundTask", "task": r.randrange(1, 6)},
-    lambda r: {"type": "touch"},
-    lambda r: {"type": "redraw"},
-    lambda r: {"type": "memoryWarning"},
-    lambda r: {"type": "tapNotification", "payload": {"n": r.randrange(10)}},
-    lambda r: {"type": "moveTo", "state": r.choice(["active", "inactive", "background", "suspended", "notRunning"])},
-]
-# For the apps of the iOS 13 iPad, which use scenes (LIFECYCLE.md §11). A session that does not exist (any
-# more) answers 400 with field "session"; that is the only 400 the workload accepts.
-SCENE_EVENTS = [
-    lambda r: {"type": "openScene"},
-    lambda r: {"type": "closeScene", "session": "s%d" % r.randrange(1, 4)},
-    lambda r: {"type": "disconnectScene", "session": "s%d" % r.randrange(1, 4)},
-    lambda r: {"type": "activate", "session": "s%d" % r.randrange(1, 4)},
-]
-ORIENTATIONS = ["portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp"]
-DEVICE_EVENTS = [
-    lambda r: {"type": "homeButton"},
-    lambda r: {"type": "advanceTime", "seconds": 1},
-    lambda r: {"type": "change", "kind": "orientation", "value": r.choice(ORIENTATIONS)},
-    lambda r: {"type": "lock"},
-    lambda r: {"type": "unlock"},
-]
+# The events the clients post come from the catalogue the daemon serves (GET /v1/event-types), not from a
+# copy of it: every type, posted on the path its scope takes (an app's path also takes device-level types;
+# scene types only on the scene device), its fields filled from the catalogue's own description of them. A
+# text field is given one of its suggestions; one without (a URL, a name) is left out, and a type that
+# requires one (openURL) is not posted, since the catalogue gives no valid value for it.
+# Two kinds of field cannot always be given a value that holds now, so a 400 naming one changes nothing and
+# is accepted: a field that names something the app may not have now (`of`: a scene session, another app),
+# and a `json` field (a `change`'s value depends on its kind, which the catalogue does not describe).
+
+
+def field_value(field, r, apps):
+    """A value for one catalogue field, from what the catalogue says of it (choices, range, suggestions)."""
+    kind = field["kind"]
+    if kind == "choice":
+        return r.choice(field["options"])
+    if kind == "flag":
+        return r.random() < 0.5
+    if kind == "identifier":
+        return r.choice(apps) if field.get("of") == "app" else "s%d" % r.randrange(1, 4)
+    if kind == "wholeNumber":
+        low = max(field.get("minimum", 0), 1)
+        return r.randrange(low, min(field.get("maximum", low + 5), low + 5) + 1)
+    if kind == "number":
+        return min(max(r.choice([0.5, 1, 3]), field.get("minimum", 0)), field.get("maximum", 3))
+    if kind == "json":
+        return {"n": r.randrange(10)}
+    return r.choice(field["suggestions"])
+
+
+def fillable(field):
+    return field["kind"] != "text" or bool(field.get("suggestions"))
+
+
+def event(kind, r, apps):
+    """One event of catalogue type `kind`: its required fields and, half the time each, its optional ones."""
+    body = {"type": kind["type"]}
+    for field in filter(fillable, kind["fields"]):
+        if field["required"] or r.random() < 0.5:
+            body[field["name"]] = field_value(field, r, apps)
+    return body
+
+
+def problem_field(raw):
+    try:
+        return json.loads(raw).get("field")
+    except (ValueError, AttributeError):
+        return None
+
+
+def unsure_fields(catalogue):
+    """The fields whose 400 the workload accepts (see above)."""
+    return {f["name"] for kind in catalogue for f in kind["fields"] if f.get("of") or f["kind"] == "json"}
 
 
 class Record:
@@ -137,8 +159,9 @@ class Record:
                 self.problems.append(text)
 
 
-def client(index, port, devices, record, stop, killed, seed, cycle):
+def client(index, port, devices, record, stop, killed, seed, cycle, catalogue):
     rnd = random.Random(seed * 1000 + cycle * 100 + index)
+    unsure = unsure_fields(catalogue)
     conn = None
     sent = 0
     while not stop.is_set() and sent < 200000:
@@ -148,11 +171,13 @@ def client(index, port, devices, record, stop, killed, seed, cycle):
         if rnd.random() < 0.6:
             app = rnd.choice(apps)
             path = "/v1/apps/%s/events" % app
-            pool = APP_EVENTS + DEVICE_EVENTS[:1] + (SCENE_EVENTS if "13_0" in device else [])
+            scopes = ("app", "device", "scene") if "13_0" in device else ("app", "device")
         else:
             path = "/v1/devices/%s/events" % device
-            pool = DEVICE_EVENTS
-        events = [rnd.choice(pool)(rnd) for _ in range(count)]
+            scopes = ("device",)
+        pool = [kind for kind in catalogue if kind["scope"] in scopes
+                and all(fillable(f) for f in kind["fields"] if f["required"])]
+        events = [event(rnd.choice(pool), rnd, apps) for _ in range(count)]
         body = events[0] if count == 1 and rnd.random() < 0.5 else events
         data = json.dumps(body).encode()
         headers = {}
@@ -205,8 +230,8 @@ def client(index, port, devices, record, stop, killed, seed, cycle):
                     record.keyed.setdefault(device, []).append((path, data, key, answer))
         elif status in (409,):
             pass  # an event that cannot happen now: fine, nothing changed
-        elif status == 400 and b'"field":"session"' in raw:
-            pass  # a scene event naming a session the app does not have now: nothing changed
+        elif status == 400 and problem_field(raw) in unsure:
+            pass  # a field the catalogue cannot fill with a value that holds now (see above): nothing changed
         else:
             record.problem("%s %s answered %d: %s" % (path, data[:120], status, raw[:200]))
     if conn is not None:
@@ -348,6 +373,7 @@ def crash_run(args):
     try:
         daemon = start_daemon(args.bin, data_dir, log_path, extra)
         port = daemon.port
+        catalogue = request_json(port, "GET", "/v1/event-types")[2]["eventTypes"]
 
         devices = {}
         for i, (version, napps) in enumerate(DEVICE_SPECS):
@@ -377,7 +403,8 @@ def crash_run(args):
             stop = threading.Event()
             killed = threading.Event()
             threads = [threading.Thread(target=client,
-                                        args=(i, port, devices, record, stop, killed, seed, cycle), daemon=True)
+                                        args=(i, port, devices, record, stop, killed, seed, cycle, catalogue),
+                                        daemon=True)
                        for i in range(args.clients)]
             acked_before = record.acked
             for t in threads:
