@@ -45,13 +45,14 @@ class Daemon:
     signals still go to the daemon itself (its `MAINPID`). `log`: the file its output is appended to
     (a temporary one by default); `log_text()` is what the current run wrote. `ready_seconds`: how long
     a start may take. `notify_path`: the socket the daemon is told of is a file there, as systemd's is,
-    rather than an abstract name."""
+    rather than an abstract name. `new_session`: the daemon runs in a session of its own (it outlives
+    this process, and a terminal's ^C does not reach it)."""
 
     def __init__(self, binary, *args, port=0, env=None, clean_env=False, prefix=(), log=None, cwd=None,
-                 ready_seconds=60, notify_path=None):
+                 ready_seconds=60, notify_path=None, new_session=False):
         self.binary, self.args, self.port_flag = binary, list(args), port
         self.env, self.clean_env, self.prefix, self.cwd = dict(env or {}), clean_env, list(prefix), cwd
-        self.ready_seconds, self.notify_path = ready_seconds, notify_path
+        self.ready_seconds, self.notify_path, self.new_session = ready_seconds, notify_path, new_session
         if log is None:
             descriptor, log = tempfile.mkstemp(prefix="lifecycled-", suffix=".log")
             os.close(descriptor)
@@ -101,7 +102,7 @@ class Daemon:
         with open(self.log_path, "ab") as log:
             self._offset = log.tell()
             self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                            env=env, cwd=self.cwd)
+                                            env=env, cwd=self.cwd, start_new_session=self.new_session)
         self.pid, self.port, self.ready_message = self.process.pid, None, None
         return self
 
@@ -249,30 +250,65 @@ def refused(binary, *args, seconds=5, env=None, clean_env=False, cwd=None):
 
 # --- scripts/with-daemon ----------------------------------------------------------------------------------
 
-USAGE = """usage: scripts/with-daemon --in-memory|--data-dir COMMAND [ARGS...]
+USAGE = """usage: scripts/with-daemon [OPTION...] --in-memory|--data-dir|--as-given COMMAND [ARGS...]
        scripts/with-daemon --self-test
-Starts the built daemon on a free port (LIFECYCLED_BIN, else .build/debug/lifecycled; LIFECYCLED_DAEMON_ARGS:
-more options, split on spaces), in memory or on a fresh data directory, runs COMMAND with LIFECYCLED_URL set
-to it, then stops it. Exits with COMMAND's status."""
+Starts the daemon on a free port, in memory, on a fresh data directory, or as its options give it
+(--as-given), runs COMMAND with LIFECYCLED_URL set to it, then stops it (SIGTERM). Exits with COMMAND's
+status, or 1 if the daemon did not start (or, with --clean-stop, did not exit 0).
+  --bin PATH      the binary (LIFECYCLED_BIN, else .build/debug/lifecycled)
+  --arg ARG       one more option for the daemon (repeated; LIFECYCLED_DAEMON_ARGS adds more, split on spaces)
+  --prefix WORD   one word of a command the daemon runs under (repeated: --prefix strace --prefix -f)
+  --log FILE      its log (a temporary one by default)
+  --clean-stop    after COMMAND the daemon must exit 0 on SIGTERM"""
 
 
 def with_daemon(arguments):
-    if len(arguments) < 2 or arguments[0] not in ("--in-memory", "--data-dir"):
+    binary = os.environ.get("LIFECYCLED_BIN") or ".build/debug/lifecycled"
+    extra, prefix, log, clean_stop = [], [], None, False
+    arguments = list(arguments)
+    while arguments and arguments[0] in ("--bin", "--arg", "--prefix", "--log", "--clean-stop"):
+        option = arguments.pop(0)
+        if option == "--clean-stop":
+            clean_stop = True
+        elif not arguments:
+            break
+        elif option == "--bin":
+            binary = arguments.pop(0)
+        elif option == "--arg":
+            extra.append(arguments.pop(0))
+        elif option == "--prefix":
+            prefix.append(arguments.pop(0))
+        else:
+            log = arguments.pop(0)
+    if len(arguments) < 2 or arguments[0] not in ("--in-memory", "--data-dir", "--as-given"):
         print(USAGE, file=sys.stderr)
         return 2
     mode, command = arguments[0], arguments[1:]
-    binary = os.environ.get("LIFECYCLED_BIN") or ".build/debug/lifecycled"
     with tempfile.TemporaryDirectory(prefix="lifecycled-with-daemon-") as work:
-        store = ["--in-memory"] if mode == "--in-memory" else ["--data-dir", os.path.join(work, "data")]
-        extra = os.environ.get("LIFECYCLED_DAEMON_ARGS", "").split()
+        store = {"--in-memory": ["--in-memory"], "--data-dir": ["--data-dir", os.path.join(work, "data")],
+                 "--as-given": []}[mode]
+        extra += os.environ.get("LIFECYCLED_DAEMON_ARGS", "").split()
+        daemon = Daemon(binary, *store, *extra, prefix=prefix, log=log or os.path.join(work, "log"))
         try:
-            daemon = Daemon(binary, *store, *extra, log=os.path.join(work, "log")).start()
+            daemon.start()
         except DaemonError as error:
             print(f"with-daemon: {error}", file=sys.stderr)
             return 1
         with daemon:
             print(f"with-daemon: daemon on port {daemon.port} ({mode})", flush=True)
-            return subprocess.run(command, env={**os.environ, "LIFECYCLED_URL": daemon.url}).returncode
+            try:
+                status = subprocess.run(command, env={**os.environ, "LIFECYCLED_URL": daemon.url}).returncode
+            except OSError as error:
+                print(f"with-daemon: cannot run {command[0]}: {error.strerror}", file=sys.stderr)
+                status = 127
+            try:
+                stopped = daemon.stop(60)
+            except DaemonError as error:
+                stopped = str(error)
+            if clean_stop and stopped != 0:
+                print(f"with-daemon: the daemon did not exit 0 on SIGTERM: {stopped}", file=sys.stderr)
+                return status or 1
+            return status
 
 
 def self_test():
