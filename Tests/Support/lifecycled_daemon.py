@@ -259,14 +259,15 @@ status, or 1 if the daemon did not start (or, with --clean-stop, did not exit 0)
   --arg ARG       one more option for the daemon (repeated; LIFECYCLED_DAEMON_ARGS adds more, split on spaces)
   --prefix WORD   one word of a command the daemon runs under (repeated: --prefix strace --prefix -f)
   --log FILE      its log (a temporary one by default)
+  --ready-seconds N   how long its start may take (60)
   --clean-stop    after COMMAND the daemon must exit 0 on SIGTERM"""
 
 
 def with_daemon(arguments):
     binary = os.environ.get("LIFECYCLED_BIN") or ".build/debug/lifecycled"
-    extra, prefix, log, clean_stop = [], [], None, False
+    extra, prefix, log, clean_stop, seconds = [], [], None, False, 60.0
     arguments = list(arguments)
-    while arguments and arguments[0] in ("--bin", "--arg", "--prefix", "--log", "--clean-stop"):
+    while arguments and arguments[0] in ("--bin", "--arg", "--prefix", "--log", "--ready-seconds", "--clean-stop"):
         option = arguments.pop(0)
         if option == "--clean-stop":
             clean_stop = True
@@ -278,6 +279,8 @@ def with_daemon(arguments):
             extra.append(arguments.pop(0))
         elif option == "--prefix":
             prefix.append(arguments.pop(0))
+        elif option == "--ready-seconds":
+            seconds = float(arguments.pop(0))
         else:
             log = arguments.pop(0)
     if len(arguments) < 2 or arguments[0] not in ("--in-memory", "--data-dir", "--as-given"):
@@ -288,7 +291,8 @@ def with_daemon(arguments):
         store = {"--in-memory": ["--in-memory"], "--data-dir": ["--data-dir", os.path.join(work, "data")],
                  "--as-given": []}[mode]
         extra += os.environ.get("LIFECYCLED_DAEMON_ARGS", "").split()
-        daemon = Daemon(binary, *store, *extra, prefix=prefix, log=log or os.path.join(work, "log"))
+        daemon = Daemon(binary, *store, *extra, prefix=prefix, log=log or os.path.join(work, "log"),
+                        ready_seconds=seconds)
         try:
             daemon.start()
         except DaemonError as error:
