@@ -1,7 +1,7 @@
 """What the system tests (Tests/System), the benchmarks (bench/) and the deploy checks (deploy/) share:
 one HTTP request (and one over a kept-alive connection, for load), one free port, one `eventually`, one
 list of checks. Standard library only, so every
-script that imports it runs with plain python3.
+script that imports it runs with plain python3. The daemon itself starts through lifecycled_daemon.py.
 
 A script finds it from its own folder:
 
@@ -11,8 +11,6 @@ A script finds it from its own folder:
 import http.client
 import json
 import os
-import re
-import subprocess
 import socket
 import sys
 import time
@@ -76,34 +74,6 @@ def write_private(path, text):
     os.chmod(path, 0o600)
     with os.fdopen(descriptor, "w") as f:
         f.write(text)
-
-
-def start_daemon(binary, work, *args, env=None, name="log", seconds=60):
-    """Starts `binary --port 0 ARGS` with its output in `work/name` and waits until it is ready (its
-    `ready` line; text or JSON logs). Returns (process, base URL, log path); exits with the log if it
-    does not start. `env` adds to this process's environment."""
-    log_path = os.path.join(work, name)
-    log = open(log_path, "w+")
-    process = subprocess.Popen([binary, "--port", "0", *args], stderr=log, stdout=log,
-                               env={**os.environ, **(env or {})})
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        text = open(log_path).read()
-        match = re.search(r"url\W+http://[^ \"]*:(\d+)", text)
-        if match and re.search(r"\bready\b", text):
-            return process, f"http://127.0.0.1:{match.group(1)}", log_path
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    if process.poll() is None:
-        process.kill()
-    raise SystemExit(f"the daemon did not start: {open(log_path).read()[-2000:]}")
-
-
-def stop_daemon(process, seconds=60):
-    """SIGTERM, then its exit status once it drained."""
-    process.terminate()
-    return process.wait(seconds)
 
 
 def free_port():

@@ -11,15 +11,14 @@ import argparse
 import functools
 import http.server
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from browser_support import browser, wait  # noqa: E402
-from lifecycled_support import Checks, eventually, free_port, request  # noqa: E402
+from lifecycled_daemon import Daemon  # noqa: E402
+from lifecycled_support import Checks, free_port, request  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -72,15 +71,11 @@ def main():
     with open(os.path.join(work, "page.html"), "w") as f:
         f.write(PAGE)
     allowed, foreign = serve(work), serve(work)
-    log = open(os.path.join(work, "log"), "w+")
-    daemon = subprocess.Popen([binary, "--port", "0", "--in-memory", "--allowed-origin", allowed],
-                              stdout=log, stderr=log)
+    daemon = Daemon(binary, "--in-memory", "--allowed-origin", allowed, log=os.path.join(work, "log"),
+                    ready_seconds=10).start()
     driver = None
     try:
-        port = eventually(lambda: (re.findall(r"url=http://[^ ]*:(\d+)", open(log.name).read()) or [None])[0], 10)
-        if not port:
-            raise SystemExit(f"the daemon did not start: {open(log.name).read()}")
-        api = f"http://127.0.0.1:{port}"
+        api = daemon.url
         driver = browser()
 
         driver.get(f"{allowed}/page.html?api={api}&app=ours")
@@ -111,8 +106,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        daemon.terminate()
-        daemon.wait(10)
+        daemon.stop(10)
     checks.finish()
 
 

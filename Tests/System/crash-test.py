@@ -22,18 +22,16 @@ import os
 import random
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_daemon import Daemon, DaemonError, refused  # noqa: E402
 from lifecycled_support import call  # noqa: E402
 
 HOST = "127.0.0.1"
-URL_RE = re.compile(r"url=http://127\.0\.0\.1:(\d+)")
 
 
 class Failure(Exception):
@@ -44,87 +42,27 @@ class Failure(Exception):
 # Daemon process
 
 
-class Daemon:
-    def __init__(self, binary, data_dir, log_path, extra=()):
-        self.log_path = log_path
-        self.log = open(log_path, "ab")
-        self.proc = subprocess.Popen(
-            [binary, "--host", HOST, "--port", "0", "--data-dir", data_dir, *extra],
-            stdin=subprocess.DEVNULL,
-            stdout=self.log,
-            stderr=self.log,
-        )
-        self.port = None
+def start_daemon(binary, data_dir, log_path, extra=()):
+    """The daemon on `data_dir`, ready (its output appended to `log_path`); one that does not start fails the run."""
+    daemon = Daemon(binary, "--host", HOST, "--data-dir", data_dir, *extra, log=log_path, ready_seconds=20)
+    try:
+        return daemon.start()
+    except DaemonError as error:
+        raise Failure(str(error))
 
-    def log_text(self):
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
 
-    def wait_port(self, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        start_len = 0
-        while time.monotonic() < deadline:
-            # Only the newest instance's line counts: the log is shared across restarts.
-            text = self.log_text()
-            matches = URL_RE.findall(text[start_len:])
-            if matches and self.proc.poll() is None:
-                self.port = int(matches[-1])
-                return self.port
-            if self.proc.poll() is not None:
-                raise Failure("daemon exited with %s before listening" % self.proc.returncode)
-            time.sleep(0.02)
-        raise Failure("daemon did not log its url within %.0fs" % timeout)
-
-    def wait_ready(self, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise Failure("daemon exited with %s during recovery" % self.proc.returncode)
-            try:
-                status, _, _ = request(self.port, "GET", "/readyz", timeout=2)
-                last = status
-                if status == 200:
-                    return
-            except (OSError, http.client.HTTPException) as e:
-                last = repr(e)
-            time.sleep(0.02)
-        raise Failure("/readyz not 200 within %.0fs (last: %s)" % (timeout, last))
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            raise Failure("daemon did not die after SIGKILL")
-
-    def terminate(self, timeout=5.0):
-        if self.proc.poll() is not None:
-            raise Failure("daemon had already exited with %s before SIGTERM" % self.proc.returncode)
-        started = time.monotonic()
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            code = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
-            raise Failure("daemon did not exit within %.0fs of SIGTERM" % timeout)
-        if code != 0:
-            raise Failure("daemon exited with %s after SIGTERM (expected 0)" % code)
-        return time.monotonic() - started
-
-    def cleanup(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        self.log.close()
+def terminate(daemon, timeout=5.0):
+    """SIGTERM: it must exit 0 within `timeout`; returns how long it took."""
+    if not daemon.running():
+        raise Failure("daemon had already exited with %s before SIGTERM" % daemon.process.returncode)
+    started = time.monotonic()
+    try:
+        code = daemon.stop(timeout)
+    except DaemonError:
+        raise Failure("daemon did not exit within %.0fs of SIGTERM" % timeout)
+    if code != 0:
+        raise Failure("daemon exited with %s after SIGTERM (expected 0)" % code)
+    return time.monotonic() - started
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,36 +87,58 @@ def request_json(port, method, path, body=None, headers=None, expect=(200,)):
 # ---------------------------------------------------------------------------------------------
 # Workload
 
-APP_EVENTS = [
-    lambda r: {"type": "launch"},
-    lambda r: {"type": "activate"},
-    lambda r: {"type": "activate"},
-    lambda r: {"type": "homeButton"},
-    lambda r: {"type": "beginBackgroundTask", "name": "t%d" % r.randrange(100)},
-    lambda r: {"type": "beginBackgroundTask", "duration": r.choice([0.5, 1, 3])},
-    lambda r: {"type": "endBackgroundTask", "task": r.randrange(1, 6)},
-    lambda r: {"type": "touch"},
-    lambda r: {"type": "redraw"},
-    lambda r: {"type": "memoryWarning"},
-    lambda r: {"type": "tapNotification", "payload": {"n": r.randrange(10)}},
-    lambda r: {"type": "moveTo", "state": r.choice(["active", "inactive", "background", "suspended", "notRunning"])},
-]
-# For the apps of the iOS 13 iPad, which use scenes (LIFECYCLE.md §11). A session that does not exist (any
-# more) answers 400 with field "session"; that is the only 400 the workload accepts.
-SCENE_EVENTS = [
-    lambda r: {"type": "openScene"},
-    lambda r: {"type": "closeScene", "session": "s%d" % r.randrange(1, 4)},
-    lambda r: {"type": "disconnectScene", "session": "s%d" % r.randrange(1, 4)},
-    lambda r: {"type": "activate", "session": "s%d" % r.randrange(1, 4)},
-]
-ORIENTATIONS = ["portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp"]
-DEVICE_EVENTS = [
-    lambda r: {"type": "homeButton"},
-    lambda r: {"type": "advanceTime", "seconds": 1},
-    lambda r: {"type": "change", "kind": "orientation", "value": r.choice(ORIENTATIONS)},
-    lambda r: {"type": "lock"},
-    lambda r: {"type": "unlock"},
-]
+# The events the clients post come from the catalogue the daemon serves (GET /v1/event-types), not from a
+# copy of it: every type, posted on the path its scope takes (an app's path also takes device-level types;
+# scene types only on the scene device), its fields filled from the catalogue's own description of them. A
+# text field is given one of its suggestions; one without (a URL, a name) is left out, and a type that
+# requires one (openURL) is not posted, since the catalogue gives no valid value for it.
+# Two kinds of field cannot always be given a value that holds now, so a 400 naming one changes nothing and
+# is accepted: a field that names something the app may not have now (`of`: a scene session, another app),
+# and a `json` field (a `change`'s value depends on its kind, which the catalogue does not describe).
+
+
+def field_value(field, r, apps):
+    """A value for one catalogue field, from what the catalogue says of it (choices, range, suggestions)."""
+    kind = field["kind"]
+    if kind == "choice":
+        return r.choice(field["options"])
+    if kind == "flag":
+        return r.random() < 0.5
+    if kind == "identifier":
+        return r.choice(apps) if field.get("of") == "app" else "s%d" % r.randrange(1, 4)
+    if kind == "wholeNumber":
+        low = max(field.get("minimum", 0), 1)
+        return r.randrange(low, min(field.get("maximum", low + 5), low + 5) + 1)
+    if kind == "number":
+        return min(max(r.choice([0.5, 1, 3]), field.get("minimum", 0)), field.get("maximum", 3))
+    if kind == "json":
+        return {"n": r.randrange(10)}
+    return r.choice(field["suggestions"])
+
+
+def fillable(field):
+    return field["kind"] != "text" or bool(field.get("suggestions"))
+
+
+def event(kind, r, apps):
+    """One event of catalogue type `kind`: its required fields and, half the time each, its optional ones."""
+    body = {"type": kind["type"]}
+    for field in filter(fillable, kind["fields"]):
+        if field["required"] or r.random() < 0.5:
+            body[field["name"]] = field_value(field, r, apps)
+    return body
+
+
+def problem_field(raw):
+    try:
+        return json.loads(raw).get("field")
+    except (ValueError, AttributeError):
+        return None
+
+
+def unsure_fields(catalogue):
+    """The fields whose 400 the workload accepts (see above)."""
+    return {f["name"] for kind in catalogue for f in kind["fields"] if f.get("of") or f["kind"] == "json"}
 
 
 class Record:
@@ -199,8 +159,9 @@ class Record:
                 self.problems.append(text)
 
 
-def client(index, port, devices, record, stop, killed, seed, cycle):
+def client(index, port, devices, record, stop, killed, seed, cycle, catalogue):
     rnd = random.Random(seed * 1000 + cycle * 100 + index)
+    unsure = unsure_fields(catalogue)
     conn = None
     sent = 0
     while not stop.is_set() and sent < 200000:
@@ -210,11 +171,13 @@ def client(index, port, devices, record, stop, killed, seed, cycle):
         if rnd.random() < 0.6:
             app = rnd.choice(apps)
             path = "/v1/apps/%s/events" % app
-            pool = APP_EVENTS + DEVICE_EVENTS[:1] + (SCENE_EVENTS if "13_0" in device else [])
+            scopes = ("app", "device", "scene") if "13_0" in device else ("app", "device")
         else:
             path = "/v1/devices/%s/events" % device
-            pool = DEVICE_EVENTS
-        events = [rnd.choice(pool)(rnd) for _ in range(count)]
+            scopes = ("device",)
+        pool = [kind for kind in catalogue if kind["scope"] in scopes
+                and all(fillable(f) for f in kind["fields"] if f["required"])]
+        events = [event(rnd.choice(pool), rnd, apps) for _ in range(count)]
         body = events[0] if count == 1 and rnd.random() < 0.5 else events
         data = json.dumps(body).encode()
         headers = {}
@@ -267,8 +230,8 @@ def client(index, port, devices, record, stop, killed, seed, cycle):
                     record.keyed.setdefault(device, []).append((path, data, key, answer))
         elif status in (409,):
             pass  # an event that cannot happen now: fine, nothing changed
-        elif status == 400 and b'"field":"session"' in raw:
-            pass  # a scene event naming a session the app does not have now: nothing changed
+        elif status == 400 and problem_field(raw) in unsure:
+            pass  # a field the catalogue cannot fill with a value that holds now (see above): nothing changed
         else:
             record.problem("%s %s answered %d: %s" % (path, data[:120], status, raw[:200]))
     if conn is not None:
@@ -408,9 +371,9 @@ def crash_run(args):
     summary = ""
     ok = False
     try:
-        daemon = Daemon(args.bin, data_dir, log_path, extra)
-        port = daemon.wait_port()
-        daemon.wait_ready()
+        daemon = start_daemon(args.bin, data_dir, log_path, extra)
+        port = daemon.port
+        catalogue = request_json(port, "GET", "/v1/event-types")[2]["eventTypes"]
 
         devices = {}
         for i, (version, napps) in enumerate(DEVICE_SPECS):
@@ -440,7 +403,8 @@ def crash_run(args):
             stop = threading.Event()
             killed = threading.Event()
             threads = [threading.Thread(target=client,
-                                        args=(i, port, devices, record, stop, killed, seed, cycle), daemon=True)
+                                        args=(i, port, devices, record, stop, killed, seed, cycle, catalogue),
+                                        daemon=True)
                        for i in range(args.clients)]
             acked_before = record.acked
             for t in threads:
@@ -460,25 +424,10 @@ def crash_run(args):
 
             # Restart on the same dir.
             restart_at = time.monotonic()
-            daemon.log.write(b"---- restart after SIGKILL ----\n")
-            daemon.log.flush()
-            before = len(daemon.log_text())
-            daemon.log.close()
-            daemon = Daemon(args.bin, data_dir, log_path, extra)
-            deadline = time.monotonic() + 10
-            while True:
-                m = URL_RE.findall(daemon.log_text()[before:])
-                if m:
-                    port = int(m[-1])
-                    daemon.port = port
-                    break
-                if daemon.proc.poll() is not None:
-                    raise Failure("cycle %d: daemon exited with %s on restart:\n%s"
-                                  % (cycle + 1, daemon.proc.returncode, daemon.log_text()[before:][-2000:]))
-                if time.monotonic() > deadline:
-                    raise Failure("cycle %d: restarted daemon did not log its url within 10s" % (cycle + 1))
-                time.sleep(0.02)
-            daemon.wait_ready()
+            try:
+                port = daemon.start().port
+            except DaemonError as error:
+                raise Failure("cycle %d, the restart: %s" % (cycle + 1, error))
             recovery = time.monotonic() - restart_at
 
             # Everything acknowledged so far (all cycles) must be there.
@@ -503,12 +452,12 @@ def crash_run(args):
                 for entry in check_continues(port, dev, apps, n):
                     acked[entry["seq"]] = entry
                     total_items += 1
-            replayed = re.findall(r"replayedRecords=(\d+)", daemon.log_text()[before:])
+            replayed = re.findall(r"replayedRecords=(\d+)", daemon.log_text())
             cycle_notes.append("%.2fs/%s" % (recovery, replayed[-1] if replayed else "?"))
         if retries == 0:
             raise Failure("no keyed request was acknowledged, so the idempotent replay went untested")
 
-        stop_time = daemon.terminate()
+        stop_time = terminate(daemon)
         acked_entries = sum(len(v) for v in record.entries.values())
         statuses = " ".join("%d:%d" % kv for kv in sorted(record.statuses.items()))
         summary = ("%d crash cycles, snapshot-every=%s, answers %s, %d acked requests, %d acked entries of %d "
@@ -523,7 +472,7 @@ def crash_run(args):
         summary = "harness error: %r" % (e,)
     finally:
         if daemon is not None:
-            daemon.cleanup()
+            daemon.kill()
     elapsed = time.monotonic() - started
     verdict = "PASS" if ok else "FAIL"
     print("%s crash run seed=%d in %.1fs: %s" % (verdict, seed, elapsed, summary), flush=True)
@@ -544,22 +493,16 @@ def crash_run(args):
 
 def expect_refused(args, data_dir, what, patterns):
     """Starts the daemon on data_dir; it must exit non-zero within a few seconds naming the problem."""
-    proc = subprocess.Popen([args.bin, "--host", HOST, "--port", "0", "--data-dir", data_dir],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = proc.communicate(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate(timeout=5)
+    code, text = refused(args.bin, "--host", HOST, "--port", "0", "--data-dir", data_dir, seconds=5)
+    if code is None:
         raise Failure("%s: the daemon was still running after 5s instead of refusing the data dir" % what)
-    text = err.decode("utf-8", "replace")
-    if proc.returncode == 0:
+    if code == 0:
         raise Failure("%s: the daemon exited 0; stderr: %s" % (what, text[-500:]))
     if not any(re.search(p, text, re.IGNORECASE) for p in patterns):
         raise Failure("%s: exit %d but stderr does not name the problem (%s): %s"
-                      % (what, proc.returncode, " | ".join(patterns), text[-800:]))
+                      % (what, code, " | ".join(patterns), text[-800:]))
     line = next((l for l in text.splitlines() if any(re.search(p, l, re.IGNORECASE) for p in patterns)), "")
-    return proc.returncode, line[line.find("error="):].strip() if "error=" in line else line.strip()
+    return code, line[line.find("error="):].strip() if "error=" in line else line.strip()
 
 
 def corrupt_run(args):
@@ -579,16 +522,15 @@ def corrupt_run(args):
 
         # 2. A real store whose pages after the SQLite header were overwritten.
         d2 = os.path.join(work, "damaged")
-        daemon = Daemon(args.bin, d2, os.path.join(work, "daemon.log"))
+        daemon = start_daemon(args.bin, d2, os.path.join(work, "daemon.log"))
         try:
-            port = daemon.wait_port()
-            daemon.wait_ready()
+            port = daemon.port
             request_json(port, "POST", "/v1/devices", {"id": "dx", "clock": {"mode": "manual"}}, expect=(201,))
             request_json(port, "POST", "/v1/apps", {"id": "ax", "device": "dx", "bundleId": "com.example.x"},
                          expect=(201,))
-            daemon.terminate()
+            terminate(daemon)
         finally:
-            daemon.cleanup()
+            daemon.kill()
         db = os.path.join(d2, "lifecycled.sqlite3")
         size = os.path.getsize(db)
         if size < 1024:

@@ -27,11 +27,9 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -41,7 +39,8 @@ from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
 from browser_support import browser, wait  # noqa: E402
-from lifecycled_support import Checks, request, start_daemon, stop_daemon, write_private  # noqa: E402
+from lifecycled_daemon import Daemon, DaemonError  # noqa: E402
+from lifecycled_support import Checks, request, write_private  # noqa: E402
 
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "screenshots")
 checks = Checks()
@@ -648,7 +647,8 @@ def scenario_files_scenario(driver, base, binary):
 
         # A daemon that records no inputs cannot export: the 409 not-exportable is shown, naming the device.
         work = tempfile.mkdtemp(prefix="lifecycled-dashboard-")
-        process, other, _ = start_daemon(binary, work, "--in-memory", "--recording-bytes", "0")
+        daemon = Daemon(binary, "--in-memory", "--recording-bytes", "0", log=os.path.join(work, "log")).start()
+        other = daemon.url
         try:
             _, _, app = request(other + "/v1/apps", "POST", {"id": "kept", "bundleId": "com.example.kept"})
             driver.get(other + "/#ns=default&app=kept")
@@ -659,7 +659,7 @@ def scenario_files_scenario(driver, base, binary):
                   shown and "409" in shown and f"devices: {app['device']}" in shown, error_text(driver))
         finally:
             driver.get(base + "/")  # before the daemon stops, so the page's requests do not fail meanwhile
-            stop_daemon(process)
+            daemon.stop()
             shutil.rmtree(work, ignore_errors=True)
     finally:
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
@@ -807,18 +807,14 @@ def tokens_scenario(driver, binary):
                          check=True, capture_output=True, text=True).stdout
     secret, line = out.strip().split("\n")
     write_private(os.path.join(work, "tokens.json"), json.dumps({"tokens": [json.loads(line)]}))
-    log = open(os.path.join(work, "log"), "w+")
     # A --max-wait below the page's long polls (20 s): the page must fall back to shorter ones.
-    process = subprocess.Popen([binary, "--port", "0", "--in-memory", "--max-wait", "5",
-                                "--tokens", os.path.join(work, "tokens.json")], stdout=log, stderr=log)
+    daemon = Daemon(binary, "--in-memory", "--max-wait", "5", "--tokens", os.path.join(work, "tokens.json"),
+                    log=os.path.join(work, "log"), ready_seconds=20)
     try:
-        base = None
-        deadline = time.monotonic() + 20
-        while base is None and time.monotonic() < deadline and process.poll() is None:
-            match = re.search(r"url=(http://[^ ]*:\d+)", open(log.name).read())
-            base = match.group(1) if match else time.sleep(0.05)
-        if base is None:
-            check("a daemon with --tokens starts", False, open(log.name).read())
+        try:
+            base = daemon.start().url
+        except DaemonError as error:
+            check("a daemon with --tokens starts", False, error)
             return
         request(base + "/v1/apps", "POST", {"id": "mail", "bundleId": "com.example.mail"}, token=secret)
 
@@ -849,8 +845,7 @@ def tokens_scenario(driver, binary):
         check("... kept in session storage only", stored == [1, 0], stored)
         check("... and never in the page's address", secret not in driver.current_url)
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        daemon.stop(10)
 
 
 def main():

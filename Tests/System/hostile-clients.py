@@ -20,20 +20,19 @@ at least 12,000 (raised to the hard limit here). Standard library only; talks to
 
 import argparse
 import os
-import re
 import resource
 import selectors
+import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from lifecycled_daemon import Daemon, DaemonError  # noqa: E402
 from lifecycled_support import eventually  # noqa: E402
 
-URL_RE = re.compile(r"url=http://127\.0\.0\.1:(\d+)")
 IDLE_TIMEOUT = 4
 SLOWLORIS = 1000
 IDLE = 5000
@@ -266,21 +265,14 @@ def main():
     if hard < 12000:
         print(f"FAIL hostile clients: the open-file limit is {hard}; at least 12000 is needed", file=sys.stderr)
         return 1
-    log = tempfile.TemporaryFile()
-    daemon = subprocess.Popen(
-        [args.bin, "--in-memory", "--port", "0", "--idle-timeout", str(IDLE_TIMEOUT),
-         "--max-connections-per-client", "20000", "--max-connections", "20000"],
-        stdout=log, stderr=log)
+    work = tempfile.mkdtemp(prefix="lifecycled-hostile-clients-")
+    daemon = Daemon(args.bin, "--in-memory", "--idle-timeout", str(IDLE_TIMEOUT), "--max-connections-per-client",
+                    "20000", "--max-connections", "20000", log=os.path.join(work, "log"), ready_seconds=30)
     try:
-        port = None
-        deadline = time.monotonic() + 30
-        while port is None and time.monotonic() < deadline:
-            log.seek(0)
-            match = URL_RE.search(log.read().decode(errors="replace"))
-            port = int(match.group(1)) if match else None
-            time.sleep(0.05)
-        if port is None:
-            raise Failure("the daemon did not start")
+        try:
+            port = daemon.start().port
+        except DaemonError as error:
+            raise Failure(error)
         timed = TimedClient(port)
         timed.start()
         if not eventually(lambda: len(timed.latencies) > 20, 10):
@@ -307,15 +299,11 @@ def main():
         return 0
     except Failure as failure:
         print(f"FAIL hostile clients: {failure}")
-        log.seek(0)
-        sys.stderr.write(log.read().decode(errors="replace")[-3000:])
+        sys.stderr.write(daemon.log_text()[-3000:])
         return 1
     finally:
-        daemon.terminate()
-        try:
-            daemon.wait(10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
+        daemon.close()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

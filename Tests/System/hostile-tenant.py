@@ -35,8 +35,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from lifecycled_support import (  # noqa: E402
-    Checks, eventually, request, start_daemon as start, stop_daemon as stop, write_private)
+from lifecycled_daemon import Daemon  # noqa: E402
+from lifecycled_support import Checks, eventually, request, write_private  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -71,9 +71,14 @@ def suspended_app(base, device, app, token=None, prefix="/v1"):
     request(f"{base}{prefix}/apps/{app}/events", "POST", [{"type": "launch"}, {"type": "homeButton"}], token)
 
 
+def start(binary, work, *args, name, seconds=60):
+    return Daemon(binary, *args, log=os.path.join(work, name), ready_seconds=seconds).start()
+
+
 def journal_and_recovery(binary, work):
     data = os.path.join(work, "journal")
-    process, base, _ = start(binary, work, "--data-dir", data, "--snapshot-every", "100000000", name="log-journal")
+    daemon = start(binary, work, "--data-dir", data, "--snapshot-every", "100000000", name="log-journal")
+    base = daemon.url
     devices = 12
     try:
         for d in range(devices):
@@ -87,25 +92,27 @@ def journal_and_recovery(binary, work):
         check("queued payloads produced no timeline entry", len(timeline.get("items", [])) < 20,
               len(timeline.get("items", [])))
     finally:
-        stop(process)
+        daemon.stop()
     journal = directory_bytes(data)
     check(f"the journal holds the payloads ({journal >> 20} MiB)", journal > 150 << 20, journal)
-    process, base, _ = start(binary, work, "--data-dir", data, name="log-recovery")
+    daemon = start(binary, work, "--data-dir", data, name="log-recovery")
+    base = daemon.url
     try:
-        peak = status_kib(process.pid, "VmHWM") << 10
+        peak = status_kib(daemon.pid, "VmHWM") << 10
         check(f"a restart reads it one device at a time: peak memory {peak >> 20} MiB, under half the journal "
               f"({journal >> 20} MiB)", peak < journal // 2, (peak, journal))
         check("... and every app is back, suspended, its payloads queued",
               request(base + "/v1/apps/a11")[2].get("state") == "suspended")
     finally:
-        stop(process)
+        daemon.stop()
     # Past 16 MiB of records a device is snapshotted and the records it covers go: the journal stays bounded.
-    process, base, _ = start(binary, work, "--data-dir", data, "--snapshot-every", "100000000", name="log-journal2")
+    daemon = start(binary, work, "--data-dir", data, "--snapshot-every", "100000000", name="log-journal2")
+    base = daemon.url
     try:
         for _ in range(40):
             request(f"{base}/v1/apps/a0/events", "POST", notification, timeout=60)
     finally:
-        stop(process)
+        daemon.stop()
     grown = directory_bytes(data)
     check(f"36 MB more for one device grow the journal by less ({(grown - journal) >> 20} MiB): snapshots by bytes",
           grown - journal < 30 << 20, (journal, grown))
@@ -113,10 +120,11 @@ def journal_and_recovery(binary, work):
 
 def history_budget(binary, work):
     budget = 48 << 20
-    process, base, _ = start(binary, work, "--in-memory", "--memory-bytes", str(budget), name="log-history")
+    daemon = start(binary, work, "--in-memory", "--memory-bytes", str(budget), name="log-history")
+    base = daemon.url
     devices = 12
     try:
-        base_rss = status_kib(process.pid, "VmRSS") << 10
+        base_rss = status_kib(daemon.pid, "VmRSS") << 10
         for d in range(devices):
             request(f"{base}/v1/devices", "POST", {"id": f"h{d}"})
             request(f"{base}/v1/apps", "POST", {"id": f"h{d}", "device": f"h{d}", "bundleId": "com.example.a"})
@@ -130,18 +138,19 @@ def history_budget(binary, work):
             re.search(r"^lifecycled_history_bytes (\S+)", str(request(base + "/metrics")[2]), re.M)), 10)
         check(f"12 devices of full histories keep at most --memory-bytes ({budget >> 20} MiB) together",
               total is not None and total <= budget, text[-300:])
-        rss = status_kib(process.pid, "VmRSS") << 10
+        rss = status_kib(daemon.pid, "VmRSS") << 10
         check(f"... and the daemon's memory follows the budget, not the devices: {rss >> 20} MiB resident",
               rss - base_rss < 4 * budget, (base_rss, rss))
         check("... the largest devices gave up their oldest entries (410 behind them)",
               request(f"{base}/v1/apps/h0/timeline?after=1")[0] == 410)
     finally:
-        stop(process)
+        daemon.stop()
 
 
 def disk_cap(binary, work):
     data = os.path.join(work, "disk")
-    process, base, _ = start(binary, work, "--data-dir", data, "--max-data-bytes", str(8 << 20), name="log-disk")
+    daemon = start(binary, work, "--data-dir", data, "--max-data-bytes", str(8 << 20), name="log-disk")
+    base = daemon.url
     try:
         suspended_app(base, "d", "a")
         statuses = []
@@ -157,7 +166,7 @@ def disk_cap(binary, work):
         check("... a deletion goes on", request(base + "/v1/devices/d", "DELETE")[0] == 204)
         check("... and frees room", request(f"{base}/v1/devices", "POST", {"id": "after"})[0] == 201)
     finally:
-        stop(process)
+        daemon.stop()
     check(f"the data directory stayed near its cap ({directory_bytes(data) >> 20} MiB)",
           directory_bytes(data) < (8 << 20) + (80 << 20))
 
@@ -173,8 +182,9 @@ def tokens_and_quotas(binary, work):
         secrets[name], lines[name] = out[0], json.loads(out[1])
     tokens = os.path.join(work, "tokens.json")
     write_private(tokens, json.dumps({"tokens": list(lines.values())}))
-    process, base, log = start(binary, work, "--in-memory", "--tokens", tokens, "--max-namespaces-per-token", "20",
-                               "--max-devices", "60", name="log-tokens")
+    daemon = start(binary, work, "--in-memory", "--tokens", tokens, "--max-namespaces-per-token", "20",
+                   "--max-devices", "60", name="log-tokens")
+    base = daemon.url
     try:
         statuses = [request(f"{base}/v1/namespaces/ci-{i}/devices", "POST", {}, secrets["ci"])[0] for i in range(30)]
         check("one ci-* token makes 20 namespaces, then 403 quota-exceeded (--max-namespaces-per-token)",
@@ -201,7 +211,7 @@ def tokens_and_quotas(binary, work):
         head = stream.recv(4096).decode(errors="replace")
         check("a read token opens a stream", head.startswith("HTTP/1.1 200"), head[:200])
         write_private(tokens, json.dumps({"tokens": [lines["ci"], lines["ops"]]}))
-        process.send_signal(signal.SIGHUP)
+        daemon.send_signal(signal.SIGHUP)
         received = ""
         deadline = time.monotonic() + 10
         while "revoked" not in received and time.monotonic() < deadline:
@@ -246,9 +256,9 @@ def tokens_and_quotas(binary, work):
         request(base + "/v1/apps/x%0A2026-11-24T06:45:00+0000%20critical%20lifecycled:%20FORGED")
         time.sleep(0.2)
         check("a path with %0A writes no forged line", not re.search(r"^\S* critical lifecycled: FORGED",
-                                                                  open(log).read(), re.M))
+                                                                  daemon.log_text(), re.M))
     finally:
-        stop(process)
+        daemon.stop()
 
 
 FLOOD_SECONDS = 12
@@ -269,7 +279,8 @@ def memory_flood(binary, work):
     data = os.path.join(work, "flood-data")
     args = ["--data-dir", data, "--tokens", tokens, "--memory-bytes", str(MEMORY_BUDGET),
             "--namespace-memory-bytes", str(MEMORY_BUDGET // 2), "--access-log", "off"]
-    process, base, _ = start(binary, work, *args, name="log-flood")
+    daemon = start(binary, work, *args, name="log-flood")
+    base = daemon.url
     flood, peek, calm = secrets["flood"], secrets["peek"], secrets["calm"]
     big = "d" * 60_000
     stop_at = time.monotonic() + FLOOD_SECONDS
@@ -323,14 +334,14 @@ def memory_flood(binary, work):
             time.sleep(0.05)
 
     try:
-        base_rss = status_kib(process.pid, "VmRSS") << 10
+        base_rss = status_kib(daemon.pid, "VmRSS") << 10
         work_items = [(imports, 2), (keyed, 4), (apps, 4), (exports, 3), (calm_tenant, 1)]
         threads = [threading.Thread(target=fn, args=(i,)) for fn, n in work_items for i in range(n)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        peak = status_kib(process.pid, "VmHWM") << 10
+        peak = status_kib(daemon.pid, "VmHWM") << 10
         print(f"  flood: {counts}; base {base_rss >> 20} MiB, peak {peak >> 20} MiB resident")
         check(f"a {FLOOD_SECONDS} s flood of imports, keyed posts, 60 KB apps and exports: peak resident "
               f"{peak >> 20} MiB, under --memory-bytes ({MEMORY_BUDGET >> 20} MiB) + {MEMORY_CONSTANT >> 20} MiB",
@@ -342,17 +353,17 @@ def memory_flood(binary, work):
         check(f"... another tenant's {len(answered)} requests were all answered 200 (slowest {slowest:.2f} s)",
               len(answered) > 20 and set(answered) == {200}, sorted(set(answered)))
     finally:
-        process.kill()
-        process.wait(30)
-    process, base, _ = start(binary, work, *args, name="log-flood-restart", seconds=120)
+        daemon.kill()
+    daemon = start(binary, work, *args, name="log-flood-restart", seconds=120)
+    base = daemon.url
     try:
-        peak = status_kib(process.pid, "VmHWM") << 10
+        peak = status_kib(daemon.pid, "VmHWM") << 10
         check(f"the restart after a SIGKILL: peak resident {peak >> 20} MiB, under the same bound",
               peak <= MEMORY_BUDGET + MEMORY_CONSTANT, peak)
         check("... and it serves the other tenant's app",
               request(f"{base}/v1/namespaces/calm/apps/c", token=calm)[0] == 200)
     finally:
-        stop(process)
+        daemon.stop()
 
 
 if __name__ == "__main__":

@@ -12,13 +12,13 @@ Usage: import-crash-test.py --bin PATH      Prints 'N passed, N failed' last; ex
 """
 import json
 import os
-import signal
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from lifecycled_support import Checks, request, start_daemon as start, stop_daemon as stop  # noqa: E402
+from lifecycled_daemon import Daemon  # noqa: E402
+from lifecycled_support import Checks, request  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -49,53 +49,48 @@ def import_in_thread(base, namespace, answer):
     return thread
 
 
+def start(binary, work, *args, name, seconds=60):
+    return Daemon(binary, *args, log=os.path.join(work, name), ready_seconds=seconds).start()
+
+
 def cut_imports(binary, work):
     data = os.path.join(work, "data")
-    process, base, _ = start(binary, work, "--data-dir", data, "--access-log", "off", name="log-measure")
-    try:
+    with start(binary, work, "--data-dir", data, "--access-log", "off", name="log-measure") as daemon:
+        base = daemon.url
         started = time.monotonic()
         status = request(f"{base}/v1/namespaces/whole/import", "POST", scenario(), timeout=120)[0]
         took = time.monotonic() - started
         check(f"an import of {DEVICES} devices applies ({took:.2f} s)", status == 200 and
               devices_in(base, "whole") == DEVICES, status)
-    finally:
-        stop(process)
     outcomes = []
     for round_, fraction in enumerate((0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1.05)):
         namespace = f"cut-{round_}"
-        process, base, _ = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-kill-{round_}")
+        daemon = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-kill-{round_}")
         answer = []
-        import_in_thread(base, namespace, answer)
+        import_in_thread(daemon.url, namespace, answer)
         time.sleep(took * fraction)
-        process.kill()
-        process.wait(30)
-        process, base, _ = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-after-{round_}")
-        try:
+        daemon.kill()
+        with start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-after-{round_}") as daemon:
+            base = daemon.url
             held = devices_in(base, namespace)
             outcomes.append(held)
             check(f"SIGKILL at {fraction:.0%} of an import: after the restart, {held} devices (none or all)",
                   held in (0, DEVICES), held)
             check("... and what was there before is whole", devices_in(base, "whole") == DEVICES)
-        finally:
-            stop(process)
     print(f"  devices after each SIGKILL: {outcomes}")
     for round_, fraction in enumerate((0.3, 0.8)):
         namespace = f"term-{round_}"
-        process, base, _ = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-term-{round_}")
+        daemon = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-term-{round_}")
         answer = []
-        thread = import_in_thread(base, namespace, answer)
+        thread = import_in_thread(daemon.url, namespace, answer)
         time.sleep(took * fraction)
-        process.send_signal(signal.SIGTERM)
-        process.wait(60)
+        daemon.stop(60)
         thread.join(30)
-        process, base, _ = start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-term-after-{round_}")
-        try:
-            held = devices_in(base, namespace)
+        with start(binary, work, "--data-dir", data, "--access-log", "off", name=f"log-term-after-{round_}") as daemon:
+            held = devices_in(daemon.url, namespace)
             said = answer[0] if answer else None
             check(f"SIGTERM at {fraction:.0%} of an import: it answered {said}, the restart holds {held} devices",
                   (said == 200 and held == DEVICES) or (said != 200 and held == 0), (said, held))
-        finally:
-            stop(process)
 
 
 def cut_seed(binary, work):
@@ -105,26 +100,20 @@ def cut_seed(binary, work):
     data = os.path.join(work, "seed-data")
     # How long a start with the seed takes, in a folder of its own.
     started = time.monotonic()
-    process, base, _ = start(binary, work, "--data-dir", os.path.join(work, "seed-measure"), "--seed", seed,
-                             "--access-log", "off", name="log-seed-measure", seconds=120)
+    start(binary, work, "--data-dir", os.path.join(work, "seed-measure"), "--seed", seed, "--access-log", "off",
+          name="log-seed-measure", seconds=120).stop()
     took = time.monotonic() - started
-    stop(process)
-    import subprocess
-    for round_, (fraction, cut) in enumerate(((0.3, "kill"), (0.6, "kill"), (0.9, "kill"), (0.5, "terminate"))):
-        log = open(os.path.join(work, f"log-seed-cut-{round_}"), "w")
-        process = subprocess.Popen([binary, "--port", "0", "--data-dir", data, "--seed", seed, "--access-log", "off"],
-                                   stdout=log, stderr=log)
+    # Cut while it starts: launched, not waited for.
+    for round_, (fraction, cut) in enumerate(((0.3, "kill"), (0.6, "kill"), (0.9, "kill"), (0.5, "stop"))):
+        daemon = Daemon(binary, "--data-dir", data, "--seed", seed, "--access-log", "off",
+                        log=os.path.join(work, f"log-seed-cut-{round_}")).launch()
         time.sleep(took * fraction)
-        getattr(process, cut)()
-        process.wait(60)
-    process, base, _ = start(binary, work, "--data-dir", data, "--seed", seed, "--access-log", "off",
-                             name="log-seed-after", seconds=120)
-    try:
-        held = devices_in(base, "seeded")
+        getattr(daemon, cut)()
+    with start(binary, work, "--data-dir", data, "--seed", seed, "--access-log", "off", name="log-seed-after",
+               seconds=120) as daemon:
+        held = devices_in(daemon.url, "seeded")
         check(f"a seed cut by SIGKILL three times and SIGTERM once ({took:.2f} s a start) is applied whole at the next start: "
               f"{held} devices", held == DEVICES, held)
-    finally:
-        stop(process)
 
 
 if __name__ == "__main__":

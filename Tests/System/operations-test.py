@@ -22,8 +22,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
-from lifecycled_support import (  # noqa: E402
-    Checks, eventually, free_port, request, start_daemon as start, stop_daemon as stop, write_private)
+from lifecycled_daemon import Daemon, DaemonError, refused  # noqa: E402
+from lifecycled_support import Checks, eventually, free_port, request, write_private  # noqa: E402
 
 checks = Checks()
 check = checks.check
@@ -45,7 +45,8 @@ def which_build(binary, work):
     release, revision = match.groups() if match else ("?", "?")
     spec = open(os.path.join(ROOT, "api", "openapi.yaml")).read()
     check("... the release is the OpenAPI document's info.version", f"\n  version: {release}\n" in spec)
-    process, base, log = start(binary, work, "--in-memory")
+    daemon = start(binary, work, "--in-memory")
+    base = daemon.url
     try:
         for path in ("/livez", "/readyz"):
             _, _, body = request(base + path)
@@ -53,16 +54,17 @@ def which_build(binary, work):
         check("lifecycled_build_info carries the build", re.search(
             rf'^lifecycled_build_info\{{version="{re.escape(release)}",revision="{re.escape(revision)}"\}} 1(\.0)?$',
             metrics_text(base), re.M))
-        first = open(log).readline()
+        first = (daemon.log_text().splitlines() or [""])[0]
         check("the first log line says which build starts",
               "starting" in first and f"version={release}" in first and f"revision={revision}" in first, first)
     finally:
-        stop(process)
+        daemon.stop()
 
 
 def metrics(binary, work):
     data = os.path.join(work, "data")
-    process, base, _ = start(binary, work, "--data-dir", data, "--max-connections", "8", "--threads", "2")
+    daemon = start(binary, work, "--data-dir", data, "--max-connections", "8", "--threads", "2")
+    base = daemon.url
     try:
         request(base + "/v1/devices", "POST", {"id": "d1"})
         request(base + "/v1/apps", "POST", {"id": "a1", "device": "d1", "bundleId": "com.example.a"})
@@ -84,7 +86,7 @@ def metrics(binary, work):
         text = metrics_text(base)
         check("of ten connections, past --max-connections 8 (two loops), one is closed at once", seen)
     finally:
-        stop(process)
+        daemon.stop()
     names = metric_names(text)
     helped = {m.group(1) for m in re.finditer(r"^# HELP (\S+) \S", text, re.M)}
     check("every metric has a # HELP line", names and names == helped, sorted(names - helped))
@@ -119,14 +121,15 @@ def metrics_token(binary, work):
                                 check=True, capture_output=True, text=True).stdout.split("\n")
     tokens = os.path.join(work, "tokens.json")
     write_private(tokens, json.dumps({"tokens": [json.loads(admin_out[1]), json.loads(reader_out[1])]}))
-    process, base, _ = start(binary, work, "--in-memory", "--tokens", tokens, name="log-tokens")
+    daemon = start(binary, work, "--in-memory", "--tokens", tokens, name="log-tokens")
+    base = daemon.url
     try:
         check("with --tokens, /metrics without a token: 401", request(base + "/metrics")[0] == 401)
         check("... with a read token: 403", request(base + "/metrics", token=reader_out[0])[0] == 403)
         check("... with an admin token: 200", request(base + "/metrics", token=admin_out[0])[0] == 200)
         check("... and the probes need none", request(base + "/readyz")[0] == 200)
     finally:
-        stop(process)
+        daemon.stop()
 
 
 def unit_file(binary, work):
@@ -142,18 +145,14 @@ def unit_file(binary, work):
         check(f"the unit has {line}", f"\n{line}\n" in unit)
     prevented = re.search(r"^RestartPreventExitStatus=(.*)$", unit, re.M)
     prevented = set(prevented.group(1).split()) if prevented else set()
-    bad = subprocess.run([binary, "--port", "not-a-port"], capture_output=True, text=True, timeout=10)
-    check("a bad setting exits with a status the unit does not restart", str(bad.returncode) in prevented,
-          (bad.returncode, prevented))
+    status, _ = refused(binary, "--port", "not-a-port", seconds=10)
+    check("a bad setting exits with a status the unit does not restart", str(status) in prevented,
+          (status, prevented))
     data = os.path.join(work, "locked")
-    holder, _, _ = start(binary, work, "--data-dir", data, name="log-holder")
-    try:
-        second = subprocess.run([binary, "--port", "0", "--data-dir", data], capture_output=True, text=True,
-                                timeout=20)
+    with start(binary, work, "--data-dir", data, name="log-holder"):
+        status, stderr = refused(binary, "--port", "0", "--data-dir", data, seconds=20)
         check("a data directory held by another daemon exits with a status the unit does not restart",
-              second.returncode != 0 and str(second.returncode) in prevented, (second.returncode, second.stderr[-300:]))
-    finally:
-        stop(holder)
+              status not in (0, None) and str(status) in prevented, (status, stderr[-300:]))
 
 
 def health_check(binary, work):
@@ -165,8 +164,8 @@ def health_check(binary, work):
     if not match:
         return
     command = match.group(1)
-    process, base, _ = start(binary, work, "--in-memory", name="log-health")
-    port = base.rsplit(":", 1)[1]
+    daemon = start(binary, work, "--in-memory", name="log-health")
+    port = str(daemon.port)
     try:
         def run(port):
             return subprocess.run(["sh", "-c", command], env={"PATH": os.environ["PATH"], "LIFECYCLED_PORT": port},
@@ -174,21 +173,17 @@ def health_check(binary, work):
         check(f"the health check passes on the daemon's port ({port}, from LIFECYCLED_PORT)", run(port) == 0)
         check("... and fails on a port where nothing answers", run(str(free_port())) != 0)
     finally:
-        stop(process)
+        daemon.stop()
 
 
-def refused(binary, work, args=(), env=None):
-    """Starts the daemon (in `work`, so a start that is not refused writes nothing elsewhere) and stops it
-    if it was not refused."""
-    process = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True, cwd=work, env={"PATH": os.environ["PATH"], **(env or {})})
-    try:
-        _, stderr = process.communicate(timeout=5)
-    except subprocess.TimeoutExpired:
-        process.terminate()
-        _, stderr = process.communicate(timeout=20)
-        return None, stderr
-    return process.returncode, stderr
+def start(binary, work, *args, name="log", env=None):
+    return Daemon(binary, *args, env=env, log=os.path.join(work, name)).start()
+
+
+def refused_here(binary, work, args=(), env=None):
+    """Starts the daemon with only PATH and `env` in its environment, in `work` (so a start that is not
+    refused writes nothing elsewhere), and stops it if it was not refused."""
+    return refused(binary, *args, env=env, clean_env=True, cwd=work)
 
 
 # Misspelt variables, each with the one meant: close to it, or the flag's name for a key that is not the flag's.
@@ -219,12 +214,12 @@ def configuration(binary, work):
                       ({"LIFECYCLED_IN_MEMORY": "maybe"}, "LIFECYCLED_IN_MEMORY=maybe: in-memory must be true or false"),
                       ({"LIFECYCLED_THREADS": "0"}, "LIFECYCLED_THREADS=0: threads must be from 1 to 64"),
                       ({"LIFECYCLED_LOG_FORMAT": "xml"}, "LIFECYCLED_LOG_FORMAT=xml: log-format must be one of text, json")):
-        status, stderr = refused(binary, work, env=env)
+        status, stderr = refused_here(binary, work, env=env)
         check(f"{said.split(':')[0]} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
     # A variable of the daemon's prefix close to a setting's (or spelling a flag that is not its key) is a typo:
     # refused, naming the variable meant, as an unknown key in the file is.
     for name, meant in MISSPELT_VARIABLES.items():
-        status, stderr = refused(binary, work, env={name: "8080"})
+        status, stderr = refused_here(binary, work, env={name: "8080"})
         said = f"{name}=8080: not a setting's variable; did you mean {meant}?"
         check(f"{name} is refused (64), naming {meant}", status == 64 and said in stderr, (status, stderr))
     # The daemon's settings are the daemon's: its subcommands run whatever the variables say.
@@ -233,7 +228,7 @@ def configuration(binary, work):
     check("lifecycled token new runs whatever the daemon's variables say", made.returncode == 0 and made.stdout,
           (made.returncode, made.stderr))
     # A misspelt flag, likewise (ArgumentParser's own "did you mean").
-    status, stderr = refused(binary, work, ["--in-memory", "--max-wiat", "9"])
+    status, stderr = refused_here(binary, work, ["--in-memory", "--max-wiat", "9"])
     check("--max-wiat is refused (64), naming --max-wait",
           status == 64 and "Unknown option '--max-wiat'. Did you mean '--max-wait'?" in stderr, (status, stderr))
     # The prefix is also the clients' and the scripts' (LIFECYCLED_URL, LIFECYCLED_TOKEN, LIFECYCLED_BIN, ...):
@@ -241,8 +236,7 @@ def configuration(binary, work):
     settings_variables = set(re.findall(r"\((LIFECYCLED_[A-Z_]+)\)", subprocess.run(
         [binary, "--help"], capture_output=True, text=True, timeout=10, env={"PATH": os.environ["PATH"]}).stdout))
     others = sorted(project_variables() - settings_variables - {"LIFECYCLED_CONFIG"} - set(MISSPELT_VARIABLES))
-    process, _, _ = start(binary, work, "--in-memory", env={name: "1" for name in others}, name="log-others")
-    stop(process)
+    start(binary, work, "--in-memory", env={name: "1" for name in others}, name="log-others").stop()
     check(f"the project's other LIFECYCLED_ variables leave the daemon starting ({len(others)})",
           len(others) > 10 and "LIFECYCLED_URL" in others and "LIFECYCLED_TOKEN" in others, others)
     path = os.path.join(work, "settings.json")
@@ -277,7 +271,7 @@ def configuration(binary, work):
         with open(path, "w") as f:
             f.write(content)
         os.chmod(path, 0o644)
-        status, stderr = refused(binary, work, ["--in-memory", "--config", path])
+        status, stderr = refused_here(binary, work, ["--in-memory", "--config", path])
         check(f"a file with {content!r} is refused (64), saying why", status == 64 and said in stderr, (status, stderr))
         if "did you mean" in said or "not JSON" in said:
             check(f"... in one line, without the list of keys", stderr.count("\n", 0, stderr.find("Usage:")) == 1
@@ -287,17 +281,17 @@ def configuration(binary, work):
         f.write('{"max-wait": 5}')
     for mode, said in ((0o664, "written by its group"), (0o646, "written by every user")):
         os.chmod(path, mode)
-        status, stderr = refused(binary, work, ["--in-memory", "--config", path])
+        status, stderr = refused_here(binary, work, ["--in-memory", "--config", path])
         check(f"a --config file of mode {mode:o} is refused (64), saying why",
               status == 64 and f"--config {path} may be {said} (mode {mode:o})" in stderr
               and "tokens file" in stderr and "chmod 644" in stderr, (status, stderr))
     os.chmod(path, 0o644)
     for origin, said in (("null", "sandboxed"), ("*", "any web page")):
-        status, stderr = refused(binary, work, ["--in-memory", "--allowed-origin", "http://localhost:3000",
+        status, stderr = refused_here(binary, work, ["--in-memory", "--allowed-origin", "http://localhost:3000",
                                                 "--allowed-origin", origin])
         check(f"--allowed-origin {origin} is refused (64), saying why",
               status == 64 and f"allowed-origins may not hold {origin}" in stderr and said in stderr, (status, stderr))
-    status, stderr = refused(binary, work, ["--in-memory", "--config", os.path.join(work, "missing.json")])
+    status, stderr = refused_here(binary, work, ["--in-memory", "--config", os.path.join(work, "missing.json")])
     check("a --config file that is not there is refused (64)", status == 64 and "cannot read the file" in stderr, stderr)
 
     # Precedence, seen in what the daemon does: the file says a max-wait of 5, the environment 7, the flag 9;
@@ -307,25 +301,27 @@ def configuration(binary, work):
     os.chmod(path, 0o644)
 
     def max_wait_allows(wait, *args, env=None):
-        process, base, _ = start(binary, work, "--in-memory", "--config", path, *args, env=env, name="log-config")
+        daemon = start(binary, work, "--in-memory", "--config", path, *args, env=env, name="log-config")
+        base = daemon.url
         try:
             request(base + "/v1/apps", "POST", {"id": "a", "bundleId": "com.example.a"})
             return request(f"{base}/v1/apps/a/timeline?after=0&wait={wait}", timeout=30)[0] == 200
         finally:
-            stop(process)
+            daemon.stop()
     check("the file's value applies (max-wait 5: a wait of 4 is taken, 6 refused)",
           max_wait_allows(0.1) and not max_wait_allows(6))
     check("the environment wins over the file (7: a wait of 6.5 is taken)",
           max_wait_allows(0.2, env={"LIFECYCLED_MAX_WAIT": "7"}) and not max_wait_allows(8, env={"LIFECYCLED_MAX_WAIT": "7"}))
     check("the command line wins over both (9: a wait of 8 is taken)",
           not max_wait_allows(9.5, "--max-wait", "9", env={"LIFECYCLED_MAX_WAIT": "7"}))
-    process, base, _ = start(binary, work, "--in-memory", "--config", path, name="log-config")
+    daemon = start(binary, work, "--in-memory", "--config", path, name="log-config")
+    base = daemon.url
     try:
         port = base.rsplit(":", 1)[1]
         answers = [request(base + "/livez", headers={"Host": f"{host}:{port}"})[0]
                    for host in ("lifecycled.example", "other.example")]
     finally:
-        stop(process)
+        daemon.stop()
     check("a list from the file applies (allowed-hosts: one host answered, another 421)", answers == [200, 421], answers)
 
 
@@ -347,7 +343,8 @@ def logs(binary, work):
                                check=True, capture_output=True, text=True).stdout.split("\n")
     tokens = os.path.join(work, "tokens-logs.json")
     write_private(tokens, json.dumps({"tokens": [json.loads(admin_out[1])]}))
-    process, base, log = start(binary, work, "--in-memory", "--log-format", "json", "--tokens", tokens, name="log-json")
+    daemon = start(binary, work, "--in-memory", "--log-format", "json", "--tokens", tokens, name="log-json")
+    base = daemon.url
     try:
         status, headers, _ = request(base + "/v1/apps", token=admin_out[0], headers={"X-Request-Id": "trace-42"})
         check("a given X-Request-Id is echoed", headers.get("x-request-id") == "trace-42", headers)
@@ -358,8 +355,8 @@ def logs(binary, work):
         check("... or when the given one is too long (made instead)", bad.get("x-request-id", "x" * 200) != "x" * 200)
         request(base + "/v1/apps%0Aforged")
     finally:
-        stop(process)
-    lines = open(log).read().splitlines()
+        daemon.stop()
+    lines = daemon.log_text().splitlines()
     try:
         objects = [json.loads(line) for line in lines]
     except ValueError:
@@ -374,15 +371,16 @@ def logs(binary, work):
           and type(access[0].get("micros")) is int and type(access[0].get("bytes")) is int, access)
     ready = [o for o in objects if o.get("message") == "ready"]
     check("... and other counts are numbers too", ready and type(ready[0].get("replayedRecords")) is int, ready)
-    check("... never the token itself", admin_out[0] not in open(log).read())
+    check("... never the token itself", admin_out[0] not in daemon.log_text())
     check("... and a path's line break stays inside its line, escaped",
           any(o.get("path") == "/v1/apps%0Aforged" for o in objects))
-    process, base, log = start(binary, work, "--in-memory", "--access-log", "off", name="log-quiet")
+    daemon = start(binary, work, "--in-memory", "--access-log", "off", name="log-quiet")
+    base = daemon.url
     try:
         request(base + "/v1/apps")
     finally:
-        stop(process)
-    check("--access-log off: no request lines", not re.search(r"\] request$", open(log).read(), re.M))
+        daemon.stop()
+    check("--access-log off: no request lines", not re.search(r"\] request$", daemon.log_text(), re.M))
 
 
 def image_example(binary, work):
@@ -404,46 +402,43 @@ def image_example(binary, work):
     write_private(tokens, json.dumps({"tokens": [json.loads(minted[1])]}))
     args = [tokens if a == "/etc/lifecycled/tokens.json" else a for a in args]
     env.update({"LIFECYCLED_PORT": "0", "LIFECYCLED_DATA_DIR": os.path.join(work, "image-data")})
-    log_path = os.path.join(work, "log-image")
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([binary, *args], stdout=log, stderr=log, env={"PATH": os.environ["PATH"], **env})
+    # Its port and the rest from the image's environment alone: no --port of the test's.
+    daemon = Daemon(binary, *args, port=None, env=env, clean_env=True, log=os.path.join(work, "log-image"),
+                    ready_seconds=20)
     try:
-        ready = eventually(lambda: "ready" in open(log_path).read() or process.poll() is not None, 20)
-        check("the image's example command starts as written (tokens given, 0.0.0.0)",
-              ready and process.poll() is None and "ready" in open(log_path).read(), open(log_path).read()[-400:])
+        daemon.start()
+        check("the image's example command starts as written (tokens given, 0.0.0.0)", daemon.running())
+    except DaemonError as error:
+        check("the image's example command starts as written (tokens given, 0.0.0.0)", False, error)
     finally:
-        if process.poll() is None:
-            stop(process)
+        daemon.close()
 
 
 def notify(binary, work):
-    address = os.path.join(work, "notify.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(address)
-    listener.settimeout(20)
+    """What systemd's notify protocol is told, on a socket file as systemd's is (the Daemon that starts it
+    waits for its READY=1 and keeps the messages that follow)."""
+    daemon = Daemon(binary, "--in-memory", log=os.path.join(work, "log-notify"),
+                    notify_path=os.path.join(work, "notify.sock"))
     messages = []
 
     def receive():
-        message = listener.recv(4096).decode()
+        message = daemon.notification(20)
         messages.append(message)
         return message
 
-    process, base, _ = start(binary, work, "--in-memory", env={"NOTIFY_SOCKET": address}, name="log-notify")
-    try:
-        ready = receive()
+    with daemon.start():
+        ready = daemon.ready_message
+        messages.append(ready)
         check("READY=1 is sent once the daemon is ready, with its pid",
-              "READY=1" in ready.split("\n") and f"MAINPID={process.pid}" in ready, ready)
-        check("... and /readyz answers 200 by then", request(base + "/readyz")[0] == 200)
-        process.send_signal(signal.SIGHUP)
+              "READY=1" in ready.split("\n") and f"MAINPID={daemon.process.pid}" in ready, ready)
+        check("... and /readyz answers 200 by then", request(daemon.url + "/readyz")[0] == 200)
+        daemon.send_signal(signal.SIGHUP)
         reloading, again = receive(), receive()
-        check("SIGHUP: RELOADING=1, then READY=1", reloading == "RELOADING=1" and "READY=1" in again, messages)
-        process.terminate()
+        check("SIGHUP: RELOADING=1, then READY=1", reloading == "RELOADING=1" and "READY=1" in (again or ""),
+              messages)
+        daemon.process.terminate()
         check("SIGTERM: STOPPING=1", receive() == "STOPPING=1", messages)
-        check("... and a drained exit 0", process.wait(20) == 0)
-    finally:
-        if process.poll() is None:
-            stop(process)
-        listener.close()
+        check("... and a drained exit 0", daemon.process.wait(20) == 0)
 
 
 def systemd_unit(binary, work):

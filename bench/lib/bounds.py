@@ -3,10 +3,11 @@
 --max-event-bytes), events just under the event limit until one device passes --history-bytes, and
 the biggest pages a client can ask for (capped by --max-answer-bytes).
 Usage: bounds.py BINARY [DAEMON ARGS...]"""
-import http.client, json, os, re, subprocess, sys, tempfile, time
+import http.client, json, os, re, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
 import lifecycled_support  # noqa: E402
+from lifecycled_daemon import Daemon, DaemonError  # noqa: E402
 
 
 def rss_mib(pid):
@@ -16,19 +17,13 @@ def rss_mib(pid):
 
 def main():
     binary, extra = sys.argv[1], sys.argv[2:]
-    log = tempfile.NamedTemporaryFile(prefix="lifecycled-bounds-", suffix=".log", delete=False)
-    daemon = subprocess.Popen([binary, "--port", "0", *extra], stdout=log, stderr=log)
+    work = tempfile.mkdtemp(prefix="lifecycled-bounds-")
+    daemon = Daemon(binary, *extra, log=os.path.join(work, "log"))
     try:
-        port = None
-        for _ in range(200):
-            text = open(log.name).read()
-            found = re.search(r"url=http://127\.0\.0\.1:(\d+)", text)
-            if found and "ready" in text:
-                port = int(found.group(1))
-                break
-            time.sleep(0.05)
-        if port is None:
-            sys.exit("the daemon did not start:\n" + open(log.name).read())
+        try:
+            port = daemon.start().port
+        except DaemonError as error:
+            sys.exit(str(error))
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
         def call(method, path, body=None):
@@ -79,9 +74,8 @@ def main():
             pages += 1
         print(f"the device's retained timeline: {total / 1048576:.1f} MiB in {pages} pages; rss {rss_mib(daemon.pid):.0f} MiB")
     finally:
-        daemon.terminate()
-        daemon.wait(timeout=30)
-        os.unlink(log.name)
+        daemon.close()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ tenant of the hostile reading), then a restart: the restart's peak resident memo
 ready, against the journal's size. Each device gets just under the 16 MiB of records that bring a
 snapshot, so the whole journal is replayed.
 Usage: recovery.py BINARY MIB"""
-import os, re, subprocess, sys, tempfile, threading, time
+import os, re, subprocess, sys, tempfile, threading, time  # noqa: E401
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+from lifecycled_daemon import Daemon, DaemonError  # noqa: E402
 from lifecycled_support import request  # noqa: E402
 
 PAYLOAD = "x" * 60_000
@@ -14,18 +15,15 @@ PER_DEVICE = 16 * 15  # requests of 15 payloads: 14.4 MB of records per device
 
 
 def start(binary, data, work, name):
-    log = open(os.path.join(work, name), "w+")
-    process = subprocess.Popen([binary, "--port", "0", "--data-dir", data, "--snapshot-every", "100000000"],
-                               stdout=log, stderr=log)
+    """The daemon on `data`, ready; with the seconds from its start to ready."""
     started = time.monotonic()
-    while True:
-        text = open(log.name).read()
-        found = re.search(r"url=http://127\.0\.0\.1:(\d+)", text)
-        if found and "ready" in text:
-            return process, f"http://127.0.0.1:{found.group(1)}", time.monotonic() - started
-        if process.poll() is not None:
-            sys.exit("the daemon did not start:\n" + text[-2000:])
-        time.sleep(0.02)
+    daemon = Daemon(binary, "--data-dir", data, "--snapshot-every", "100000000", log=os.path.join(work, name),
+                    ready_seconds=3600)
+    try:
+        daemon.start()
+    except DaemonError as error:
+        sys.exit(str(error))
+    return daemon, daemon.url, time.monotonic() - started
 
 
 def status(pid, field):
@@ -60,8 +58,7 @@ def main():
         filled = time.monotonic() - started
         writing_peak = status(process.pid, "VmHWM")
     finally:
-        process.terminate()
-        process.wait(120)
+        process.stop(120)
     size = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(data) for f in fs)
     print(f"journal: {size / 1048576:.0f} MiB on disk, {devices} devices, written in {filled:.0f} s "
           f"(peak resident while writing {writing_peak / 1048576:.0f} MiB)")
@@ -72,8 +69,7 @@ def main():
         print(f"restart: ready in {ready:.1f} s; peak resident {peak / 1048576:.0f} MiB, resident at ready "
               f"{rss / 1048576:.0f} MiB; the last app {state}")
     finally:
-        process.terminate()
-        process.wait(120)
+        process.stop(120)
         subprocess.run(["rm", "-rf", work])
 
 
