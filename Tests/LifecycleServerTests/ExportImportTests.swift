@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleScenarios

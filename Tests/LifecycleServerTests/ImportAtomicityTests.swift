@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleStore
 import LifecycleTesting
 import Locking

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleTesting

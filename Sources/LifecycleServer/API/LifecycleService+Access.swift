@@ -1,4 +1,5 @@
 import HTTPServer
+public import LifecycleApplication
 import LifecycleWire
 import Locking
 import Logging

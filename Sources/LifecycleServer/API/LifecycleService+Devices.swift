@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -12,7 +13,8 @@ extension LifecycleService {
     /// `changes` feed (`NamespaceObserver`); it keeps the namespace's index of apps by state itself.
     func hostSettings(for space: Namespace) -> HostSettings {
         let observer = NamespaceObserver(
-            feed: space.changeFeed, metrics: metrics, storeDidFail: { [weak self] error in self?.storeDidFail(error) })
+            feed: space.changeFeed, metrics: metrics.hosts,
+            storeDidFail: { [weak self] error in self?.storeDidFail(error) })
         var settings = HostSettings(rendering: WireRendering(), observer: observer)
         settings.stateIndex = space.stateIndex
         settings.snapshotEvery = options.snapshotEvery

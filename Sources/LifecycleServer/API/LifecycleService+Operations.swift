@@ -1,6 +1,7 @@
 import CoreMetrics
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleStore

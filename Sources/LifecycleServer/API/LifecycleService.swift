@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import HTTPServer
+public import LifecycleApplication
 import LifecycleCore
 package import LifecycleHosting
 public import LifecycleStore

@@ -1,17 +1,16 @@
 import CoreMetrics
-import LifecycleCore
+import LifecycleApplication
 import Metrics
 
 /// Every metric the service records, created once with fixed labels (never an app or device id).
 final class ServiceMetrics: Sendable {
     /// Every request's count and duration, by route (and status).
     let requests = RequestMetrics()
-    private let events: [String: Counter]
-    let evicted = Counter(label: "lifecycled_timeline_entries_evicted_total")
+    /// What the hosts of every namespace report (`NamespaceObserver`).
+    let hosts = HostMetrics()
     let storeFailures = Counter(label: "lifecycled_store_failures_total")
     let storageRefusals = Counter(label: "lifecycled_store_refusals_total")
     let historyBytes = Gauge(label: "lifecycled_history_bytes")
-    let snapshotEncoding = Metrics.Timer(label: "lifecycled_snapshot_encode_duration_seconds")
     let storeUsedBytes = Gauge(label: "lifecycled_store_used_bytes")
     let storeFreeBytes = Gauge(label: "lifecycled_store_free_disk_bytes")
     let devices = Gauge(label: "lifecycled_devices")
@@ -28,20 +27,11 @@ final class ServiceMetrics: Sendable {
 
     init() {
         buildInfo.record(1)
-        var events: [String: Counter] = [:]
-        for type in Event.allTypes {
-            events[type] = Counter(label: "lifecycled_events_total", dimensions: [("type", type)])
-        }
-        self.events = events
     }
 
     /// What the start-up recovery took: its duration and the journal records it replayed.
     func recovered(records: Int, seconds: Double) {
         recoveredRecords.record(records)
         recoverySeconds.record(seconds)
-    }
-
-    func applied(_ batch: [Event]) {
-        for event in batch { events[event.type]?.increment() }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import LifecycleApplication
 import LifecycleHosting
 import Locking
 import Logging

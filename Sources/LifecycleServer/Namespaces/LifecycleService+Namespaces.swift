@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleStore
 import LifecycleWire

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import Locking
 
 /// One open `text/event-stream` answer: what every stream kind shares (keep-alive comments, the final event
