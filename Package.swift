@@ -252,8 +252,8 @@ let package = Package(
         .executableTarget(
             name: "instruction-count",
             dependencies: [
-                "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "LifecycleJSON",
+                "LifecycleCore", "LifecycleApplication", "LifecycleServer", "HTTPServer", "LifecycleStore",
+                "LifecycleWire", "LifecycleHosting", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount",

@@ -46,8 +46,12 @@ package enum StreamEnd: String, Sendable {
     case revoked
 }
 
-/// What follows a `ChangeFeed` (a `changes` event stream): it hears the marks, and an end.
-package protocol ChangeSubscriber: AnyObject, Sendable {
-    func mark(_ marks: [ChangeFeed.Mark])
+/// A stream the daemon may end of its own accord (an event stream), saying why.
+package protocol StreamEnding: AnyObject, Sendable {
     func end(_ reason: StreamEnd)
+}
+
+/// What follows a `ChangeFeed` (a `changes` event stream): it hears the marks, and an end.
+package protocol ChangeSubscriber: StreamEnding {
+    func mark(_ marks: [ChangeFeed.Mark])
 }

@@ -12,10 +12,10 @@ extension LifecycleService {
     {
         let registry = scope.registry
         let body = try request.requiredJSONBody()
-        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
+        try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
         let id = parsed.id ?? "a-" + Self.newID()
-        try admitMemory(
+        try application.admitMemory(
             DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name,
             what: "an app's description")
         if let deviceID = parsed.device {
@@ -51,7 +51,7 @@ extension LifecycleService {
     ) throws(APIError) {
         let registry = scope.registry
         // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-        let apps = namespaces.all().reduce(0) { $0 + $1.registry.apps }
+        let apps = application.namespaces.all().reduce(0) { $0 + $1.registry.apps }
         if apps >= options.maxApps {
             throw .daemonQuotaExceeded(
                 "the daemon holds \(options.maxApps) apps over every namespace, the most it may (--max-apps); "

@@ -9,27 +9,6 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    /// How a host of `space` runs, and what it reports to: metrics, store failures, and the namespace's
-    /// `changes` feed (`NamespaceObserver`); it keeps the namespace's index of apps by state itself.
-    func hostSettings(for space: Namespace) -> HostSettings {
-        let observer = NamespaceObserver(
-            feed: space.changeFeed, metrics: metrics.hosts,
-            storeDidFail: { [weak self] error in self?.storeDidFail(error) })
-        var settings = HostSettings(rendering: WireRendering(), observer: observer)
-        settings.stateIndex = space.stateIndex
-        settings.snapshotEvery = options.snapshotEvery
-        settings.snapshotBytes = options.snapshotBytes
-        settings.memoryBudget = memoryBudget
-        settings.namespace = space.name
-        return settings
-    }
-
-    func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
-        DeviceHost(
-            device: device, stream: space.stream(ofDevice: device.id), clock: options.clock, anchorWall: anchorWall,
-            journal: journal, history: historyBounds, settings: hostSettings(for: space), journaled: journaled)
-    }
-
     /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
     /// the creation waits for the reset to hand its deletion to the journal.
     func createDevice(
@@ -45,14 +24,14 @@ extension LifecycleService {
         }
         let space = scope.space
         let registry = space.registry
-        try admitMemory(
+        try application.admitMemory(
             DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
         space.admitCreation { [self] alive in
             guard alive else {
                 return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))
             }
             // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-            let devices = namespaces.all().reduce(0) { $0 + $1.registry.devices }
+            let devices = application.namespaces.all().reduce(0) { $0 + $1.registry.devices }
             if devices >= options.maxDevices {
                 return completion(
                     .failure(
@@ -60,7 +39,7 @@ extension LifecycleService {
                             "the daemon holds \(options.maxDevices) devices over every namespace, the most it may "
                                 + "(--max-devices); nothing was created", limit: options.maxDevices)))
             }
-            let host = makeHost(device, in: space, anchorWall: options.clock.now)
+            let host = application.makeHost(device, in: space, anchorWall: options.clock.now)
             do throws(Registry.Refusal) {
                 try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)
             } catch {
@@ -84,7 +63,7 @@ extension LifecycleService {
         throws(APIError)
     {
         let body = try request.jsonBody() ?? .object([:])
-        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
+        try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
         try createDevice(scope, id: parsed.id, request: parsed) { result in
             switch result {

@@ -22,17 +22,14 @@ extension LifecycleService {
         while true {
             var settings = NamespaceSettings(createdAt: now, lastUsedAt: now)
             parsed.applied(to: &settings)
-            let (space, created) = try obtainNamespace(name, settings: settings, request: request)
+            let (space, created) = try application.obtainNamespace(
+                name, settings: settings, method: request.method, authorization: { request.header(.authorization) })
             if created {
                 return done(
                     .json(
                         201, namespaceJSON(space), headers: [("Location", "/v1/namespaces/\(name)")]))
             }
-            let updated = namespaces.whilePresent(space) {
-                space.updateSettings { parsed.applied(to: &$0) }
-                space.touch(at: now)
-                writeSettingsRecord(of: space)
-            }
+            let updated = application.updateSettings(of: space, at: now) { parsed.applied(to: &$0) }
             // Deleted meanwhile: the PUT creates it afresh.
             if updated {
                 // Frozen: answered once the changes under way are, so what is read next holds them all.
@@ -72,14 +69,14 @@ extension LifecycleService {
     /// `GET /v1/namespaces?limit=&after=`: by name; with tokens on, only those the token may read.
     func listNamespaces(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let (limit, after) = try request.listQuery()
-        let policy = access.withLock { $0 }
+        let policy = application.access.withLock { $0 }
         var token: AccessToken?
         if case .allowed(let allowed) = policy.decide(
             method: "GET", scope: .namespaceList, authorization: request.header(.authorization))
         {
             token = allowed
         }
-        let spaces = namespaces.all().filter { space in
+        let spaces = application.namespaces.all().filter { space in
             (after == nil || space.name > after!) && policy.mayRead(space.name, token: token)
         }
         var w = JSONWriter(reservingCapacity: 256 + min(spaces.count, limit) * 300)

@@ -27,14 +27,14 @@ extension LifecycleService {
         staged.recordingBytes = max(options.recordingBytes, Self.stagingRecordingBytes)
         let service = LifecycleService(
             journal: MemoryJournal(), options: staged, logger: logger, openAPIDocument: openAPIDocument)
-        service.setPhase(.ready)
+        service.application.setPhase(.ready)
         return service
     }
 
     /// Stops every device of a staging service (their clocks included) and ends its streams.
     func discard() {
         streams.endAll(.shutdown)
-        for space in namespaces.all() {
+        for space in application.namespaces.all() {
             for host in space.registry.removeAll() {
                 host.retire { _ in }
                 host.markGone()
@@ -51,7 +51,7 @@ extension LifecycleService {
         from staging: LifecycleService, devices ids: [String], into name: String, authorization: String?
     ) throws(APIError) {
         // What to write: each device's inputs from its creation.
-        let stagedRegistry = staging.namespaces.existing(name)?.registry
+        let stagedRegistry = staging.application.namespaces.existing(name)?.registry
         var staged: [(id: String, records: [[UInt8]])] = []
         for id in ids {
             // A device a later step deleted is not written.
@@ -64,20 +64,19 @@ extension LifecycleService {
             }
             staged.append((id, recording.records))
         }
-        if currentPhase == .draining { throw .notReady("the daemon is shutting down and takes no more changes") }
+        if application.currentPhase == .draining {
+            throw .notReady("the daemon is shutting down and takes no more changes")
+        }
         let described = ids.reduce(0) { sum, id in
             sum + (stagedRegistry?.device(id)?.shared.withLock { DeviceHost.describedBytes(of: $0.device) } ?? 0)
         }
-        try admitMemory(described, in: name, what: "the import's devices and apps")
-        if storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
-        if let refusal = storageRefusal() { throw refusal }
+        try application.admitMemory(described, in: name, what: "the import's devices and apps")
+        if application.storeFailure.withLock({ $0 }) != nil { throw .storeFailed }
+        if let refusal = application.storageRefusal() { throw refusal }
 
-        let existing = namespaces.existing(name)
+        let existing = application.namespaces.existing(name)
         if let existing, existing.settings.frozen { throw .frozen(name) }
         let now = options.clock.now
-        let creator = HTTPRequest(
-            method: "POST", path: "/v1/namespaces/\(name)/import",
-            headers: authorization.map { [(name: "Authorization", value: $0)] } ?? [])
         let marker = ImportMarker(
             namespace: name, newNamespace: existing == nil,
             streams: staged.map { name == NamespaceName.defaultName ? $0.id : name + "/" + $0.id })
@@ -86,14 +85,16 @@ extension LifecycleService {
         let noteFailure: @Sendable (Result<UInt64, StoreError>) -> Void = { result in
             if case .failure(let error) = result { failure.withLock { $0 = $0 ?? error } }
         }
-        journal.append(stream: markerStream, record: marker.record, startsStream: true, durable: noteFailure)
+        application.journal.append(
+            stream: markerStream, record: marker.record, startsStream: true, durable: noteFailure)
         let space: Namespace
         do throws(APIError) {
-            space = try obtainNamespace(
-                name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now), request: creator
+            space = try application.obtainNamespace(
+                name, settings: NamespaceSettings(createdAt: now, lastUsedAt: now), method: "POST",
+                authorization: { authorization }
             ).space
         } catch {
-            journal.deleteStream(markerStream)
+            application.journal.deleteStream(markerStream)
             throw error
         }
         // From here on a refusal takes back what was done, and the marker's deletion writes that nothing stays.
@@ -102,13 +103,13 @@ extension LifecycleService {
             for host in installed {
                 space.registry.removeDevice(host, apps: host.shared.withLock { $0.device.appOrder })
                 host.retire { _ in }
-                journal.deleteStream(host.stream)
+                application.journal.deleteStream(host.stream)
                 host.markGone()
             }
             if marker.newNamespace, space.registry.devices == 0 {
-                _ = namespaces.remove(space) { journal.deleteStream(space.settingsStream) }
+                _ = application.namespaces.remove(space) { application.journal.deleteStream(space.settingsStream) }
             }
-            journal.deleteStream(markerStream)
+            application.journal.deleteStream(markerStream)
         }
         guard space.writes.enter() else {
             takeBack()
@@ -142,7 +143,8 @@ extension LifecycleService {
             registered.withLock { $0 = hosts.map(\.host) }
             for (host, records) in hosts {
                 for (index, record) in records.enumerated() {
-                    journal.append(stream: host.stream, record: record, startsStream: index == 0, durable: noteFailure)
+                    application.journal.append(
+                        stream: host.stream, record: record, startsStream: index == 0, durable: noteFailure)
                 }
             }
         }
@@ -154,14 +156,14 @@ extension LifecycleService {
         }
         // The commit: once the marker's deletion is durable, so is everything written before it.
         let committed = DispatchSemaphore(value: 0)
-        journal.deleteStream(markerStream) { result in
+        application.journal.deleteStream(markerStream) { result in
             if case .failure(let error) = result { failure.withLock { $0 = $0 ?? error } }
             committed.signal()
         }
         committed.wait()
         if let error = failure.withLock({ $0 }) {
             takeBack()
-            if error != .closed { storeDidFail(error) }
+            if error != .closed { application.storeDidFail(error) }
             throw .importFailed(
                 "the store could not write the import (\(error.clientReason)); nothing of it stays", step: nil)
         }
@@ -172,7 +174,7 @@ extension LifecycleService {
             space.stateIndex.update(host, apps: apps, removedApp: nil)
             space.changeFeed.changed(host, apps: apps, removedApp: nil)
         }
-        recordCounts()
+        application.recordCounts()
     }
 
     /// A device of `space` rebuilt from an import's recorded inputs.
@@ -182,7 +184,7 @@ extension LifecycleService {
             guard case .device(let configuration, let wall) = creation else {
                 throw APIError(.importFailed, "device \(id): its first input is not its creation")
             }
-            let host = makeHost(
+            let host = application.makeHost(
                 try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
             for record in records {
                 try host.replay(JournaledInput(bytes: record, version1: JournalRecordVersion1.entry))
@@ -199,7 +201,7 @@ extension LifecycleService {
     /// Puts rebuilt devices and their apps in the registry all at once, within the daemon's and the namespace's
     /// bounds.
     private func register(_ hosts: [DeviceHost], in space: Namespace) throws(APIError) {
-        let devices = namespaces.all().reduce(0) { $0 + $1.registry.devices }
+        let devices = application.namespaces.all().reduce(0) { $0 + $1.registry.devices }
         if devices + hosts.count > options.maxDevices {
             throw .daemonQuotaExceeded(
                 "the import's \(hosts.count) devices would pass the \(options.maxDevices) the daemon may hold over every "
