@@ -14,7 +14,7 @@ extension LifecycleService {
         let body = try request.requiredJSONBody()
         try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
-        let id = parsed.id ?? "a-" + Self.newID()
+        let id = parsed.id ?? "a-" + Application.newID()
         try application.admitMemory(
             DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name,
             what: "an app's description")
@@ -28,7 +28,7 @@ extension LifecycleService {
             var deviceRequest = try DeviceRequest(.object([:]))
             if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
             guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
-            try createDevice(scope, id: nil, request: deviceRequest) { [self] result in
+            try application.createDevice(in: scope.space, id: nil, request: deviceRequest) { [self] result in
                 switch result {
                 case .success(let host):
                     do throws(APIError) {
@@ -50,23 +50,7 @@ extension LifecycleService {
         _ done: AnswerSink
     ) throws(APIError) {
         let registry = scope.registry
-        // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-        let apps = application.namespaces.all().reduce(0) { $0 + $1.registry.apps }
-        if apps >= options.maxApps {
-            throw .daemonQuotaExceeded(
-                "the daemon holds \(options.maxApps) apps over every namespace, the most it may (--max-apps); "
-                    + "nothing was created", limit: options.maxApps)
-        }
-        do throws(Registry.Refusal) {
-            try registry.reserveApp(id, on: host, limit: options.maxAppsPerNamespace)
-        } catch {
-            switch error {
-            case .taken: throw .alreadyExists("app \(id) already exists")
-            case .full(let limit):
-                throw .quotaExceeded(
-                    "apps", namespace: scope.space.name, limit: limit, option: "--max-apps-per-namespace")
-            }
-        }
+        try application.reserveApp(id, on: host, in: scope.space)
         host.addApp(id: id, configuration: parsed.configuration) { result in
             switch result {
             case .success(let device):

@@ -9,63 +9,13 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
-    /// the creation waits for the reset to hand its deletion to the journal.
-    func createDevice(
-        _ scope: RequestScope, id: String?, request: DeviceRequest,
-        completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
-    ) throws(APIError) {
-        let id = id ?? "d-" + Self.newID()
-        let device: Device
-        do {
-            device = try Device(id: id, configuration: request.configuration)
-        } catch {
-            throw APIError(error)
-        }
-        let space = scope.space
-        let registry = space.registry
-        try application.admitMemory(
-            DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
-        space.admitCreation { [self] alive in
-            guard alive else {
-                return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))
-            }
-            // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-            let devices = application.namespaces.all().reduce(0) { $0 + $1.registry.devices }
-            if devices >= options.maxDevices {
-                return completion(
-                    .failure(
-                        .daemonQuotaExceeded(
-                            "the daemon holds \(options.maxDevices) devices over every namespace, the most it may "
-                                + "(--max-devices); nothing was created", limit: options.maxDevices)))
-            }
-            let host = application.makeHost(device, in: space, anchorWall: options.clock.now)
-            do throws(Registry.Refusal) {
-                try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)
-            } catch {
-                switch error {
-                case .taken: return completion(.failure(.alreadyExists("device \(id) already exists")))
-                case .full(let limit):
-                    return completion(
-                        .failure(
-                            .quotaExceeded(
-                                "devices", namespace: space.name, limit: limit, option: "--max-devices-per-namespace")))
-                }
-            }
-            host.create { result in
-                if case .failure = result { registry.removeDevice(host, apps: []) }
-                completion(result.map { _ in host }.mapError(APIError.init))
-            }
-        }
-    }
-
     func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
         let body = try request.jsonBody() ?? .object([:])
         try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
-        try createDevice(scope, id: parsed.id, request: parsed) { result in
+        try application.createDevice(in: scope.space, id: parsed.id, request: parsed) { result in
             switch result {
             case .success(let host):
                 let json = host.shared.withLock { Self.deviceJSON($0.device) }
@@ -139,9 +89,5 @@ extension LifecycleService {
         var w = JSONWriter(reservingCapacity: 512)
         SnapshotEncoder.device(device, into: &w)
         return w.bytes
-    }
-
-    static func newID() -> String {
-        String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }
