@@ -1,4 +1,6 @@
+import Dispatch
 import LifecycleCore
+import LifecycleHosting
 import LifecycleStore
 package import LifecycleWire
 import Locking
@@ -85,5 +87,51 @@ extension Application {
             space.touch(at: now)
             writeSettingsRecord(of: space)
         }
+    }
+
+    /// `PUT` of a namespace: creates it with `change` applied to fresh settings (`created`), or applies `change`
+    /// to its settings and journals them (created afresh if it was deleted meanwhile). A frozen one is answered
+    /// once no change to it is under way, so that what is read next holds them all; after `freezeDeadline`
+    /// seconds with some still under way, `503 not-ready`.
+    package func putNamespace(
+        _ name: String, method: String, authorization: () -> String?, change: (inout NamespaceSettings) -> Void,
+        completion: @escaping @Sendable (Result<(space: Namespace, created: Bool), APIError>) -> Void
+    ) throws(APIError) {
+        let now = options.clock.now
+        while true {
+            var settings = NamespaceSettings(createdAt: now, lastUsedAt: now)
+            change(&settings)
+            let (space, created) = try obtainNamespace(
+                name, settings: settings, method: method, authorization: authorization)
+            if created { return completion(.success((space, true))) }
+            // Deleted meanwhile: the PUT creates it afresh.
+            if updateSettings(of: space, at: now, change) {
+                let started = ContinuousClock.now
+                return afterChangesUnderWay(in: space, since: started) { drained in
+                    completion(drained ? .success((space, false)) : .failure(Self.stillUnderWay(space)))
+                }
+            }
+        }
+    }
+
+    /// Runs `then` once no change to `space` is under way (`true`), or after `freezeDeadline` seconds with
+    /// some still under way (`false`); at once when the namespace takes changes.
+    private func afterChangesUnderWay(
+        in space: Namespace, since started: ContinuousClock.Instant, _ then: @escaping @Sendable (Bool) -> Void
+    ) {
+        guard space.writes.isFrozen, space.writes.inFlight > 0 else { return then(true) }
+        guard ContinuousClock.now - started < .seconds(Self.freezeDeadline) else { return then(false) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
+            afterChangesUnderWay(in: space, since: started, then)
+        }
+    }
+
+    /// How long a freeze waits for the changes under way, in seconds.
+    static let freezeDeadline = 30
+
+    static func stillUnderWay(_ space: Namespace) -> APIError {
+        APIError.notReady(
+            "the namespace \(space.name) is frozen, but \(space.writes.inFlight) changes to it are still under way "
+                + "after \(freezeDeadline) s; ask again")
     }
 }

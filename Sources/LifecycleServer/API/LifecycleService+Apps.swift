@@ -36,7 +36,7 @@ extension LifecycleService {
                     } catch {
                         // Another request took the id meanwhile: the device made for this app goes again.
                         registry.removeDevice(host, apps: [])
-                        deleteHost(host, in: registry) { _ in done(error.response) }
+                        application.deleteHost(host, in: registry) { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
@@ -94,14 +94,10 @@ extension LifecycleService {
     func deleteApp(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
-        let host = try appHost(scope, id)
-        host.removeApp(id: id) { [registry = scope.registry] result in
+        try application.deleteApp(id, in: scope.space) { result in
             switch result {
-            case .success:
-                registry.releaseApp(id, from: host)
-                done(HTTPResponse(status: 204))
-            case .failure(let error):
-                done(APIError(error).response)
+            case .success: done(HTTPResponse(status: 204))
+            case .failure(let error): done(error.response)
             }
         }
     }

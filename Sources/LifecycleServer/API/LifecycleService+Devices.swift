@@ -38,25 +38,12 @@ extension LifecycleService {
     func deleteDevice(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
-        let host = try device(scope, id)
-        scope.registry.removeDevice(host, apps: [])
-        deleteHost(host, in: scope.registry) { result in
+        try application.deleteDevice(id, in: scope.space) { result in
             switch result {
             case .success: done(HTTPResponse(status: 204))
-            case .failure(let error): done(APIError(error).response)
+            case .failure(let error): done(error.response)
             }
         }
-    }
-
-    /// Deletes a host taken out of the registry, and gives back every app id it holds.
-    func deleteHost(
-        _ host: DeviceHost, in registry: Registry, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
-    ) {
-        host.delete(
-            releaseApps: { apps in
-                for app in apps { registry.releaseApp(app, from: host) }
-            },
-            completion: completion)
     }
 
     func listDevices(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
