@@ -288,7 +288,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifecycleApplicationTests",
-            dependencies: ["LifecycleApplication", "TestSupport", "Locking"],
+            dependencies: [
+                "LifecycleApplication", "LifecycleCore", "LifecycleStore", "LifecycleWire", "LifecycleHosting",
+                "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
