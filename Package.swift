@@ -45,7 +45,9 @@ let package = Package(
         //   LifecycleWire   the API's encoders and decoders, the one problem type        (Core, JSON)
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
         //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, JSON, Locking)
-        //   LifecycleServer the API: routes, handlers, streams, namespaces, access      (all of the above)
+        //   LifecycleApplication the business with no HTTP: namespaces, access, the journal's writer, the change feed,
+        //                   export and import policy             (Core, Store, JSON, Wire, Hosting, Scenarios, Locking)
+        //   LifecycleServer the API over HTTP: routes, handlers, event streams          (all of the above)
         //   LifecycleDaemon builds a daemon from one configuration value (the composition root)
         //   lifecycled      the executable: its command line
         //   LifecycleOpenAPI the API's types and operations, generated from api/openapi.yaml (scripts/swift-client)
@@ -103,6 +105,24 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The business with no HTTP in it: namespaces, access, recovery and the journal's writing, the change
+        // feed, export and import policy. LifecycleServer is its HTTP adapter.
+        .target(
+            name: "LifecycleApplication",
+            dependencies: [
+                "LifecycleCore",
+                "LifecycleStore",
+                "LifecycleJSON",
+                "LifecycleWire",
+                "LifecycleHosting",
+                "LifecycleScenarios",
+                "Locking",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         // The revision a build was made from (-Xcc -DLIFECYCLED_REVISION=...), seen only by BuildInfo.
         .systemLibrary(name: "CBuildInfo"),
         // The REST API over HTTPServer.
@@ -115,6 +135,7 @@ let package = Package(
                 "LifecycleWire",
                 "LifecycleHosting",
                 "LifecycleScenarios",
+                "LifecycleApplication",
                 "HTTPServer",
                 "Locking",
                 "CBuildInfo",
@@ -140,7 +161,7 @@ let package = Package(
         .target(
             name: "LifecycleDaemon",
             dependencies: [
-                "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                "LifecycleApplication", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -160,6 +181,7 @@ let package = Package(
                 "LifecycleCore",
                 "LifecycleJSON",
                 "LifecycleScenarios",
+                "LifecycleApplication",
                 "LifecycleServer",
                 "LifecycleWire",
                 "HTTPServer",
@@ -217,7 +239,9 @@ let package = Package(
         .target(
             name: "LifecycleTesting",
             dependencies: [
-                "TestSupport", "LifecycleDaemon", "LifecycleServer", "HTTPServer", "LifecycleStore", "Locking",
+                "TestSupport", "LifecycleDaemon", "LifecycleApplication", "LifecycleServer", "HTTPServer",
+                "LifecycleStore",
+                "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifecycleTesting",
@@ -228,8 +252,8 @@ let package = Package(
         .executableTarget(
             name: "instruction-count",
             dependencies: [
-                "LifecycleCore", "LifecycleServer", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "LifecycleJSON",
+                "LifecycleCore", "LifecycleApplication", "LifecycleServer", "HTTPServer", "LifecycleStore",
+                "LifecycleWire", "LifecycleHosting", "LifecycleJSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount",
@@ -243,8 +267,8 @@ let package = Package(
         .testTarget(
             name: "LifecycleClientTests",
             dependencies: [
-                "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleServer",
-                "LifecycleTesting", "TestSupport",
+                "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleApplication",
+                "LifecycleServer", "LifecycleTesting", "TestSupport",
             ],
             swiftSettings: strict
         ),
@@ -263,10 +287,19 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LifecycleApplicationTests",
+            dependencies: [
+                "LifecycleApplication", "LifecycleCore", "LifecycleStore", "LifecycleWire", "LifecycleHosting",
+                "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LifecycleServerTests",
             dependencies: [
-                "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore", "LifecycleWire",
-                "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon", "LifecycleJSON",
+                "LifecycleApplication", "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore",
+                "LifecycleWire", "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon",
+                "LifecycleJSON",
                 "LifecycleScenarios", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

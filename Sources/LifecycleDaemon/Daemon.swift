@@ -1,5 +1,6 @@
 import Foundation
 public import HTTPServer
+import LifecycleApplication
 public import LifecycleServer
 public import LifecycleStore
 import Locking

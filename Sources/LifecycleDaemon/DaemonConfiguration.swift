@@ -1,5 +1,5 @@
 public import HTTPServer
-public import LifecycleServer
+public import LifecycleApplication
 
 /// Everything a daemon is built from, with the one set of defaults: the command line starts from
 /// `DaemonConfiguration()` and changes what its flags and `LIFECYCLED_*` variables say; tests and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleDaemon
 import LifecycleScenarios
 import LifecycleServer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleDaemon
 import LifecycleServer
 import LifecycleWire

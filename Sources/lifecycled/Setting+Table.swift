@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleDaemon
 import LifecycleServer

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifecycleApplication
 import LifecycleServer
 
 /// `lifecycled token new`: mints an access token.

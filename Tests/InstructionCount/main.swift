@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleServer
 import LifecycleStore

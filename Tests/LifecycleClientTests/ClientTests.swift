@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleClient
 import LifecycleCore
 import LifecycleEmbedded

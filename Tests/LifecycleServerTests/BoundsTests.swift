@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleServer
 import LifecycleStore
@@ -147,16 +148,16 @@ extension BoundsTests {
                 )
             }
             // The trim runs off the request path: wait for it.
-            #expect(eventually { server.service.memoryBudget.total <= budget })
-            #expect(server.service.memoryBudget.total > budget / 2)
+            #expect(eventually { server.service.application.memoryBudget.total <= budget })
+            #expect(server.service.application.memoryBudget.total > budget / 2)
             expectProblem(try server.get("/v1/apps/big-app/timeline?after=1"), status: 410, code: "gone")
             // The small device kept everything it had.
             #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").status == 200)
             #expect(try server.get("/v1/apps/small-app/timeline?after=0&limit=1000").items.count >= 5)
             // A deleted device's entries no longer count.
-            let before = server.service.memoryBudget.total
+            let before = server.service.application.memoryBudget.total
             #expect(try server.delete("/v1/devices/big").status == 204)
-            #expect(eventually { server.service.memoryBudget.total < before / 2 })
+            #expect(eventually { server.service.application.memoryBudget.total < before / 2 })
         }
     }
 

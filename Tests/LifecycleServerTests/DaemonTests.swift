@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleDaemon
 @testable import LifecycleServer
 import LifecycleTesting

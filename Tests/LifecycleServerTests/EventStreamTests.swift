@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleTesting
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleScenarios
@@ -383,7 +384,9 @@ import Testing
             }
             // 24 descriptions of about 50 KB each are held (1.2 MB) and recorded (1.2 MB): more than the budget of
             // 2 MiB, of which the descriptions cannot give way.
-            #expect(eventually { server.service.memoryBudget.total <= 2 << 20 }, "\(server.service.memoryBudget.total)")
+            #expect(
+                eventually { server.service.application.memoryBudget.total <= 2 << 20 },
+                "\(server.service.application.memoryBudget.total)")
             let refused = try server.get("/v1/export")
             expectProblem(refused, status: 409, code: "not-exportable")
             let unrecorded = refused.object["devices"] as? [String] ?? []

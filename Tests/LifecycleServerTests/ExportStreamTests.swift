@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleTesting
 import Locking
 import TestSupport

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleStore
 import LifecycleTesting
 import Locking
@@ -51,7 +52,7 @@ import Testing
                 answered.signal()
             }
             #expect(eventually(seconds: 60) { clock.isHolding })
-            #expect(server.service.imports.runningCount == 1)
+            #expect(server.service.application.imports.runningCount == 1)
             expectProblem(try server.get("/v1/namespaces/whole"), status: 404, code: "not-found")
             expectProblem(try server.get("/v1/namespaces/whole/devices/d0"), status: 404, code: "not-found")
             #expect(!(try server.get("/v1/namespaces").items.contains { $0["id"] as? String == "whole" }))
@@ -118,7 +119,7 @@ import Testing
             try client.sendRequest(
                 method: "POST", path: "/v1/namespaces/left/import", headers: [("Content-Type", "application/json")],
                 body: Array(Self.scenario(devices: 10).utf8))
-            #expect(eventually(seconds: 60) { clock.isHolding && server.service.imports.runningCount == 1 })
+            #expect(eventually(seconds: 60) { clock.isHolding && server.service.application.imports.runningCount == 1 })
             withExtendedLifetime(client) {}
             // The client goes away (its socket closes with it). The server tells the import before it closes the
             // connection of the request it parked: once none is open, the import knows.
@@ -126,7 +127,7 @@ import Testing
             #expect(eventually(seconds: 60) { server.http.openConnections == 0 })
             clock.release()
             // The import stops at its next step.
-            #expect(eventually(seconds: 60) { server.service.imports.runningCount == 0 })
+            #expect(eventually(seconds: 60) { server.service.application.imports.runningCount == 0 })
             #expect(try server.get("/v1/namespaces/left").status == 404)
             // The same import, its client staying, applies.
             #expect(try server.post("/v1/namespaces/stayed/import", Self.scenario(devices: 10)).status == 200)
@@ -153,9 +154,10 @@ import Testing
                     done.leave()
                 }
                 // The second waits behind the first: one import at a time per token.
-                #expect(eventually(seconds: 60) { clock.isHolding && server.service.imports.runningCount == 1 })
+                #expect(
+                    eventually(seconds: 60) { clock.isHolding && server.service.application.imports.runningCount == 1 })
             }
-            #expect(eventually(seconds: 60) { server.service.imports.waitingCount == 1 })
+            #expect(eventually(seconds: 60) { server.service.application.imports.waitingCount == 1 })
             #expect(answers.get().isEmpty, "an import was answered before the token was revoked")
             server.service.setTokens(TokensLiveTests.table([]))
             clock.release()

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleTesting
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleTesting
 import TestSupport
@@ -37,7 +38,7 @@ import Testing
                 "/v1/apps/big/events", #"{"type": "launch"}"#, headers: [("Idempotency-Key", "k0")])
             #expect(oldest.header("Idempotent-Replayed") == nil)
             // They count in the daemon's budget.
-            #expect(server.service.memoryBudget.total >= host.held.answers + host.held.state)
+            #expect(server.service.application.memoryBudget.total >= host.held.answers + host.held.state)
         }
     }
 
@@ -62,7 +63,9 @@ import Testing
             // About 1 MiB of 60 KB apps (and the devices made for them), and what was refused is not there.
             #expect((8...16).contains(created), "\(created) apps created")
             #expect(try server.get("/v1/apps/a\(created)").status == 404)
-            #expect(eventually { server.service.memoryBudget.total <= 1 << 20 }, "\(server.service.memoryBudget.total)")
+            #expect(
+                eventually { server.service.application.memoryBudget.total <= 1 << 20 },
+                "\(server.service.application.memoryBudget.total)")
             // Deleting frees room.
             #expect(try server.delete("/v1/apps/a0").status == 204)
             #expect(try server.post("/v1/apps", Self.largeApp("again")).status == 201)
@@ -134,7 +137,9 @@ import Testing
                         headers: [("Idempotency-Key", "k\(index)")])
                 }
             }
-            #expect(eventually { server.service.memoryBudget.total <= budget }, "\(server.service.memoryBudget.total)")
+            #expect(
+                eventually { server.service.application.memoryBudget.total <= budget },
+                "\(server.service.application.memoryBudget.total)")
         }
     }
 }

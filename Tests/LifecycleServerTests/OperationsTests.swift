@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleTesting
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifecycleServer
+import LifecycleApplication
 import LifecycleTesting
 import Testing
 

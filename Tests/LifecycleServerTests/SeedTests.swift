@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleDaemon
 import LifecycleTesting
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleTesting
@@ -118,7 +119,7 @@ import Testing
                         #"{"id": "\#(id)", "device": "d\#(device)", "bundleId": "com.example.\#(id)"}"#)
                 }
             }
-            let index = server.service.namespaces.defaultSpace.stateIndex
+            let index = server.service.application.namespaces.defaultSpace.stateIndex
             #expect(index.candidates(in: .active).map(\.id) == ["rt0"])
             for device in 0..<10 { try server.postEvents("/v1/apps/a\(device)-7/events", #"{"type": "launch"}"#) }
             #expect(index.candidates(in: .active).map(\.id) == (0..<10).map { "a\($0)-7" } + ["rt0"])

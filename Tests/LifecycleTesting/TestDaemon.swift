@@ -1,5 +1,6 @@
 import Foundation
 package import HTTPServer
+package import LifecycleApplication
 package import LifecycleServer
 package import LifecycleDaemon
 package import LifecycleStore

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import Synchronization
 
 /// Where a request's answer goes: an operation's handler calls it once with the response (`done(response)`),

@@ -1,20 +1,6 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleWire
-
-/// The query parameters of paged reads and lists, range-checked: a value outside its range answers
-/// `400 invalid-field` naming the range, never a trap.
-struct PageQuery: Equatable, Sendable {
-    /// The largest `after`: a `seq` is an `Int64` on the wire, so 2^63−1.
-    static let maxAfter = UInt64(Int64.max)
-    /// The largest `limit` of every page and list.
-    static let maxLimit = 1000
-    static let defaultLimit = 100
-
-    var after: UInt64?
-    var limit = PageQuery.defaultLimit
-    /// Seconds to hold an empty page; 0 answers at once.
-    var wait = 0.0
-}
 
 extension HTTPRequest {
     /// `after`, `limit` and `wait` of paged timeline reads; `wait` above `maxWait` answers 400.

@@ -1,4 +1,5 @@
 import HTTPServer
+public import LifecycleApplication
 import LifecycleWire
 import Locking
 import Logging
@@ -9,14 +10,14 @@ extension LifecycleService {
     /// Replaces the tokens; the event streams the new ones no longer allow end at once (`revoked`).
     public func setTokens(_ table: TokenTable?) {
         let policy = AccessPolicy(table: table)
-        access.withLock { $0 = policy }
+        application.access.withLock { $0 = policy }
         streams.endRevoked(by: policy)
     }
 
     /// The 401 or 403 for `request` on `route` (nil when it may go on), and the name of the token it
     /// came with, when known.
     func accessDecision(_ request: HTTPRequest, match: Route.Match) -> (refusal: APIError?, token: String?) {
-        let policy = access.withLock { $0 }
+        let policy = application.access.withLock { $0 }
         switch policy.decide(
             method: request.method, scope: match.accessScope, authorization: request.header(.authorization))
         {

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -11,10 +12,10 @@ extension LifecycleService {
     {
         let registry = scope.registry
         let body = try request.requiredJSONBody()
-        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
+        try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
         let parsed = try AppRequest(body)
-        let id = parsed.id ?? "a-" + Self.newID()
-        try admitMemory(
+        let id = parsed.id ?? "a-" + Application.newID()
+        try application.admitMemory(
             DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name,
             what: "an app's description")
         if let deviceID = parsed.device {
@@ -27,7 +28,7 @@ extension LifecycleService {
             var deviceRequest = try DeviceRequest(.object([:]))
             if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
             guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
-            try createDevice(scope, id: nil, request: deviceRequest) { [self] result in
+            try application.createDevice(in: scope.space, id: nil, request: deviceRequest) { [self] result in
                 switch result {
                 case .success(let host):
                     do throws(APIError) {
@@ -35,7 +36,7 @@ extension LifecycleService {
                     } catch {
                         // Another request took the id meanwhile: the device made for this app goes again.
                         registry.removeDevice(host, apps: [])
-                        deleteHost(host, in: registry) { _ in done(error.response) }
+                        application.deleteHost(host, in: registry) { _ in done(error.response) }
                     }
                 case .failure(let error):
                     done(error.response)
@@ -49,23 +50,7 @@ extension LifecycleService {
         _ done: AnswerSink
     ) throws(APIError) {
         let registry = scope.registry
-        // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-        let apps = namespaces.all().reduce(0) { $0 + $1.registry.apps }
-        if apps >= options.maxApps {
-            throw .daemonQuotaExceeded(
-                "the daemon holds \(options.maxApps) apps over every namespace, the most it may (--max-apps); "
-                    + "nothing was created", limit: options.maxApps)
-        }
-        do throws(Registry.Refusal) {
-            try registry.reserveApp(id, on: host, limit: options.maxAppsPerNamespace)
-        } catch {
-            switch error {
-            case .taken: throw .alreadyExists("app \(id) already exists")
-            case .full(let limit):
-                throw .quotaExceeded(
-                    "apps", namespace: scope.space.name, limit: limit, option: "--max-apps-per-namespace")
-            }
-        }
+        try application.reserveApp(id, on: host, in: scope.space)
         host.addApp(id: id, configuration: parsed.configuration) { result in
             switch result {
             case .success(let device):
@@ -109,14 +94,10 @@ extension LifecycleService {
     func deleteApp(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
-        let host = try appHost(scope, id)
-        host.removeApp(id: id) { [registry = scope.registry] result in
+        try application.deleteApp(id, in: scope.space) { result in
             switch result {
-            case .success:
-                registry.releaseApp(id, from: host)
-                done(HTTPResponse(status: 204))
-            case .failure(let error):
-                done(APIError(error).response)
+            case .success: done(HTTPResponse(status: 204))
+            case .failure(let error): done(error.response)
             }
         }
     }

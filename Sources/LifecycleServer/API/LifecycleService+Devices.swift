@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -8,83 +9,13 @@ import LifecycleWire
 import Locking
 
 extension LifecycleService {
-    /// How a host of `space` runs, and what it reports to: metrics, store failures, and the namespace's
-    /// `changes` feed (`NamespaceObserver`); it keeps the namespace's index of apps by state itself.
-    func hostSettings(for space: Namespace) -> HostSettings {
-        let observer = NamespaceObserver(
-            feed: space.changeFeed, metrics: metrics, storeDidFail: { [weak self] error in self?.storeDidFail(error) })
-        var settings = HostSettings(rendering: WireRendering(), observer: observer)
-        settings.stateIndex = space.stateIndex
-        settings.snapshotEvery = options.snapshotEvery
-        settings.snapshotBytes = options.snapshotBytes
-        settings.memoryBudget = memoryBudget
-        settings.namespace = space.name
-        return settings
-    }
-
-    func makeHost(_ device: Device, in space: Namespace, anchorWall: Double, journaled: Bool = false) -> DeviceHost {
-        DeviceHost(
-            device: device, stream: space.stream(ofDevice: device.id), clock: options.clock, anchorWall: anchorWall,
-            journal: journal, history: historyBounds, settings: hostSettings(for: space), journaled: journaled)
-    }
-
-    /// Creates and registers a device; its creation is journaled before `completion` runs. During a reset
-    /// the creation waits for the reset to hand its deletion to the journal.
-    func createDevice(
-        _ scope: RequestScope, id: String?, request: DeviceRequest,
-        completion: @escaping @Sendable (Result<DeviceHost, APIError>) -> Void
-    ) throws(APIError) {
-        let id = id ?? "d-" + Self.newID()
-        let device: Device
-        do {
-            device = try Device(id: id, configuration: request.configuration)
-        } catch {
-            throw APIError(error)
-        }
-        let space = scope.space
-        let registry = space.registry
-        try admitMemory(
-            DeviceHost.describedBytes(of: request.configuration), in: space.name, what: "a device's description")
-        space.admitCreation { [self] alive in
-            guard alive else {
-                return completion(.failure(.notFound("the namespace \(space.name) was deleted; nothing was created")))
-            }
-            // The whole daemon's bound; concurrent creations in several namespaces may pass it by as many.
-            let devices = namespaces.all().reduce(0) { $0 + $1.registry.devices }
-            if devices >= options.maxDevices {
-                return completion(
-                    .failure(
-                        .daemonQuotaExceeded(
-                            "the daemon holds \(options.maxDevices) devices over every namespace, the most it may "
-                                + "(--max-devices); nothing was created", limit: options.maxDevices)))
-            }
-            let host = makeHost(device, in: space, anchorWall: options.clock.now)
-            do throws(Registry.Refusal) {
-                try registry.insertDevice(host, limit: options.maxDevicesPerNamespace)
-            } catch {
-                switch error {
-                case .taken: return completion(.failure(.alreadyExists("device \(id) already exists")))
-                case .full(let limit):
-                    return completion(
-                        .failure(
-                            .quotaExceeded(
-                                "devices", namespace: space.name, limit: limit, option: "--max-devices-per-namespace")))
-                }
-            }
-            host.create { result in
-                if case .failure = result { registry.removeDevice(host, apps: []) }
-                completion(result.map { _ in host }.mapError(APIError.init))
-            }
-        }
-    }
-
     func createDevice(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
         let body = try request.jsonBody() ?? .object([:])
-        try checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
+        try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "a device's description")
         let parsed = try DeviceRequest(body)
-        try createDevice(scope, id: parsed.id, request: parsed) { result in
+        try application.createDevice(in: scope.space, id: parsed.id, request: parsed) { result in
             switch result {
             case .success(let host):
                 let json = host.shared.withLock { Self.deviceJSON($0.device) }
@@ -107,25 +38,12 @@ extension LifecycleService {
     func deleteDevice(_ scope: RequestScope, _ id: String, _ done: AnswerSink)
         throws(APIError)
     {
-        let host = try device(scope, id)
-        scope.registry.removeDevice(host, apps: [])
-        deleteHost(host, in: scope.registry) { result in
+        try application.deleteDevice(id, in: scope.space) { result in
             switch result {
             case .success: done(HTTPResponse(status: 204))
-            case .failure(let error): done(APIError(error).response)
+            case .failure(let error): done(error.response)
             }
         }
-    }
-
-    /// Deletes a host taken out of the registry, and gives back every app id it holds.
-    func deleteHost(
-        _ host: DeviceHost, in registry: Registry, completion: @escaping @Sendable (Result<Void, HostError>) -> Void
-    ) {
-        host.delete(
-            releaseApps: { apps in
-                for app in apps { registry.releaseApp(app, from: host) }
-            },
-            completion: completion)
     }
 
     func listDevices(_ scope: RequestScope, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
@@ -158,9 +76,5 @@ extension LifecycleService {
         var w = JSONWriter(reservingCapacity: 512)
         SnapshotEncoder.device(device, into: &w)
         return w.bytes
-    }
-
-    static func newID() -> String {
-        String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }

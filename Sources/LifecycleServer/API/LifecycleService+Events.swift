@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleWire
@@ -24,7 +25,7 @@ extension LifecycleService {
         _ done: AnswerSink
     ) throws(APIError) {
         let json = try request.requiredJSONBody()
-        try checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
+        try application.checkSize(of: json, rawBytes: request.body.count, batch: true, what: "an event")
         let events = try EventDecoder.decode(json, deviceOnly: app == nil)
         var key: String?
         if let text = request.header(.idempotencyKey) {

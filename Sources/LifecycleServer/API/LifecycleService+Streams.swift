@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleWire
@@ -45,11 +46,13 @@ extension LifecycleService {
     /// while it opened either see it in the hub or are seen here (`setTokens` swaps, then sweeps).
     private func register(_ stream: LiveStream) {
         streams.add(stream)
-        if let access = stream.access, !access.allowed(by: self.access.withLock { $0 }) { stream.end(.revoked) }
+        if let access = stream.access, !access.allowed(by: self.application.access.withLock { $0 }) {
+            stream.end(.revoked)
+        }
     }
 
     private func refuseStreamsWhileDraining() throws(APIError) {
-        if currentPhase == .draining {
+        if application.currentPhase == .draining {
             throw .notReady("the daemon is shutting down and opens no more streams; reconnect once it is back")
         }
     }

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleWire
 import Locking
 
@@ -75,21 +76,21 @@ enum RequestMiddleware {
         case .namespaceName:
             if let name = match.namespace, !NamespaceName.isValid(name) { throw NamespaceName.invalid(name) }
         case .recovery:
-            if match.route.isVersioned, !trusted, service.currentPhase == .recovering {
+            if match.route.isVersioned, !trusted, service.application.currentPhase == .recovering {
                 throw .notReady("the daemon is recovering its data; try again shortly")
             }
         case .draining:
-            if match.route.isVersioned, routed.effect != .read, service.currentPhase == .draining {
+            if match.route.isVersioned, routed.effect != .read, service.application.currentPhase == .draining {
                 throw .notReady("the daemon is shutting down and takes no more changes")
             }
         case .storeFailure:
             if match.route.isVersioned, routed.effect != .read,
-                service.storeFailure.withLock({ $0 }) != nil
+                service.application.storeFailure.withLock({ $0 }) != nil
             {
                 throw .storeFailed
             }
         case .storage:
-            if match.route.isVersioned, routed.effect == .write, let refusal = service.storageRefusal() {
+            if match.route.isVersioned, routed.effect == .write, let refusal = service.application.storageRefusal() {
                 throw refusal
             }
         case .scope:

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleWire
 
 /// Everything the daemon knows of one route, declared once (`Route.declaration`, in `RouteTable.swift`): its

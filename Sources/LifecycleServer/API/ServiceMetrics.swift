@@ -1,47 +1,27 @@
 import CoreMetrics
-import LifecycleCore
+import LifecycleApplication
 import Metrics
 
 /// Every metric the service records, created once with fixed labels (never an app or device id).
 final class ServiceMetrics: Sendable {
     /// Every request's count and duration, by route (and status).
     let requests = RequestMetrics()
-    private let events: [String: Counter]
-    let evicted = Counter(label: "lifecycled_timeline_entries_evicted_total")
-    let storeFailures = Counter(label: "lifecycled_store_failures_total")
-    let storageRefusals = Counter(label: "lifecycled_store_refusals_total")
+    /// The application's: hosts, namespaces, totals, the store's failures, recovery.
+    let application: ApplicationMetrics
+    /// Requests and events per namespace.
+    var namespaces: NamespaceMetrics { application.namespaces }
     let historyBytes = Gauge(label: "lifecycled_history_bytes")
-    let snapshotEncoding = Metrics.Timer(label: "lifecycled_snapshot_encode_duration_seconds")
     let storeUsedBytes = Gauge(label: "lifecycled_store_used_bytes")
     let storeFreeBytes = Gauge(label: "lifecycled_store_free_disk_bytes")
-    let devices = Gauge(label: "lifecycled_devices")
-    let apps = Gauge(label: "lifecycled_apps")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
-    let namespaces = NamespaceMetrics()
     let openStreams = Gauge(label: "lifecycled_event_streams_open")
-    private let recoverySeconds = Gauge(label: "lifecycled_recovery_seconds")
-    private let recoveredRecords = Gauge(label: "lifecycled_recovery_records")
 
     /// 1, with the build's version and revision as labels.
     private let buildInfo = Gauge(
         label: "lifecycled_build_info", dimensions: [("version", BuildInfo.version), ("revision", BuildInfo.revision)])
 
-    init() {
+    init(application: ApplicationMetrics) {
+        self.application = application
         buildInfo.record(1)
-        var events: [String: Counter] = [:]
-        for type in Event.allTypes {
-            events[type] = Counter(label: "lifecycled_events_total", dimensions: [("type", type)])
-        }
-        self.events = events
-    }
-
-    /// What the start-up recovery took: its duration and the journal records it replayed.
-    func recovered(records: Int, seconds: Double) {
-        recoveredRecords.record(records)
-        recoverySeconds.record(seconds)
-    }
-
-    func applied(_ batch: [Event]) {
-        for event in batch { events[event.type]?.increment() }
     }
 }

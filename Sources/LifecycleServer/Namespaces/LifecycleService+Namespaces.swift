@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -17,51 +18,19 @@ extension LifecycleService {
         if name == NamespaceName.defaultName, case .some(.some) = parsed.ttlSeconds {
             throw .invalidField("ttlSeconds", "the namespace default is never deleted: its ttlSeconds stays null")
         }
-        let now = options.clock.now
-        while true {
-            var settings = NamespaceSettings(createdAt: now, lastUsedAt: now)
-            parsed.applied(to: &settings)
-            let (space, created) = try obtainNamespace(name, settings: settings, request: request)
-            if created {
-                return done(
-                    .json(
-                        201, namespaceJSON(space), headers: [("Location", "/v1/namespaces/\(name)")]))
-            }
-            let updated = namespaces.whilePresent(space) {
-                space.updateSettings { parsed.applied(to: &$0) }
-                space.touch(at: now)
-                writeSettingsRecord(of: space)
-            }
-            // Deleted meanwhile: the PUT creates it afresh.
-            if updated {
-                // Frozen: answered once the changes under way are, so what is read next holds them all.
-                let started = ContinuousClock.now
-                return afterChangesUnderWay(in: space, since: started) { [self] drained in
-                    done(drained ? .json(200, namespaceJSON(space)) : Self.stillUnderWay(space).response)
-                }
+        try application.putNamespace(
+            name, method: request.method, authorization: { request.header(.authorization) },
+            change: { parsed.applied(to: &$0) }
+        ) { [self] result in
+            switch result {
+            case .success((let space, created: true)):
+                done(.json(201, namespaceJSON(space), headers: [("Location", "/v1/namespaces/\(name)")]))
+            case .success((let space, created: false)):
+                done(.json(200, namespaceJSON(space)))
+            case .failure(let error):
+                done(error.response)
             }
         }
-    }
-
-    /// Runs `then` once no change to `space` is under way (`true`), or after `freezeDeadline` seconds with
-    /// some still under way (`false`); at once when the namespace takes changes.
-    private func afterChangesUnderWay(
-        in space: Namespace, since started: ContinuousClock.Instant, _ then: @escaping @Sendable (Bool) -> Void
-    ) {
-        guard space.writes.isFrozen, space.writes.inFlight > 0 else { return then(true) }
-        guard ContinuousClock.now - started < .seconds(Self.freezeDeadline) else { return then(false) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
-            afterChangesUnderWay(in: space, since: started, then)
-        }
-    }
-
-    /// How long a freeze waits for the changes under way, in seconds.
-    static let freezeDeadline = 30
-
-    static func stillUnderWay(_ space: Namespace) -> APIError {
-        APIError.notReady(
-            "the namespace \(space.name) is frozen, but \(space.writes.inFlight) changes to it are still under way "
-                + "after \(freezeDeadline) s; ask again")
     }
 
     func namespaceResponse(_ space: Namespace, _ request: HTTPRequest) -> HTTPResponse {
@@ -71,14 +40,14 @@ extension LifecycleService {
     /// `GET /v1/namespaces?limit=&after=`: by name; with tokens on, only those the token may read.
     func listNamespaces(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let (limit, after) = try request.listQuery()
-        let policy = access.withLock { $0 }
+        let policy = application.access.withLock { $0 }
         var token: AccessToken?
         if case .allowed(let allowed) = policy.decide(
             method: "GET", scope: .namespaceList, authorization: request.header(.authorization))
         {
             token = allowed
         }
-        let spaces = namespaces.all().filter { space in
+        let spaces = application.namespaces.all().filter { space in
             (after == nil || space.name > after!) && policy.mayRead(space.name, token: token)
         }
         var w = JSONWriter(reservingCapacity: 256 + min(spaces.count, limit) * 300)

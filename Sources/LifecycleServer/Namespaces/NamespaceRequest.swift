@@ -1,3 +1,4 @@
+import LifecycleApplication
 import LifecycleCore
 import LifecycleWire
 

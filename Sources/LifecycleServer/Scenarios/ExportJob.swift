@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import LifecycleWire
 import Logging
 

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -73,7 +74,7 @@ extension LifecycleService {
             make: { [recorded] in
                 try ScenarioExport.Writer(
                     name: "Export of \(what)", source: source, namespace: namespace, devices: recorded,
-                    apps: app.map { [$0] })
+                    apps: app.map { [$0] }, version1: JournalRecordVersion1.entry)
             }, done: done)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -25,7 +26,7 @@ extension LifecycleService {
                 "expectations", "expectations must be check or ignore, not \"\(other)\"", allowed: ["check", "ignore"])
         }
         let scenario = try Self.importable(try request.requiredJSONBody())
-        if let space = namespaces.existing(name) {
+        if let space = application.namespaces.existing(name) {
             if space.settings.frozen { throw .frozen(name) }
             space.touch(at: options.clock.now)
         }
@@ -34,7 +35,7 @@ extension LifecycleService {
         let authorization = request.header(.authorization)
         let departure = request.departure()
         var tenant = "namespace " + name
-        let policy = access.withLock { $0 }
+        let policy = application.access.withLock { $0 }
         if policy.table != nil,
             case .allowed(let token?) = policy.decide(
                 method: "POST", scope: .namespace(name), authorization: authorization)
@@ -43,8 +44,8 @@ extension LifecycleService {
         }
         let unwanted: @Sendable () -> String? = { [weak self] in
             if departure.hasHappened { return "its client went away" }
-            guard let self, self.currentPhase != .draining else { return "the daemon is shutting down" }
-            let policy = self.access.withLock { $0 }
+            guard let self, self.application.currentPhase != .draining else { return "the daemon is shutting down" }
+            let policy = self.application.access.withLock { $0 }
             guard policy.table != nil else { return nil }
             guard case .allowed = policy.decide(method: "POST", scope: .namespace(name), authorization: authorization)
             else { return "the token it came with no longer allows it" }
@@ -65,7 +66,7 @@ extension LifecycleService {
                 done(APIError.importFailed("the import did not run: \(why); nothing of it stays", step: nil).response)
             })
         do throws(ImportQueue.Refusal) {
-            try imports.enqueue(job)
+            try application.imports.enqueue(job)
         } catch {
             switch error {
             case .tenantFull(let limit):
@@ -115,7 +116,7 @@ extension LifecycleService {
         let transport = ImportTransport(
             service: staging, namespace: namespace, unwanted: unwanted,
             taken: { [weak self] id, app in
-                guard let registry = self?.namespaces.existing(name)?.registry else { return false }
+                guard let registry = self?.application.namespaces.existing(name)?.registry else { return false }
                 return app ? registry.app(id) != nil : registry.device(id) != nil
             })
         var runner = ScenarioRunner(transport: transport, namespace: namespace, limit: options.maxBodyBytes)

@@ -1,4 +1,5 @@
 import HTTPServer
+import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
@@ -13,23 +14,10 @@ import Locking
 /// that changes again before its mark is sent keeps its one mark, and what is sent is its state at that
 /// moment. So a client that reads slowly costs at most one mark per resource and always ends with the
 /// latest; a snapshot identical to the last one sent for that resource is skipped.
-final class ChangeStream: LiveStream, @unchecked Sendable {
-    enum Kind: String, Sendable {
-        case app, device
-    }
-
-    struct Key: Hashable {
-        let kind: Kind
-        let id: String
-    }
-
-    struct Mark: Sendable {
-        let kind: Kind
-        let id: String
-        let host: DeviceHost
-        let deleted: Bool
-        var key: Key { Key(kind: kind, id: id) }
-    }
+final class ChangeStream: LiveStream, ChangeSubscriber, @unchecked Sendable {
+    typealias Kind = ChangeFeed.Kind
+    typealias Key = ChangeFeed.Key
+    typealias Mark = ChangeFeed.Mark
 
     private struct Pending {
         var snapshotDue = true

@@ -1,3 +1,5 @@
+import LifecycleApplication
+
 /// The `text/event-stream` wire format (WHATWG HTML, "Server-sent events"): one event is `id:`, `event:` and
 /// `data:` lines and a blank line. Entry and snapshot JSON never holds a raw newline, so one `data:` line
 /// carries it whole.
@@ -22,18 +24,8 @@ enum EventStreamText {
     }
 }
 
-/// Why the server ends a stream of its own accord. Sent as the stream's last event,
-/// `event: end` with `data: {"reason": "..."}`.
-enum StreamEnd: String, Sendable {
-    /// The app or device the stream follows was deleted.
-    case deleted
-    /// `POST /v1/reset` deleted everything.
-    case reset
-    /// The daemon is draining before it stops (`SIGTERM`); reconnect once it is back.
-    case shutdown
-    /// The tokens were replaced (`SIGHUP`) and the one that opened the stream no longer allows it.
-    case revoked
-
+extension StreamEnd {
+    /// The stream's last event: `event: end` with `data: {"reason": "..."}`.
     var event: [UInt8] {
         EventStreamText.event("end", data: Array(#"{"reason":"\#(rawValue)"}"#.utf8))
     }

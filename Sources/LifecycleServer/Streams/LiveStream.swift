@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LifecycleApplication
 import Locking
 
 /// One open `text/event-stream` answer: what every stream kind shares (keep-alive comments, the final event
@@ -8,7 +9,7 @@ import Locking
 /// The HTTP server pulls: `nextChunk()` runs whenever the client has taken what was sent, so a client that
 /// reads slowly is simply asked less often, and each kind decides how it catches up (a timeline reads on
 /// from its cursor in the retained entries; the changes stream keeps only the latest of each resource).
-class LiveStream: HTTPStreamSource, @unchecked Sendable {
+class LiveStream: HTTPStreamSource, StreamEnding, @unchecked Sendable {
     enum Produced {
         case bytes([UInt8])
         case nothing

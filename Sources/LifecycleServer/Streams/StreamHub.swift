@@ -1,4 +1,5 @@
 import Dispatch
+import LifecycleApplication
 import Locking
 
 /// Every open event stream of the service: for the open-streams gauge, the keep-alive comments (one timer

@@ -1,3 +1,4 @@
+import LifecycleApplication
 import LifecycleTesting
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleHosting
 import LifecycleStore
 import LifecycleTesting
@@ -98,7 +99,7 @@ struct NamespacePersistenceTests {
                 _ = try server.post("/v1/namespaces/moving/apps", #"{"id": "a", "bundleId": "com.example.a"}"#)
                 #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": true}"#).status == 200)
                 clock.advance(by: 60)
-                for _ in 0..<3 { server.service.sweepNamespaces() }
+                for _ in 0..<3 { server.service.application.sweepNamespaces() }
                 #expect(try Self.names(server) == ["default", "moving"])
             }
             clock.advance(by: 60)
@@ -108,7 +109,7 @@ struct NamespacePersistenceTests {
                 #expect(try server.get("/v1/namespaces/moving/apps/a").status == 200)
                 #expect(try server.request("PUT", "/v1/namespaces/moving", body: #"{"frozen": false}"#).status == 200)
                 clock.advance(by: 5)
-                server.service.sweepNamespaces()
+                server.service.application.sweepNamespaces()
                 #expect(try Self.names(server) == ["default", "moving"], "thawed, it is idle from then on")
                 clock.advance(by: 6)
                 #expect(eventually { (try? Self.names(server)) == ["default"] })

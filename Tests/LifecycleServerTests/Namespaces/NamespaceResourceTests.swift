@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleTesting
 import Synchronization
 import TestSupport

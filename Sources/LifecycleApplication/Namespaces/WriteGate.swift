@@ -1,11 +1,11 @@
 import LifecycleCore
-import LifecycleWire
+package import LifecycleWire
 import Locking
 
 /// Whether a namespace takes changes, and how many are under way: a frozen namespace (while it moves to
 /// another shard) answers every change `409 namespace-frozen` with `Retry-After`, and freezing it waits until
 /// those under way are answered, so that an export after it holds every change that was acknowledged.
-final class WriteGate: Sendable {
+package final class WriteGate: Sendable {
     private let state: Protected<(frozen: Bool, inFlight: Int)>
 
     init(frozen: Bool) {
@@ -13,7 +13,7 @@ final class WriteGate: Sendable {
     }
 
     /// Lets a change in, unless the namespace is frozen; `leave` must follow once it is answered.
-    func enter() -> Bool {
+    package func enter() -> Bool {
         state.withLock { state in
             if state.frozen { return false }
             state.inFlight += 1
@@ -21,14 +21,14 @@ final class WriteGate: Sendable {
         }
     }
 
-    func leave() {
+    package func leave() {
         state.withLock { $0.inFlight -= 1 }
     }
 
-    var isFrozen: Bool { state.withLock { $0.frozen } }
+    package var isFrozen: Bool { state.withLock { $0.frozen } }
 
     /// Changes under way now.
-    var inFlight: Int { state.withLock { $0.inFlight } }
+    package var inFlight: Int { state.withLock { $0.inFlight } }
 
     func setFrozen(_ frozen: Bool) {
         state.withLock { $0.frozen = frozen }
@@ -37,7 +37,7 @@ final class WriteGate: Sendable {
 
 extension APIError {
     /// 409 for a change to a frozen namespace: a conflict with its state, for a while (`Retry-After`).
-    static func frozen(_ namespace: String) -> APIError {
+    package static func frozen(_ namespace: String) -> APIError {
         APIError(
             .namespaceFrozen,
             "the namespace \(namespace) is frozen (it is moving to another shard) and takes no changes; "
@@ -46,7 +46,7 @@ extension APIError {
     }
 
     /// 409 for `POST /v1/reset` while namespaces are frozen: it empties none of them, the others neither.
-    static func frozen(resetting names: [String]) -> APIError {
+    package static func frozen(resetting names: [String]) -> APIError {
         APIError(
             .namespaceFrozen,
             "the namespace\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") "

@@ -1,11 +1,11 @@
 import LifecycleCore
-import LifecycleWire
+package import LifecycleWire
 
 /// Namespace names: a DNS label, `[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`, so a name can be a routing key.
 public enum NamespaceName {
     public static let pattern = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
     /// The namespace of every unprefixed path (`/v1/devices`, `/v1/apps`, ...).
-    static let defaultName = "default"
+    package static let defaultName = "default"
 
     public static func isValid(_ name: String) -> Bool {
         let bytes = name.utf8
@@ -19,7 +19,7 @@ public enum NamespaceName {
     }
 
     /// The 400 for a name in a path that does not match `pattern`.
-    static func invalid(_ name: String) -> APIError {
+    package static func invalid(_ name: String) -> APIError {
         var error = APIError.invalidField(
             "namespace", "a namespace name must match \(pattern) (lowercase letters, digits and -), not \"\(name)\"")
         error.extra["pattern"] = .string(pattern)

@@ -1,17 +1,17 @@
-import LifecycleHosting
-import Locking
+package import LifecycleHosting
+package import Locking
 import Synchronization
 
 /// One namespace: its own registry of devices and apps (ids are unique within it), its settings, and the
 /// gate that orders device creations after a reset or deletion of it.
-final class Namespace: Sendable {
-    let name: String
-    let registry: Registry
-    let gate = Protected(ResetGate())
+package final class Namespace: Sendable {
+    package let name: String
+    package let registry: Registry
+    package let gate = Protected(ResetGate())
     /// Changes to its devices and apps, for its `changes` streams.
-    let changeFeed: ChangeFeed
+    package let changeFeed: ChangeFeed
     /// Its apps by state, for listings filtered by state.
-    let stateIndex: StateIndex
+    package let stateIndex: StateIndex
     /// The settings but `lastUsedAt`, which every request moves: it lives in `lastUsedMillis`, so that
     /// requests to one namespace share no lock.
     private let stored: Protected<NamespaceSettings>
@@ -19,9 +19,9 @@ final class Namespace: Sendable {
     /// Whether the settings changed since they were last journaled.
     private let unjournaled = Atomic<Bool>(false)
     /// Whether it takes changes (`frozen`), and those under way.
-    let writes: WriteGate
+    package let writes: WriteGate
 
-    init(name: String, settings: NamespaceSettings) {
+    package init(name: String, settings: NamespaceSettings) {
         self.name = name
         stored = Protected(settings)
         writes = WriteGate(frozen: settings.frozen)
@@ -35,14 +35,14 @@ final class Namespace: Sendable {
     private static func millis(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded(.down)) }
 
     /// The settings now.
-    var settings: NamespaceSettings {
+    package var settings: NamespaceSettings {
         var settings = stored.withLock { $0 }
         settings.lastUsedAt = Double(lastUsedMillis.load(ordering: .relaxed)) / 1000
         return settings
     }
 
     /// Changes the settings (not `lastUsedAt`: `touch` moves it).
-    func updateSettings(_ change: (inout NamespaceSettings) -> Void) {
+    package func updateSettings(_ change: (inout NamespaceSettings) -> Void) {
         let frozen = stored.withLock { settings in
             change(&settings)
             return settings.frozen
@@ -52,32 +52,32 @@ final class Namespace: Sendable {
     }
 
     /// Replaces the settings, `lastUsedAt` included (recovery).
-    func replaceSettings(_ settings: NamespaceSettings) {
+    package func replaceSettings(_ settings: NamespaceSettings) {
         stored.withLock { $0 = settings }
         writes.setFrozen(settings.frozen)
         lastUsedMillis.store(Self.millis(settings.lastUsedAt), ordering: .relaxed)
     }
 
     /// Whether the settings changed since `markJournaled`.
-    var isUnjournaled: Bool { unjournaled.load(ordering: .relaxed) }
+    package var isUnjournaled: Bool { unjournaled.load(ordering: .relaxed) }
 
-    func markJournaled() { unjournaled.store(false, ordering: .relaxed) }
+    package func markJournaled() { unjournaled.store(false, ordering: .relaxed) }
 
-    var isDefault: Bool { name == NamespaceName.defaultName }
+    package var isDefault: Bool { name == NamespaceName.defaultName }
 
     /// The journal stream of a device of this namespace: its id in `default` (as every release before
     /// namespaces wrote it), `name/id` elsewhere (device ids never hold `/`, so the two never collide).
-    func stream(ofDevice id: String) -> String { isDefault ? id : name + "/" + id }
+    package func stream(ofDevice id: String) -> String { isDefault ? id : name + "/" + id }
 
     /// The journal stream holding the namespace's settings (`@` is in no device id nor namespace name).
-    var settingsStream: String { Self.settingsPrefix + name }
-    static let settingsPrefix = "@namespace/"
+    package var settingsStream: String { Self.settingsPrefix + name }
+    package static let settingsPrefix = "@namespace/"
 
     /// Where its resources are, for `Location`: the unprefixed paths for `default` asked that way.
-    func pathPrefix(namespaced: Bool) -> String { namespaced ? "/v1/namespaces/\(name)" : "/v1" }
+    package func pathPrefix(namespaced: Bool) -> String { namespaced ? "/v1/namespaces/\(name)" : "/v1" }
 
     /// Notes a request that named the namespace, at wall-clock `now`; cheap when nothing moves.
-    func touch(at now: Double) {
+    package func touch(at now: Double) {
         let next = Self.millis(now)
         var current = lastUsedMillis.load(ordering: .relaxed)
         while next > current {
@@ -94,7 +94,7 @@ final class Namespace: Sendable {
     /// Runs `work` at once unless a reset of this namespace is under way; then once every reset has handed
     /// its deletion to the journal. `work` runs under the gate (no reset begins while it runs) and hears
     /// whether the namespace still exists.
-    func admitCreation(_ work: @escaping @Sendable (_ alive: Bool) -> Void) {
+    package func admitCreation(_ work: @escaping @Sendable (_ alive: Bool) -> Void) {
         gate.withLock { gate in
             if gate.resets > 0 {
                 gate.waiting.append { [self] in admitCreation(work) }
@@ -106,9 +106,9 @@ final class Namespace: Sendable {
 }
 
 /// Resets (and the deletion) of a namespace under way, and the device creations waiting for them.
-struct ResetGate {
-    var resets = 0
-    var waiting: [@Sendable () -> Void] = []
+package struct ResetGate {
+    package var resets = 0
+    package var waiting: [@Sendable () -> Void] = []
     /// Set once the namespace is deleted: creations admitted afterwards fail.
-    var deleted = false
+    package var deleted = false
 }

@@ -90,7 +90,7 @@ public enum TokenFile {
 }
 
 /// Lower- or upper-case hexadecimal.
-enum Hex {
+package enum Hex {
     static func decode(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }

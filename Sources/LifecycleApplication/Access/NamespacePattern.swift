@@ -1,5 +1,5 @@
 /// A namespace name, or a prefix of names ending in `*` (`mail-*`, `*`): the only glob a token file takes.
-struct NamespacePattern: Equatable, Sendable, CustomStringConvertible {
+package struct NamespacePattern: Equatable, Sendable, CustomStringConvertible {
     let text: String
 
     /// The pattern, or nil when it is neither a namespace name nor a prefix of one followed by one `*`.
@@ -23,5 +23,5 @@ struct NamespacePattern: Equatable, Sendable, CustomStringConvertible {
         return namespace == text
     }
 
-    var description: String { text }
+    package var description: String { text }
 }

@@ -10,12 +10,11 @@ public struct RecoveryError: Error, CustomStringConvertible {
     public var description: String
 }
 
-extension LifecycleService {
+extension Application {
     /// Rebuilds every device from the journal (inputs re-applied to the deterministic core), restarts
-    /// realtime clocks, which fire the deadlines that passed meanwhile, then opens for requests.
-    /// Returns how many records were replayed.
-    @discardableResult
-    public func recover() throws -> Int {
+    /// realtime clocks, which fire the deadlines that passed meanwhile, runs `seeding` (the `--seed` scenarios),
+    /// then opens for requests. Returns how many records were replayed.
+    package func recover(seeding: () throws -> Void) throws -> Int {
         let started = ContinuousClock.now
         // Imports a crash cut short first: what they wrote is left out, then deleted (`ImportMarker`).
         var abandoned = AbandonedImports()
@@ -88,7 +87,7 @@ extension LifecycleService {
         // Realtime clocks catch up with the time the daemon was down, and that is durable, before readiness.
         for host in hosts { host.resumeClock() }
         journal.flush()
-        try applySeeds()
+        try seeding()
         metrics.recovered(records: replayed, seconds: (ContinuousClock.now - started) / .seconds(1))
         setPhase(.ready)
         startExpirySweeps()
@@ -111,7 +110,7 @@ extension LifecycleService {
                     history: historyBounds, settings: settings)
             } else {
                 guard let first = records.popFirst() else { return nil }
-                let creation = try JournaledInput(bytes: first.bytes, version1: JournalRecordVersion1.entry)
+                let creation = try JournaledInput(bytes: first.bytes, version1: version1)
                 guard case .device(let configuration, let wall) = creation else {
                     throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
                 }
@@ -120,7 +119,7 @@ extension LifecycleService {
                 try host.replay(creation)
             }
             for record in records {
-                try host.replay(JournaledInput(bytes: record.bytes, version1: JournalRecordVersion1.entry))
+                try host.replay(JournaledInput(bytes: record.bytes, version1: version1))
             }
         } catch let error as RecoveryError {
             throw error
@@ -132,24 +131,7 @@ extension LifecycleService {
     }
 }
 
-/// The journal's streams by what they hold: `@namespace/NAME` a namespace's settings, `NAME/ID` a device of
-/// the namespace NAME, a bare `ID` a device of `default` (as every release before namespaces wrote them).
-enum JournalLayout: Equatable {
-    case settings(namespace: String)
-    case device(namespace: String, id: String)
-
-    static func isSettings(_ stream: String) -> Bool { stream.hasPrefix(Namespace.settingsPrefix) }
-
-    static func kind(of stream: String) -> JournalLayout {
-        if isSettings(stream) { return .settings(namespace: String(stream.dropFirst(Namespace.settingsPrefix.count))) }
-        if let slash = stream.firstIndex(of: "/") {
-            return .device(namespace: String(stream[..<slash]), id: String(stream[stream.index(after: slash)...]))
-        }
-        return .device(namespace: NamespaceName.defaultName, id: stream)
-    }
-}
-
-extension LifecycleService {
+extension Application {
     /// The journal's streams one at a time; the store's own failures become a `RecoveryError`.
     fileprivate func readJournal(including: (String) -> Bool, each: (RecoveredStream) throws -> Void) throws {
         do {

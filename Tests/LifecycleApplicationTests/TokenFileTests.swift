@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LifecycleServer
+@testable import LifecycleApplication
 
 @Suite("Tokens file")
 struct TokenFileTests {

@@ -1,17 +1,24 @@
-import LifecycleCore
-import LifecycleHosting
+package import LifecycleCore
+package import LifecycleHosting
 import LifecycleJSON
 import LifecycleScenarios
 import LifecycleWire
 
 /// A device as an export reads it under its host's lock: the inputs that replay it and what it shows now,
 /// each a copy of the host's value (the lock is held only to copy them; the scenario is written from them).
-struct RecordedDevice {
+package struct RecordedDevice {
     var id: String
     var records: [[UInt8]]
     var device: Device
     /// Each app's timeline as retained then: its callbacks, and the seq before its oldest retained entry.
     var timelines: [String: EntryRing]
+
+    package init(id: String, records: [[UInt8]], device: Device, timelines: [String: EntryRing]) {
+        self.id = id
+        self.records = records
+        self.device = device
+        self.timelines = timelines
+    }
 }
 
 /// Recordings written as a scenario (docs/SCENARIOS.md) that replays them: each device's creation requests
@@ -20,7 +27,7 @@ struct RecordedDevice {
 /// A realtime clock is replayed as a manual one: each input is preceded by the `advanceTime` that brings the
 /// clock to the time it was applied at, so the callbacks and states are the same (the timeline also holds
 /// those `advanceTime` entries, and `seq`s after them move).
-enum ScenarioExport {
+package enum ScenarioExport {
     /// The scenario written piece by piece, so that whoever sends it on holds one step at a time: `next()` gives
     /// its head, then each step (with the separator before it), then its end, then nil. The bytes are those of
     /// the scenario's JSON: its members and each step's in the order the format's documentation gives them, a
@@ -28,7 +35,7 @@ enum ScenarioExport {
     ///
     /// Each record is decoded twice, one at a time: once by `init` for the order the devices replay in (so a
     /// record that does not decode is found before the first byte), once as its step is written.
-    struct Writer {
+    package struct Writer {
         /// The devices in the order they replay in; each lets its copies go once written.
         private var devices: [RecordedDevice]
         /// When set, the apps the expectations are about (their devices are replayed whole: an app's life
@@ -46,12 +53,16 @@ enum ScenarioExport {
         /// expectations are still to make.
         private var expecting: ArraySlice<Step>?
         private var appsLeft: ArraySlice<String> = []
+        /// How a record of the first release's format reads (`JournalRecordFormat`): the API's decoders as they were.
+        private let version1: @Sendable (JSONValue) throws -> JournaledInput
 
-        init(name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil)
-            throws
-        {
+        package init(
+            name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil,
+            version1: @escaping @Sendable (JSONValue) throws -> JournaledInput
+        ) throws {
+            self.version1 = version1
             var made: [String: (created: Set<String>, deleted: Set<String>)] = [:]
-            for device in devices { made[device.id] = try appsMade(by: device) }
+            for device in devices { made[device.id] = try appsMade(by: device, version1: version1) }
             self.devices = inReplayOrder(devices, made: made)
             self.apps = apps
             var w = JSONWriter(reservingCapacity: 1024)
@@ -67,7 +78,7 @@ enum ScenarioExport {
         }
 
         /// The next bytes of the scenario; nil once it is all written.
-        mutating func next() throws -> [UInt8]? {
+        package mutating func next() throws -> [UInt8]? {
             if let head {
                 self.head = nil
                 return head
@@ -76,7 +87,7 @@ enum ScenarioExport {
                 let recorded = devices[device]
                 if record < recorded.records.count {
                     let input = try JournaledInput(
-                        bytes: recorded.records[record], version1: JournalRecordVersion1.entry)
+                        bytes: recorded.records[record], version1: version1)
                     record += 1
                     if let step = try ScenarioExport.step(replaying: input, of: recorded.id, replica: &replica) {
                         return piece(step)
@@ -151,10 +162,12 @@ enum ScenarioExport {
     }
 
     /// The apps a device's recording creates and deletes, its records decoded one at a time.
-    private static func appsMade(by device: RecordedDevice) throws -> (created: Set<String>, deleted: Set<String>) {
+    private static func appsMade(by device: RecordedDevice, version1: (JSONValue) throws -> JournaledInput) throws
+        -> (created: Set<String>, deleted: Set<String>)
+    {
         var made: (created: Set<String>, deleted: Set<String>) = ([], [])
         for record in device.records {
-            switch try JournaledInput(bytes: record, version1: JournalRecordVersion1.entry) {
+            switch try JournaledInput(bytes: record, version1: version1) {
             case .app(let app, _): made.created.insert(app)
             case .deleteApp(let app): made.deleted.insert(app)
             default: break

@@ -1,4 +1,4 @@
-import LifecycleWire
+package import LifecycleWire
 import Locking
 
 /// Every namespace by name. `default` always exists and is reachable without a lock; the others are
@@ -6,23 +6,23 @@ import Locking
 ///
 /// The journal operations on a namespace's settings stream are issued under the table's lock, so a
 /// deletion's and a re-creation's records reach the journal in the order the table saw them.
-final class NamespaceTable: Sendable {
-    let defaultSpace: Namespace
+package final class NamespaceTable: Sendable {
+    package let defaultSpace: Namespace
     private let others = Protected<[String: Namespace]>([:])
 
-    init(now: Double) {
+    package init(now: Double) {
         defaultSpace = Namespace(
             name: NamespaceName.defaultName, settings: NamespaceSettings(createdAt: now, lastUsedAt: now))
     }
 
     /// The namespace named `name`, if it exists.
-    func existing(_ name: String) -> Namespace? {
+    package func existing(_ name: String) -> Namespace? {
         name == NamespaceName.defaultName ? defaultSpace : others.withLock { $0[name] }
     }
 
     /// The namespace named `name`, created with `settings` if it does not exist; `created` runs under the
     /// table's lock with a new namespace (to journal it before anything lands in it).
-    func obtain(
+    package func obtain(
         _ name: String, settings: @autoclosure () -> NamespaceSettings,
         admit: (_ others: Dictionary<String, Namespace>.Values) -> APIError? = { _ in nil },
         created: (Namespace) -> Void
@@ -42,7 +42,7 @@ final class NamespaceTable: Sendable {
 
     /// Runs `work` under the table's lock if `space` is still in the table; returns whether it was.
     @discardableResult
-    func whilePresent(_ space: Namespace, _ work: () -> Void) -> Bool {
+    package func whilePresent(_ space: Namespace, _ work: () -> Void) -> Bool {
         if space.isDefault {
             return others.withLock { _ in
                 work()
@@ -58,7 +58,7 @@ final class NamespaceTable: Sendable {
 
     /// Takes `space` out of the table (never `default`), running `removed` under the lock; false when it
     /// was not there.
-    func remove(_ space: Namespace, removed: () -> Void) -> Bool {
+    package func remove(_ space: Namespace, removed: () -> Void) -> Bool {
         guard !space.isDefault else { return false }
         return others.withLock { table in
             guard table[space.name] === space else { return false }
@@ -69,12 +69,12 @@ final class NamespaceTable: Sendable {
     }
 
     /// Adds a namespace rebuilt from the journal (before the service takes requests).
-    func restore(_ space: Namespace) {
+    package func restore(_ space: Namespace) {
         others.withLock { $0[space.name] = space }
     }
 
     /// Every namespace, `default` included, sorted by name.
-    func all() -> [Namespace] {
+    package func all() -> [Namespace] {
         var spaces = others.withLock { Array($0.values) }
         spaces.append(defaultSpace)
         spaces.sort { $0.name < $1.name }

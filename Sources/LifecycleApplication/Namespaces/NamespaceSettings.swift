@@ -5,29 +5,29 @@ import LifecycleWire
 
 /// What a namespace is besides its devices and apps: the settings `PUT /v1/namespaces/{ns}` sets and the
 /// wall-clock times its TTL runs on. Journaled whole, as the only record of the namespace's stream.
-struct NamespaceSettings: Equatable, Sendable {
+package struct NamespaceSettings: Equatable, Sendable {
     /// Wall-clock seconds since 1970.
-    var createdAt: Double
+    package var createdAt: Double
     /// Wall-clock seconds since 1970 of the last request that named the namespace.
-    var lastUsedAt: Double
+    package var lastUsedAt: Double
     /// Idle seconds after which the namespace is deleted; nil keeps it.
-    var ttlSeconds: Int?
-    var labels: [String: String] = [:]
+    package var ttlSeconds: Int?
+    package var labels: [String: String] = [:]
     /// The name of the token whose request created it (not an admin's); nil with tokens off, for an admin,
     /// and for namespaces journaled before the field existed. What `--max-namespaces-per-token` counts.
-    var createdBy: String?
+    package var createdBy: String?
     /// Whether it takes no changes, while it moves to another shard (`WriteGate`).
-    var frozen = false
+    package var frozen = false
 
     /// Whether the namespace has been idle for its TTL at `now`; a frozen one never is (it is moving to another
     /// shard: deleting it would lose what is moving).
-    func expired(at now: Double) -> Bool {
+    package func expired(at now: Double) -> Bool {
         guard let ttlSeconds, !frozen else { return false }
         return now - lastUsedAt >= Double(ttlSeconds)
     }
 
     /// The journal record.
-    var record: [UInt8] {
+    package var record: [UInt8] {
         var w = JSONWriter(reservingCapacity: 128)
         w.beginObject()
         w.field("v")
@@ -60,7 +60,7 @@ struct NamespaceSettings: Equatable, Sendable {
     struct CorruptRecord: Error {}
 
     /// Reads a journal record back.
-    init(record: [UInt8]) throws {
+    package init(record: [UInt8]) throws {
         let value = try JSONParser.parse(record)
         guard value["v"]?.numberValue == 1, let createdAt = value["createdAt"]?.numberValue,
             let lastUsedAt = value["lastUsedAt"]?.numberValue
@@ -75,7 +75,7 @@ struct NamespaceSettings: Equatable, Sendable {
         frozen = value["frozen"] == .bool(true)
     }
 
-    init(createdAt: Double, lastUsedAt: Double, ttlSeconds: Int? = nil, labels: [String: String] = [:]) {
+    package init(createdAt: Double, lastUsedAt: Double, ttlSeconds: Int? = nil, labels: [String: String] = [:]) {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.ttlSeconds = ttlSeconds

@@ -5,7 +5,7 @@ import Metrics
 /// Metrics per namespace, with a bounded label set: the first `maxLabels` namespace names seen (`default`
 /// first) get a label of their own for the life of the process, every later one counts as `other`, so
 /// however many namespaces come and go, the series stay bounded.
-final class NamespaceMetrics: Sendable {
+package final class NamespaceMetrics: Sendable {
     static let maxLabels = 32
     static let otherLabel = "other"
 
@@ -29,7 +29,7 @@ final class NamespaceMetrics: Sendable {
     /// The default namespace's series, resolved once: most requests count there, without a lock or a lookup.
     private let defaultSeries: Series
 
-    init(maxLabels: Int = NamespaceMetrics.maxLabels) {
+    package init(maxLabels: Int = NamespaceMetrics.maxLabels) {
         self.maxLabels = maxLabels
         let series = Series(NamespaceName.defaultName)
         defaultSeries = series
@@ -53,14 +53,14 @@ final class NamespaceMetrics: Sendable {
     }
 
     /// A request that named the namespace.
-    func request(_ name: String) { series(name).requests.increment() }
+    package func request(_ name: String) { series(name).requests.increment() }
 
     /// Events applied in the namespace (replays of an idempotent request not counted).
-    func applied(_ count: Int, in name: String) { series(name).events.increment(by: count) }
+    package func applied(_ count: Int, in name: String) { series(name).events.increment(by: count) }
 
     /// Records the apps and devices of every namespace, `(name, apps, devices)`; labelled namespaces that
     /// are gone read 0.
-    func record(_ counts: [(name: String, apps: Int, devices: Int)]) {
+    package func record(_ counts: [(name: String, apps: Int, devices: Int)]) {
         var sums: [String: (apps: Int, devices: Int)] = [:]
         for (name, apps, devices) in counts {
             _ = series(name)

@@ -1,33 +1,33 @@
 import LifecycleCore
-import LifecycleHosting
+package import LifecycleHosting
 import LifecycleJSON
 import LifecycleWire
 import Locking
 
 /// Changes to a set of devices and their apps, fanned out to the `changes` streams following it. One feed
 /// per namespace; its hosts report to it through `HostObserver` (`NamespaceObserver`).
-final class ChangeFeed: Sendable {
+package final class ChangeFeed: Sendable {
     /// The devices the feed covers now, for a stream's first snapshot.
     let devices: @Sendable () -> [DeviceHost]
-    private let subscribers = Protected<[ObjectIdentifier: ChangeStream]>([:])
+    private let subscribers = Protected<[ObjectIdentifier: any ChangeSubscriber]>([:])
 
     init(devices: @escaping @Sendable () -> [DeviceHost]) {
         self.devices = devices
     }
 
-    func subscribe(_ stream: ChangeStream) {
+    package func subscribe(_ stream: any ChangeSubscriber) {
         subscribers.withLock { $0[ObjectIdentifier(stream)] = stream }
     }
 
-    func unsubscribe(_ stream: ChangeStream) {
+    package func unsubscribe(_ stream: any ChangeSubscriber) {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
     }
 
     /// `host` published a change: it and `apps` changed, `removedApp` (if any) is gone.
-    func changed(_ host: DeviceHost, apps: Set<String>, removedApp: String?) {
+    package func changed(_ host: DeviceHost, apps: Set<String>, removedApp: String?) {
         let streams = subscribers.withLock { Array($0.values) }
         guard !streams.isEmpty else { return }
-        var marks = [ChangeStream.Mark(kind: .device, id: host.id, host: host, deleted: false)]
+        var marks = [Mark(kind: .device, id: host.id, host: host, deleted: false)]
         for app in apps { marks.append(.init(kind: .app, id: app, host: host, deleted: false)) }
         if let removedApp { marks.append(.init(kind: .app, id: removedApp, host: host, deleted: true)) }
         for stream in streams { stream.mark(marks) }
@@ -35,7 +35,7 @@ final class ChangeFeed: Sendable {
 
     /// Ends every stream following the feed with `event: end` and `reason` (the namespace was reset or
     /// deleted).
-    func endAll(_ reason: StreamEnd) {
+    package func endAll(_ reason: StreamEnd) {
         for stream in subscribers.withLock({ Array($0.values) }) { stream.end(reason) }
     }
 
@@ -43,16 +43,16 @@ final class ChangeFeed: Sendable {
     func deleted(_ host: DeviceHost, apps: [String]) {
         let streams = subscribers.withLock { Array($0.values) }
         guard !streams.isEmpty else { return }
-        var marks = apps.map { ChangeStream.Mark(kind: .app, id: $0, host: host, deleted: true) }
+        var marks = apps.map { Mark(kind: .app, id: $0, host: host, deleted: true) }
         marks.append(.init(kind: .device, id: host.id, host: host, deleted: true))
         for stream in streams { stream.mark(marks) }
     }
 
     /// `{"devices": [...], "apps": [...]}` for every device of the feed (sorted by id) and its apps, with
     /// the hash of each resource's JSON.
-    func snapshot() -> ([UInt8], [ChangeStream.Key: UInt64]) {
+    package func snapshot() -> ([UInt8], [Key: UInt64]) {
         let hosts = devices().sorted { $0.id < $1.id }
-        var hashes: [ChangeStream.Key: UInt64] = [:]
+        var hashes: [Key: UInt64] = [:]
         var devices: [[UInt8]] = []
         var apps: [[UInt8]] = []
         for host in hosts {
@@ -62,13 +62,13 @@ final class ChangeFeed: Sendable {
                 var w = JSONWriter(reservingCapacity: 512)
                 SnapshotEncoder.device(device, into: &w)
                 let json = w.bytes
-                hashes[ChangeStream.Key(kind: .device, id: device.id)] = ContentHash.hash(json)
+                hashes[Key(kind: .device, id: device.id)] = ContentHash.hash(json)
                 devices.append(json)
                 for id in device.appOrder {
                     guard let app = device.app(id) else { continue }
                     var a = JSONWriter(reservingCapacity: SnapshotEncoder.appBytes)
                     SnapshotEncoder.app(app, on: device, into: &a)
-                    hashes[ChangeStream.Key(kind: .app, id: id)] = ContentHash.hash(a.bytes)
+                    hashes[Key(kind: .app, id: id)] = ContentHash.hash(a.bytes)
                     apps.append(a.bytes)
                 }
             }

@@ -1,10 +1,9 @@
 import Dispatch
-import LifecycleTesting
 import Locking
 import TestSupport
 import Testing
 
-@testable import LifecycleServer
+@testable import LifecycleApplication
 
 /// Imports take turns between tenants, run one at a time per tenant, and are dropped once nobody wants them.
 @Suite struct ImportQueueTests {

@@ -6,8 +6,8 @@ import Logging
 /// Namespace TTLs, on the wall clock: a sweep every `namespaceSweepInterval` deletes the namespaces idle for
 /// their `ttlSeconds` (never a frozen one: it expires once thawed and idle for its TTL again), and journals the `lastUsedAt` of the others that were used since the last sweep
 /// (so a restart judges their idleness from at most one sweep ago).
-extension LifecycleService {
-    func startExpirySweeps() {
+extension Application {
+    package func startExpirySweeps() {
         let interval = options.namespaceSweepInterval
         let timer = options.clock.makeTimer(on: .global()) { [weak self] in
             guard let self else { return }
@@ -19,7 +19,7 @@ extension LifecycleService {
     }
 
     /// One sweep; tests call it directly, or move their `ManualHostClock` past the next.
-    func sweepNamespaces() {
+    package func sweepNamespaces() {
         guard isReady else { return }
         let now = options.clock.now
         for space in namespaces.all() {

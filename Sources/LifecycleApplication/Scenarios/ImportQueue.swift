@@ -9,8 +9,8 @@ import Locking
 ///
 /// A job asks, before it starts and before each of its steps, whether it is still wanted (its client is
 /// there, its token still allows it): one that is not is dropped when its turn comes, or stops at its next step.
-final class ImportQueue: Sendable {
-    struct Job: Sendable {
+package final class ImportQueue: Sendable {
+    package struct Job: Sendable {
         /// Whose turn it takes: the token's name, or the namespace.
         var tenant: String
         /// Runs the import (on a thread of the queue's).
@@ -19,10 +19,20 @@ final class ImportQueue: Sendable {
         var unwanted: @Sendable () -> String?
         /// Answers a job dropped before it ran.
         var dropped: @Sendable (_ why: String) -> Void
+
+        package init(
+            tenant: String, run: @escaping @Sendable () -> Void, unwanted: @escaping @Sendable () -> String?,
+            dropped: @escaping @Sendable (_ why: String) -> Void
+        ) {
+            self.tenant = tenant
+            self.run = run
+            self.unwanted = unwanted
+            self.dropped = dropped
+        }
     }
 
     /// Why a job was not taken.
-    enum Refusal: Error {
+    package enum Refusal: Error {
         case tenantFull(Int)
         case daemonFull(Int)
     }
@@ -41,19 +51,19 @@ final class ImportQueue: Sendable {
         var waiting = 0
     }
 
-    init(running: Int = 2, waitingPerTenant: Int = 4, waiting: Int = 16) {
+    package init(running: Int = 2, waitingPerTenant: Int = 4, waiting: Int = 16) {
         self.running = running
         self.waitingPerTenant = waitingPerTenant
         self.waiting = waiting
     }
 
     /// Imports waiting now (not running).
-    var waitingCount: Int { state.withLock { $0.waiting } }
+    package var waitingCount: Int { state.withLock { $0.waiting } }
 
     /// Imports running now.
-    var runningCount: Int { state.withLock { $0.busy.count } }
+    package var runningCount: Int { state.withLock { $0.busy.count } }
 
-    func enqueue(_ job: Job) throws(Refusal) {
+    package func enqueue(_ job: Job) throws(Refusal) {
         try state.withLock { state throws(Refusal) in
             let queued = state.queues[job.tenant]?.count ?? 0
             if queued >= waitingPerTenant { throw .tenantFull(waitingPerTenant) }

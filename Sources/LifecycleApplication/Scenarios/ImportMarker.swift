@@ -5,20 +5,20 @@ import LifecycleJSON
 /// the last it deletes. Its deletion is the import's commit. A marker found at start-up belongs to an import
 /// that a crash, a SIGKILL or a store failure cut short: recovery deletes what it names (the devices it was
 /// writing, and the namespace when the import was creating it), so an import is there whole or not at all.
-struct ImportMarker: Equatable, Sendable {
+package struct ImportMarker: Equatable, Sendable {
     /// The namespace the import writes into.
     var namespace: String
     /// Whether the import creates it (a rolled-back import takes it away again).
-    var newNamespace: Bool
+    package var newNamespace: Bool
     /// The journal streams of the devices it writes.
     var streams: [String]
 
     /// Markers' streams: `@import/` and a name of the import's own (`@` is in no device id nor namespace name).
-    static let prefix = "@import/"
+    package static let prefix = "@import/"
 
-    static func isMarker(_ stream: String) -> Bool { stream.hasPrefix(prefix) }
+    package static func isMarker(_ stream: String) -> Bool { stream.hasPrefix(prefix) }
 
-    var record: [UInt8] {
+    package var record: [UInt8] {
         var w = JSONWriter(reservingCapacity: 128 + streams.count * 32)
         w.beginObject()
         w.field("v")
@@ -37,13 +37,13 @@ struct ImportMarker: Equatable, Sendable {
 
     struct CorruptRecord: Error {}
 
-    init(namespace: String, newNamespace: Bool, streams: [String]) {
+    package init(namespace: String, newNamespace: Bool, streams: [String]) {
         self.namespace = namespace
         self.newNamespace = newNamespace
         self.streams = streams
     }
 
-    init(record: [UInt8]) throws {
+    package init(record: [UInt8]) throws {
         let value = try JSONParser.parse(record)
         guard value["v"]?.numberValue == 1, let namespace = value["namespace"]?.stringValue,
             case .bool(let newNamespace)? = value["newNamespace"], case .array(let streams)? = value["streams"]
@@ -60,12 +60,14 @@ struct ImportMarker: Equatable, Sendable {
 }
 
 /// What the markers found at start-up say to take away.
-struct AbandonedImports {
-    var markers: [String] = []
-    var namespaces: Set<String> = []
-    var streams: Set<String> = []
+package struct AbandonedImports {
+    package init() {}
 
-    mutating func add(_ marker: ImportMarker, stream: String) {
+    package var markers: [String] = []
+    package var namespaces: Set<String> = []
+    package var streams: Set<String> = []
+
+    package mutating func add(_ marker: ImportMarker, stream: String) {
         markers.append(stream)
         if marker.newNamespace { namespaces.insert(marker.namespace) }
         streams.formUnion(marker.streams)
