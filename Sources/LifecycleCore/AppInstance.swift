@@ -41,6 +41,12 @@ public struct AppInstance: Equatable, Sendable, Codable {
 
     /// The alerts and action sheets it shows, oldest first.
     public var alerts: [ShownAlert] { shownAlerts ?? [] }
+    /// How often it has stopped running, by category, in front and not (LIFECYCLE §9.1); nil: never since
+    /// this was kept.
+    var exitCounts: ExitCounts?
+
+    /// How often it has stopped running, by category, in front and not: what `MXAppExitMetric` counts.
+    public var exits: ExitCounts { exitCounts ?? ExitCounts() }
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
@@ -48,6 +54,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case backgroundTasks, backgroundActivities, queuedNotifications, pendingRedraws, termination
         case heldResources, hiddenViews, backgroundSince, budgetExhausted, idleSince, windowEnd, windowWatchdog
         case sceneBook, preservedState, shownAlerts
+        case exitCounts
     }
 
     /// When the app last entered the background: the start of the background task budget.
