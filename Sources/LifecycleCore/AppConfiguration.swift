@@ -224,13 +224,24 @@ public enum AlertStyle: String, Sendable, Codable, CaseIterable {
     var clickedSelector: String { self == .alert ? Selector.alertViewClickedButton : Selector.actionSheetClickedButton }
 }
 
-/// What an app may hold across the background (seed 000 §3.3 (2), (3), (6)).
+/// What an app may hold across the background (seed 000 §3.3 (2), (3), (6); LIFECYCLE §9.1).
 public enum AppResource: String, Sendable, Codable, CaseIterable {
     case addressBook, calendar, bonjourService, listeningSocket
+    /// A file lock or an SQLite database lock (a write under way, a database in an app group container).
+    case fileLock
 
     /// The shared system databases: still in use when the app is suspended, they get it killed. The others
     /// the system closes then.
     public var isShared: Bool { self == .addressBook || self == .calendar }
+
+    /// Why the system kills an app still holding it when suspended; nil: the system closes it instead.
+    var suspensionKill: TerminationReason? {
+        switch self {
+        case .addressBook, .calendar: .sharedResourceInUse
+        case .fileLock: .suspendedWithLockedFile
+        case .bonjourService, .listeningSocket: nil
+        }
+    }
 }
 
 /// `UIBackgroundModes` values.

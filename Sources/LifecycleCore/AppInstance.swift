@@ -57,6 +57,13 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// The app's own Background App Refresh switch in Settings.
     public var backgroundAppRefreshSwitch: Bool { backgroundRefreshSwitchOff != true }
 
+    /// How often it has stopped running, by category, in front and not (LIFECYCLE §9.1); nil: never since
+    /// this was kept.
+    var exitCounts: ExitCounts?
+
+    /// How often it has stopped running, by category, in front and not: what `MXAppExitMetric` counts.
+    public var exits: ExitCounts { exitCounts ?? ExitCounts() }
+
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
@@ -65,6 +72,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case sceneBook, preservedState, shownAlerts, prewarmStage
         case heardStatusBarHeight
         case stoppedByForceQuit, backgroundRefreshSwitchOff, silentPushWakes
+        case exitCounts
     }
 
     /// How far a prewarm ran the app's launch, while it waits for its launch to go on (LIFECYCLE §12.1); nil

@@ -101,6 +101,4 @@ enum Watchdog {
     static let didEnterBackground = 5.0
     static let willTerminate = 5.0
     static let backgroundWindow = 30.0
-    static let code = "0x8badf00d"
-    static let backgroundTaskExpiredCode = "0x2182bad2"
 }

@@ -114,7 +114,7 @@ extension Device {
     ) throws(Rejection) {
         switch apps[existing: id].state {
         case .notRunning:
-            if failsToLaunch(id) { return }
+            if failsToLaunch(id, foreground: false) { return }
             try ensureMemory(for: id)
             guard launch(id, background: true, url: nil, options: launchOptions) else { return }
         case .suspended:
@@ -153,7 +153,7 @@ extension Device {
             apps[existing: id].backgroundTasks = []
             for task in tasks { record(id, .backgroundTask(event: .expired, task: task.id, name: task.name)) }
         } else {
-            end(id, .backgroundTaskExpired, notified: false, code: Watchdog.backgroundTaskExpiredCode)
+            end(id, .backgroundTaskExpired, notified: false)
         }
     }
 }

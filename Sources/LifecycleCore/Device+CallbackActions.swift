@@ -74,16 +74,17 @@ extension Device {
     }
 
     /// The app has just been suspended: the system closes its Bonjour services and listening sockets
-    /// (seed 000 §3.3 (2), (3)); one still using the Address Book or Calendar is killed (seed 000 §3.3 (6)).
+    /// (seed 000 §3.3 (2), (3)); one still using the Address Book or Calendar is killed (seed 000 §3.3 (6)), and
+    /// so is one still holding a file lock, `0xdead10cc` (LIFECYCLE §9.1).
     mutating func releaseAtSuspension(_ id: String) {
         let held = apps[existing: id].resources
         guard !held.isEmpty else { return }
-        for resource in held where !resource.isShared {
+        for resource in held where resource.suspensionKill == nil {
             record(id, .resource(resource: resource, event: .closedBySystem))
         }
-        let shared = held.filter(\.isShared)
-        apps[existing: id].heldResources = shared.isEmpty ? nil : shared
-        if !shared.isEmpty { end(id, .sharedResourceInUse, notified: false) }
+        let kept = held.filter { $0.suspensionKill != nil }
+        apps[existing: id].heldResources = kept.isEmpty ? nil : kept
+        if let reason = kept.first?.suspensionKill { end(id, reason, notified: false) }
     }
 
     /// An app linked before 4.0 quits: the system cancels its alerts and action sheets, the newest first, so

@@ -29,7 +29,7 @@ extension Device {
         guard capabilities(of: id).multitasking else {
             throw .transition("the app cannot run in the background (UIApplicationExitsOnSuspend)", state: state)
         }
-        if failsToLaunch(id) { return }
+        if failsToLaunch(id, foreground: false) { return }
         try ensureMemory(for: id)
         let stage = requested ?? (usesScenes(id) ? .didFinishLaunching : .main)
         switch stage {

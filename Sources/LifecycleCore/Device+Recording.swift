@@ -54,7 +54,7 @@ extension Device {
             if configuration.value.delegate.actions != nil, !performActions(id, inside: selector) { return nil }
             if let limit, duration > limit {
                 time = min(time + limit, Self.maximumTime)
-                end(id, .watchdog, notified: selector == Selector.willTerminate, code: Watchdog.code)
+                end(id, .watchdog, notified: selector == Selector.willTerminate)
                 return nil
             }
             time = min(time + duration, Self.maximumTime)
@@ -65,7 +65,8 @@ extension Device {
     }
 
     /// The app stops running: every task, activity, window and queued notification goes with it.
-    mutating func end(_ id: String, _ reason: TerminationReason, notified: Bool, code: String? = nil) {
+    mutating func end(_ id: String, _ reason: TerminationReason, notified: Bool) {
+        let foreground = apps[existing: id].state.isForeground
         // Every scene still connected loses its scene with the process (LIFECYCLE §11.10); sessions stay.
         for session in apps[existing: id].sessions where session.state.isConnected {
             setSceneState(id, session.id, .unattached, recompute: false)
@@ -84,8 +85,7 @@ extension Device {
         apps[existing: id].heldResources = nil
         apps[existing: id].hiddenViews = nil
         apps[existing: id].shownAlerts = nil
-        apps[existing: id].termination = Termination(reason: reason, time: time, notified: notified, code: code)
-        record(id, .termination(reason: reason, notified: notified, code: code))
+        recordTermination(id, reason, notified: notified, foreground: foreground)
         if foregroundApp == id { foregroundApp = nil }
         if appBeforeLock == id { appBeforeLock = nil }
     }

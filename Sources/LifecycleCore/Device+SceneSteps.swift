@@ -55,7 +55,7 @@ extension Device {
             let limits = [limit, launchLimit].compactMap { $0 }
             if let limit = limits.min(), duration > limit {
                 time += limit
-                end(id, .watchdog, notified: false, code: Watchdog.code)
+                end(id, .watchdog, notified: false)
                 return false
             }
             time += duration

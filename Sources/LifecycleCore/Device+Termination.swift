@@ -102,11 +102,10 @@ extension Device {
     }
 
     /// The iOS 27 gate (LIFECYCLE §11.1): records the failed launch and answers true when the app cannot launch.
-    mutating func failsToLaunch(_ id: String) -> Bool {
+    /// `foreground`: whether the launch was to the foreground.
+    mutating func failsToLaunch(_ id: String, foreground: Bool = true) -> Bool {
         guard capabilities(of: id).sceneLifecycleRequired else { return false }
-        let termination = Termination(reason: .sceneLifecycleRequired, time: time, notified: false, code: nil)
-        apps[existing: id].termination = termination
-        record(id, .termination(reason: .sceneLifecycleRequired, notified: false, code: nil))
+        recordTermination(id, .sceneLifecycleRequired, notified: false, foreground: foreground)
         return true
     }
 

@@ -29,7 +29,9 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         /// A notification was posted to the app; `queuedAt` and `coalesced` when it waited in the queue.
         case notification(name: String, userInfo: [String: JSONValue], queuedAt: Double?, coalesced: Int?)
         case state(from: AppState, to: AppState)
-        case termination(reason: TerminationReason, notified: Bool, code: String?)
+        /// The app stopped running; `foreground`: whether it was in front (nil in entries saved before it was
+        /// kept). Its code, signal and category are its reason's (`TerminationReason.kind`).
+        case termination(reason: TerminationReason, notified: Bool, foreground: Bool?)
         /// Input from the main run loop, delivered or dropped; `coalesced` on a deferred redraw.
         case runLoop(event: RunLoopEvent, delivered: Bool, coalesced: Int?)
         /// A device-level event as it was applied.
@@ -109,6 +111,8 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     case gpuInBackground
     /// It still used the Address Book or Calendar when it was suspended (LIFECYCLE §6, seed 000 §3.3 (6)).
     case sharedResourceInUse
+    /// It still held a file lock (a `fileLock` resource) when it was suspended: `0xdead10cc` (LIFECYCLE §9.1).
+    case suspendedWithLockedFile
 }
 
 /// How an app last stopped running.
@@ -117,5 +121,9 @@ public struct Termination: Equatable, Sendable, Codable {
     public var time: Double
     /// Whether it got `applicationWillTerminate:`.
     public var notified: Bool
-    public var code: String?
+    /// Whether it was in front (active or inactive) as it ended; nil for an end saved before it was kept.
+    public var foreground: Bool?
+
+    /// Its reason's code (`TerminationReason.kind`).
+    public var code: String? { reason.kind.code }
 }

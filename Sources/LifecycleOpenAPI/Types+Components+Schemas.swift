@@ -156,6 +156,8 @@ extension Components {
             case location = "location"
             case voip = "voip"
         }
+        /// Why the app stopped running; its code, signal, category and jetsam reason follow from it
+        /// (docs/LIFECYCLE.md §9.1).
         /// - `exited`: left the foreground without multitasking (before iOS 4, `exitsOnSuspend`,
         ///   or a device without multitasking).
         /// - `terminated`: the system ended it (`terminate` event).
@@ -170,7 +172,10 @@ extension Components {
         ///   life cycle (no `sceneManifest` listing a configuration), it trapped at launch on iOS 27
         ///   before any app code (docs/LIFECYCLE.md §11.1); no callback ran.
         /// - `gpuInBackground`: it issued OpenGL ES commands in the background (a `useGPU` action).
-        /// - `sharedResourceInUse`: it still held the Address Book or Calendar when it was suspended.
+        /// - `sharedResourceInUse`: it still held the Address Book or Calendar when it was suspended
+        ///   (code `0xdead10cc`).
+        /// - `suspendedWithLockedFile`: it still held a file lock (a `fileLock` resource) when it was
+        ///   suspended (code `0xdead10cc`).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationReason`.
@@ -186,6 +191,7 @@ extension Components {
             case sceneLifecycleRequired = "sceneLifecycleRequired"
             case gpuInBackground = "gpuInBackground"
             case sharedResourceInUse = "sharedResourceInUse"
+            case suspendedWithLockedFile = "suspendedWithLockedFile"
         }
         /// A scene's `UIScene.ActivationState`; `unattached` when the session has no connected scene (docs/LIFECYCLE.md §11.2).
         ///
@@ -200,12 +206,50 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/SessionId`.
         public typealias SessionId = Swift.String
-        /// The exception code, for `watchdog` (`0x8badf00d`) and `backgroundTaskExpired` (`0x2182bad2`).
+        /// The termination reason code in hex, as a crash report gives it; absent when there is none:
+        /// `0x8badf00d` watchdog, `0x2182bad2` background task not ended in time, `0xdead10cc` a file
+        /// lock or SQLite database held into suspension, `0xdeadfa11` force quit (docs/LIFECYCLE.md §9.1).
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationCode`.
         @frozen public enum TerminationCode: String, Codable, Hashable, Sendable, CaseIterable {
-            case _0x8badf00d = "0x8badf00d"
             case _0x2182bad2 = "0x2182bad2"
+            case _0x8badf00d = "0x8badf00d"
+            case _0xdead10cc = "0xdead10cc"
+            case _0xdeadfa11 = "0xdeadfa11"
+        }
+        /// The signal the process ended with; absent for an app that exited by itself (`exited`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/TerminationSignal`.
+        @frozen public enum TerminationSignal: String, Codable, Hashable, Sendable, CaseIterable {
+            case SIGKILL = "SIGKILL"
+            case SIGABRT = "SIGABRT"
+            case SIGSEGV = "SIGSEGV"
+            case SIGBUS = "SIGBUS"
+            case SIGTRAP = "SIGTRAP"
+            case SIGILL = "SIGILL"
+        }
+        /// MetricKit's termination category, by its iOS 27 name (`CrashDiagnostic.TerminationCategory`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/TerminationCategory`.
+        @frozen public enum TerminationCategory: String, Codable, Hashable, Sendable, CaseIterable {
+            case normal = "normal"
+            case abnormal = "abnormal"
+            case watchdog = "watchdog"
+            case taskTimeout = "taskTimeout"
+            case badAccess = "badAccess"
+            case illegalInstruction = "illegalInstruction"
+            case memoryLimit = "memoryLimit"
+            case systemPressure = "systemPressure"
+            case fileLock = "fileLock"
+            case highCPU = "highCPU"
+        }
+        /// For a memory kill, the reason its jetsam event report gives.
+        ///
+        /// - Remark: Generated from `#/components/schemas/JetsamReason`.
+        @frozen public enum JetsamReason: String, Codable, Hashable, Sendable, CaseIterable {
+            case per_hyphen_process_hyphen_limit = "per-process-limit"
+            case vm_hyphen_pageshortage = "vm-pageshortage"
         }
         /// An RFC 9457 problem document. Every error answer is one, as `application/problem+json`.
         ///
@@ -2502,7 +2546,10 @@ extension Components {
                 ])
             }
         }
-        /// A resource an app holds across the background (seed 000 §3.3 (2), (3), (6)).
+        /// A resource an app holds across the background (seed 000 §3.3 (2), (3), (6)). `fileLock`: a
+        /// file lock or SQLite database lock; still held when the app is suspended, it gets the app
+        /// killed (`suspendedWithLockedFile`, `0xdead10cc`, docs/LIFECYCLE.md §9.1).
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/AppResource`.
         @frozen public enum AppResource: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2510,6 +2557,7 @@ extension Components {
             case calendar = "calendar"
             case bonjourService = "bonjourService"
             case listeningSocket = "listeningSocket"
+            case fileLock = "fileLock"
         }
         /// A new app. Only `bundleId` is required; unknown members answer `400 invalid-field`.
         ///
@@ -2731,6 +2779,16 @@ extension Components {
             public var notified: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Termination/code`.
             public var code: Components.Schemas.TerminationCode?
+            /// - Remark: Generated from `#/components/schemas/Termination/signal`.
+            public var signal: Components.Schemas.TerminationSignal?
+            /// - Remark: Generated from `#/components/schemas/Termination/category`.
+            public var category: Components.Schemas.TerminationCategory
+            /// Whether the app was in front (active or inactive) as it ended; absent for an end recorded before this was kept.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Termination/foreground`.
+            public var foreground: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/Termination/jetsamReason`.
+            public var jetsamReason: Components.Schemas.JetsamReason?
             /// Creates a new `Termination`.
             ///
             /// - Parameters:
@@ -2738,22 +2796,38 @@ extension Components {
             ///   - time:
             ///   - notified: Whether the app was told (`applicationWillTerminate:`).
             ///   - code:
+            ///   - signal:
+            ///   - category:
+            ///   - foreground: Whether the app was in front (active or inactive) as it ended; absent for an end recorded before this was kept.
+            ///   - jetsamReason:
             public init(
                 reason: Components.Schemas.TerminationReason,
                 time: Components.Schemas.Time,
                 notified: Swift.Bool,
-                code: Components.Schemas.TerminationCode? = nil
+                code: Components.Schemas.TerminationCode? = nil,
+                signal: Components.Schemas.TerminationSignal? = nil,
+                category: Components.Schemas.TerminationCategory,
+                foreground: Swift.Bool? = nil,
+                jetsamReason: Components.Schemas.JetsamReason? = nil
             ) {
                 self.reason = reason
                 self.time = time
                 self.notified = notified
                 self.code = code
+                self.signal = signal
+                self.category = category
+                self.foreground = foreground
+                self.jetsamReason = jetsamReason
             }
             public enum CodingKeys: String, CodingKey {
                 case reason
                 case time
                 case notified
                 case code
+                case signal
+                case category
+                case foreground
+                case jetsamReason
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2773,11 +2847,31 @@ extension Components {
                     Components.Schemas.TerminationCode.self,
                     forKey: .code
                 )
+                self.signal = try container.decodeIfPresent(
+                    Components.Schemas.TerminationSignal.self,
+                    forKey: .signal
+                )
+                self.category = try container.decode(
+                    Components.Schemas.TerminationCategory.self,
+                    forKey: .category
+                )
+                self.foreground = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .foreground
+                )
+                self.jetsamReason = try container.decodeIfPresent(
+                    Components.Schemas.JetsamReason.self,
+                    forKey: .jetsamReason
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "reason",
                     "time",
                     "notified",
-                    "code"
+                    "code",
+                    "signal",
+                    "category",
+                    "foreground",
+                    "jetsamReason"
                 ])
             }
         }
@@ -6814,7 +6908,7 @@ extension Components {
                 ])
             }
         }
-        /// The app ended.
+        /// The app ended (docs/LIFECYCLE.md §9.1).
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationEntry`.
         public struct TerminationEntry: Codable, Hashable, Sendable {
@@ -6834,6 +6928,16 @@ extension Components {
             public var notified: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/TerminationEntry/code`.
             public var code: Components.Schemas.TerminationCode?
+            /// - Remark: Generated from `#/components/schemas/TerminationEntry/signal`.
+            public var signal: Components.Schemas.TerminationSignal?
+            /// - Remark: Generated from `#/components/schemas/TerminationEntry/category`.
+            public var category: Components.Schemas.TerminationCategory
+            /// Whether the app was in front (active or inactive) as it ended; absent for an end recorded before this was kept.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TerminationEntry/foreground`.
+            public var foreground: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/TerminationEntry/jetsamReason`.
+            public var jetsamReason: Components.Schemas.JetsamReason?
             /// Creates a new `TerminationEntry`.
             ///
             /// - Parameters:
@@ -6844,6 +6948,10 @@ extension Components {
             ///   - reason:
             ///   - notified: Whether the app was told (`applicationWillTerminate:`).
             ///   - code:
+            ///   - signal:
+            ///   - category:
+            ///   - foreground: Whether the app was in front (active or inactive) as it ended; absent for an end recorded before this was kept.
+            ///   - jetsamReason:
             public init(
                 seq: Components.Schemas.Seq,
                 time: Components.Schemas.Time,
@@ -6851,7 +6959,11 @@ extension Components {
                 kind: OpenAPIRuntime.OpenAPIValueContainer,
                 reason: Components.Schemas.TerminationReason,
                 notified: Swift.Bool,
-                code: Components.Schemas.TerminationCode? = nil
+                code: Components.Schemas.TerminationCode? = nil,
+                signal: Components.Schemas.TerminationSignal? = nil,
+                category: Components.Schemas.TerminationCategory,
+                foreground: Swift.Bool? = nil,
+                jetsamReason: Components.Schemas.JetsamReason? = nil
             ) {
                 self.seq = seq
                 self.time = time
@@ -6860,6 +6972,10 @@ extension Components {
                 self.reason = reason
                 self.notified = notified
                 self.code = code
+                self.signal = signal
+                self.category = category
+                self.foreground = foreground
+                self.jetsamReason = jetsamReason
             }
             public enum CodingKeys: String, CodingKey {
                 case seq
@@ -6869,6 +6985,10 @@ extension Components {
                 case reason
                 case notified
                 case code
+                case signal
+                case category
+                case foreground
+                case jetsamReason
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -6900,6 +7020,22 @@ extension Components {
                     Components.Schemas.TerminationCode.self,
                     forKey: .code
                 )
+                self.signal = try container.decodeIfPresent(
+                    Components.Schemas.TerminationSignal.self,
+                    forKey: .signal
+                )
+                self.category = try container.decode(
+                    Components.Schemas.TerminationCategory.self,
+                    forKey: .category
+                )
+                self.foreground = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .foreground
+                )
+                self.jetsamReason = try container.decodeIfPresent(
+                    Components.Schemas.JetsamReason.self,
+                    forKey: .jetsamReason
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "seq",
                     "time",
@@ -6907,7 +7043,11 @@ extension Components {
                     "kind",
                     "reason",
                     "notified",
-                    "code"
+                    "code",
+                    "signal",
+                    "category",
+                    "foreground",
+                    "jetsamReason"
                 ])
             }
         }

@@ -8,6 +8,12 @@ enum NamedEnums {
         ("InterruptionKind", InterruptionKind.allCases.map(\.rawValue)),
         ("ChangeKind", ChangeKind.allCases.map(\.rawValue)),
         ("ContinuousBackgroundMode", BackgroundMode.continuous.sorted()),
+        ("TerminationReason", TerminationReason.allCases.map(\.rawValue)),
+        ("TerminationCode", Set(TerminationReason.allCases.compactMap(\.kind.code)).sorted()),
+        ("TerminationSignal", TerminationSignal.allCases.map(\.rawValue)),
+        ("TerminationCategory", TerminationCategory.allCases.map(\.rawValue)),
+        ("JetsamReason", JetsamReason.allCases.map(\.rawValue)),
+        ("AppResource", AppResource.allCases.map(\.rawValue)),
     ]
 
     /// The named enum holding exactly these values, if there is one.

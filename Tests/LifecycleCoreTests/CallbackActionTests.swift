@@ -98,7 +98,7 @@ import Testing
             #expect(
                 held.last.entries.trace(of: "a").suffix(3) == [
                     "state background→suspended", "state suspended→notRunning",
-                    "end sharedResourceInUse notified:false",
+                    "end sharedResourceInUse notified:false 0xdead10cc",
                 ])
             #expect(held.app("a").resources.isEmpty)
             var released = Self.sim([

@@ -110,7 +110,7 @@ struct DeviceBackgroundTests {
             ])
         #expect(
             sim.app("a").termination
-                == Termination(reason: .backgroundTaskExpired, time: 180, notified: false, code: "0x2182bad2"))
+                == Termination(reason: .backgroundTaskExpired, time: 180, notified: false, foreground: false))
         #expect(sim.app("a").backgroundTasks.isEmpty)
     }
 

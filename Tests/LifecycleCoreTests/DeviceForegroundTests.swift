@@ -149,7 +149,7 @@ struct DeviceForegroundTests {
                 "state active→notRunning",
                 "end exited notified:true",
             ])
-        #expect(sim.app("a").termination == Termination(reason: .exited, time: 0, notified: true, code: nil))
+        #expect(sim.app("a").termination == Termination(reason: .exited, time: 0, notified: true, foreground: true))
     }
 
     @Test(

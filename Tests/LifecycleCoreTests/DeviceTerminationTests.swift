@@ -19,7 +19,9 @@ struct DeviceTerminationTests {
                 "state \(state)→notRunning",
                 "end terminated notified:true",
             ])
-        #expect(sim.app("a").termination == Termination(reason: .terminated, time: 2, notified: true, code: nil))
+        #expect(
+            sim.app("a").termination
+                == Termination(reason: .terminated, time: 2, notified: true, foreground: state == .active))
         #expect(sim.app("a").backgroundTasks.isEmpty)
         #expect(sim.device.foregroundApp == nil)
     }
@@ -54,7 +56,8 @@ struct DeviceTerminationTests {
         #expect(sim.last.entries.selectors(of: "a") == expected)
         #expect(
             sim.last.entries.trace(of: "a").suffix(2) == [
-                "state \(state == .active ? AppState.inactive : state)→notRunning", "end forceQuit notified:false",
+                "state \(state == .active ? AppState.inactive : state)→notRunning",
+                "end forceQuit notified:false 0xdeadfa11",
             ])
         #expect(sim.app("a").termination?.notified == false)
     }
@@ -72,7 +75,7 @@ struct DeviceTerminationTests {
         try sim.on("b", .foregroundLaunch, .lock)
         try sim.onDevice(.reboot)
         #expect(sim.last.entries.filter(\.isCallback).isEmpty)
-        #expect(sim.app("a").termination == Termination(reason: .reboot, time: 0, notified: false, code: nil))
+        #expect(sim.app("a").termination == Termination(reason: .reboot, time: 0, notified: false, foreground: false))
         #expect(sim.app("b").termination?.reason == .reboot)
         #expect(!sim.device.locked)
         #expect(sim.device.foregroundApp == nil)
@@ -101,7 +104,7 @@ struct DeviceTerminationTests {
                 "end watchdog notified:false 0x8badf00d",
             ])
         #expect(
-            sim.app("a").termination == Termination(reason: .watchdog, time: 20, notified: false, code: "0x8badf00d"))
+            sim.app("a").termination == Termination(reason: .watchdog, time: 20, notified: false, foreground: true))
         #expect(sim.device.foregroundApp == nil)
     }
 
@@ -123,7 +126,7 @@ struct DeviceTerminationTests {
         sim.add("b", durations: [Selector.didEnterBackground: 5])
         try sim.on("a", .foregroundLaunch, .homeButton)
         #expect(
-            sim.app("a").termination == Termination(reason: .watchdog, time: 5, notified: false, code: "0x8badf00d"))
+            sim.app("a").termination == Termination(reason: .watchdog, time: 5, notified: false, foreground: false))
         #expect(sim.last.entries.notificationNames(of: "a").last == Note.willResignActive)
         try sim.on("b", .foregroundLaunch, .homeButton)
         #expect(sim.state("b") == .suspended)
@@ -159,7 +162,7 @@ struct DeviceTerminationTests {
         #expect(sim.device.nextDeadline == 30)
         try sim.onDevice(.wait(40))
         #expect(
-            sim.app("slow").termination == Termination(reason: .watchdog, time: 30, notified: false, code: "0x8badf00d")
+            sim.app("slow").termination == Termination(reason: .watchdog, time: 30, notified: false, foreground: false)
         )
         #expect(sim.state("ok") == .suspended)
         #expect(sim.app("ok").termination == nil)
@@ -239,7 +242,9 @@ struct DeviceTerminationTests {
         try sim.on("c", .foregroundLaunch, .task(), .homeButton)
         try sim.on("d", .foregroundLaunch)
         #expect(sim.app("a").termination?.notified == false)
-        #expect(sim.app("b").termination == Termination(reason: .memoryPressure, time: 0, notified: true, code: nil))
+        #expect(
+            sim.app("b").termination == Termination(reason: .memoryPressure, time: 0, notified: true, foreground: false)
+        )
         #expect(sim.last.entries.selectors(of: "b") == [Selector.willTerminate])
         #expect(sim.state("c") == .background)
         #expect(sim.state("d") == .active)

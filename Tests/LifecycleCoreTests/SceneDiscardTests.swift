@@ -147,7 +147,7 @@ struct SceneDiscardTests {
                 "scene s1 foregroundInactive→unattached", "call sceneDidDisconnect: [inactive] s1:unattached",
                 "post UISceneDidDisconnectNotification s1", "call \(Selector.didDiscardSceneSessions) [inactive]",
                 "call applicationWillTerminate: [inactive]", "post \(Note.willTerminate)", "state inactive→notRunning",
-                "end forceQuit notified:true",
+                "end forceQuit notified:true 0xdeadfa11",
             ])
     }
 
@@ -168,7 +168,7 @@ struct SceneDiscardTests {
         #expect(
             sim.lastTrace() == [
                 "scene s1 background→unattached", "state suspended→notRunning",
-                "end forceQuit notified:false",
+                "end forceQuit notified:false 0xdeadfa11",
             ])
         #expect(sim.app("a").sessions.map(\.pendingDiscard) == [true])
         try sim.on("a", .backgroundLaunch)

@@ -101,7 +101,7 @@ struct MemoryAtLaunchTests {
         #expect(
             sim.app("front").termination
                 == Termination(
-                    reason: .memoryPressure, time: 0, notified: false, code: nil))
+                    reason: .memoryPressure, time: 0, notified: false, foreground: false))
         #expect(!sim.selectors("front").contains(Selector.willTerminate))
         #expect(sim.states("front").suffix(3) == [.background, .suspended, .notRunning])
     }

@@ -166,8 +166,8 @@ extension TimelineEntry {
         case .notification(let name, _, let queuedAt, _):
             (queuedAt == nil ? "post \(name)" : "queued \(name)") + (session.map { " \($0)" } ?? "")
         case .state(let from, let to): "state \(from)→\(to)"
-        case .termination(let reason, let notified, let code):
-            "end \(reason) notified:\(notified)" + (code.map { " \($0)" } ?? "")
+        case .termination(let reason, let notified, _):
+            "end \(reason) notified:\(notified)" + (reason.kind.code.map { " \($0)" } ?? "")
         case .runLoop(let event, let delivered, let coalesced):
             "runloop \(event) \(delivered)" + (coalesced.map { " ×\($0)" } ?? "")
         case .device(let event, _): "device \(event)"

@@ -67,6 +67,24 @@ import Testing
         }
     }
 
+    /// A termination as the first layout stored it (no flag of whether it was in front; a code for a few reasons
+    /// only) reads back, and renders with the code, signal and category its reason decides (LIFECYCLE §9.1).
+    @Test func aTerminationOfTheFirstLayoutGetsItsFacts() throws {
+        var w = ByteWriter()
+        w.byte(EntryCoding.Kind.termination.rawValue)
+        w.double(12)
+        w.string("forceQuit")
+        w.byte(0)  // not notified
+        w.byte(0)  // no code: a force quit had none then
+        let entry = try #require(try RetainedEntry(seq: 9, app: "a1", session: nil, encoded: w.bytes).entry)
+        #expect(entry.body == .termination(reason: .forceQuit, notified: false, foreground: nil))
+        var json = JSONWriter()
+        EntryEncoder.write(entry, into: &json)
+        let text = String(decoding: json.bytes, as: UTF8.self)
+        #expect(text.contains(#""code":"0xdeadfa11","signal":"SIGKILL","category":"normal""#), "\(text)")
+        #expect(!text.contains("foreground"))
+    }
+
     @Test func bytesThatAreNotAnEntryAreRefused() throws {
         for entry in EntryDecoderTests.handMade {
             let encoded = RetainedEntry(entry).encoded

@@ -12,6 +12,9 @@ enum EntryCoding {
     enum Kind: UInt8 {
         case callback, notification, state, termination, runLoop, device, backgroundTask, sceneState, resource,
             snapshot, launchImage, wakeRefused
+        /// A termination that says whether the app was in front: `termination`'s members, then that flag.
+        /// (`termination` alone is one recorded before it was kept.)
+        case terminationInFront
     }
 
     /// Appends the entry's bytes to `w`.
@@ -40,11 +43,13 @@ enum EntryCoding {
             start(.state, entry.time, &w)
             choice(from)
             choice(to)
-        case .termination(let reason, let notified, let code):
-            start(.termination, entry.time, &w)
+        case .termination(let reason, let notified, let foreground):
+            // The code's slot holds the reason's code, as it always did.
+            start(foreground == nil ? .termination : .terminationInFront, entry.time, &w)
             choice(reason)
             w.byte(notified ? 1 : 0)
-            optional(code) { w.string($0) }
+            optional(reason.kind.code) { w.string($0) }
+            if let foreground { w.byte(foreground ? 1 : 0) }
         case .runLoop(let event, let delivered, let coalesced):
             start(.runLoop, entry.time, &w)
             choice(event)
@@ -127,8 +132,12 @@ enum EntryCoding {
                 coalesced: try optional { try r.integer() })
         case .state:
             body = .state(from: try choice(), to: try choice())
-        case .termination:
-            body = .termination(reason: try choice(), notified: try flag(), code: try optional { try r.string() })
+        case .termination, .terminationInFront:
+            let reason: TerminationReason = try choice()
+            let notified = try flag()
+            _ = try optional { try r.string() }  // the code, which is the reason's
+            body = .termination(
+                reason: reason, notified: notified, foreground: kind == .terminationInFront ? try flag() : nil)
         case .runLoop:
             body = .runLoop(event: try choice(), delivered: try flag(), coalesced: try optional { try r.integer() })
         case .device:

@@ -21,6 +21,8 @@ enum Route: String, CaseIterable, Sendable {
     case apps, app, appEvents, appCallbacks, appTimeline, appNotifications
     /// `POST .../apps/{id}/verify`: whether the app's callbacks are the ones expected.
     case appVerify
+    /// `GET .../apps/{id}/exits`: the app's terminations counted as MetricKit's `MXAppExitMetric` does.
+    case appExits
     /// `GET .../export` and `POST .../import`: the namespace as a scenario, and a scenario applied to it.
     case export, `import`
     case namespaces, namespace, namespaceReset

@@ -206,6 +206,14 @@ extension Route {
                         try service.verifyCallbacks(scope, request, app: try match.requireID(), done)
                     }
                 ])
+        case .appExits:
+            RouteDeclaration(
+                "/v1/apps/{id}/exits", namespaced: true, access: .pathNamespace,
+                [
+                    .scoped("GET", imports: .ownApp) { service, scope, request, match, done throws(APIError) in
+                        done(try service.exits(scope, request, app: try match.requireID()))
+                    }
+                ])
         case .export:
             RouteDeclaration(
                 "/v1/export", namespaced: true, access: .pathNamespace,

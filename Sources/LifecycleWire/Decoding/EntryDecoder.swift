@@ -32,10 +32,11 @@ package enum EntryDecoder {
                 .state(from: $0, to: $1)
             }
         case "termination":
+            // Its code, signal and category are its reason's: only whether it was in front is read.
             guard let reason = choice(json["reason"], TerminationReason.self),
-                let notified = json["notified"]?.boolValue, let code = optional(json["code"], \.stringValue)
+                let notified = json["notified"]?.boolValue, let foreground = optional(json["foreground"], \.boolValue)
             else { return nil }
-            body = .termination(reason: reason, notified: notified, code: code)
+            body = .termination(reason: reason, notified: notified, foreground: foreground)
         case "runloop":
             guard let event = choice(json["event"], RunLoopEvent.self), let delivered = json["delivered"]?.boolValue,
                 let coalesced = optional(json["coalesced"], integer)

@@ -49,15 +49,12 @@ package enum EntryEncoder {
             w.string(from.rawValue)
             w.field("to")
             w.string(to.rawValue)
-        case .termination(let reason, let notified, let code):
+        case .termination(let reason, let notified, let foreground):
             w.field("reason")
             w.string(reason.rawValue)
             w.field("notified")
             w.bool(notified)
-            if let code {
-                w.field("code")
-                w.string(code)
-            }
+            TerminationFields.write(reason, foreground: foreground, into: &w)
         case .runLoop(let event, let delivered, let coalesced):
             w.field("event")
             w.string(event.rawValue)

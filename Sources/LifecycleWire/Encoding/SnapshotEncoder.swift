@@ -97,10 +97,7 @@ package enum SnapshotEncoder {
             w.number(termination.time)
             w.field("notified")
             w.bool(termination.notified)
-            if let code = termination.code {
-                w.field("code")
-                w.string(code)
-            }
+            TerminationFields.write(termination.reason, foreground: termination.foreground, into: &w)
             w.endObject()
         } else {
             w.null()

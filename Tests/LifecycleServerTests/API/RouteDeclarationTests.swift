@@ -132,7 +132,8 @@ struct RouteDeclarationTests {
     /// What an import may take, read from the declarations: this list is the policy.
     static let importable = [
         "DELETE /v1/apps/{id}", "DELETE /v1/devices/{id}", "GET /v1/apps/{id}", "GET /v1/apps/{id}/callbacks",
-        "GET /v1/apps/{id}/events", "GET /v1/apps/{id}/notifications", "GET /v1/apps/{id}/timeline",
+        "GET /v1/apps/{id}/events", "GET /v1/apps/{id}/exits", "GET /v1/apps/{id}/notifications",
+        "GET /v1/apps/{id}/timeline",
         "GET /v1/devices/{id}", "GET /v1/devices/{id}/timeline", "POST /v1/apps", "POST /v1/apps/{id}/events",
         "POST /v1/apps/{id}/verify", "POST /v1/devices", "POST /v1/devices/{id}/events",
     ]
