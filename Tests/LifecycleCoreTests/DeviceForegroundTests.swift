@@ -10,15 +10,7 @@ struct DeviceForegroundTests {
         sim.add("a")
         try sim.on("a", .foregroundLaunch)
         #expect(
-            sim.trace("a") == [
-                "state notRunning→inactive",
-                "call application:willFinishLaunchingWithOptions: [inactive]",
-                "call application:didFinishLaunchingWithOptions: [inactive]",
-                "post UIApplicationDidFinishLaunchingNotification",
-                "state inactive→active",
-                "call applicationDidBecomeActive: [active]",
-                "post UIApplicationDidBecomeActiveNotification",
-            ])
+            sim.trace("a") == ["state notRunning→inactive"] + Sim.launchCallbacksThenActive)
         #expect(sim.device.foregroundApp == "a")
     }
 

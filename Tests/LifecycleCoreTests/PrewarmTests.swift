@@ -63,16 +63,8 @@ struct PrewarmTests {
         try sim.on("a", Self.prewarm)
         try sim.on("a", .foregroundLaunch)
         #expect(
-            sim.lastTrace() == [
-                "state suspended→background",
-                "state background→inactive",
-                "call application:willFinishLaunchingWithOptions: [inactive]",
-                "call application:didFinishLaunchingWithOptions: [inactive]",
-                "post UIApplicationDidFinishLaunchingNotification",
-                "state inactive→active",
-                "call applicationDidBecomeActive: [active]",
-                "post UIApplicationDidBecomeActiveNotification",
-            ])
+            sim.lastTrace() == ["state suspended→background", "state background→inactive"]
+                + Sim.launchCallbacksThenActive)
         #expect(sim.app("a").prewarmStage == nil)
         #expect(sim.device.foregroundApp == "a")
     }

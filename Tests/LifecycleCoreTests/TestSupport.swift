@@ -53,6 +53,17 @@ struct Sim {
         try! device.addApp(id: id, configuration: configuration)
     }
 
+    /// An app-delegate app's launch in front once it is `inactive` (iOS 6 and later): the launch callbacks, then
+    /// active.
+    static let launchCallbacksThenActive = [
+        "call application:willFinishLaunchingWithOptions: [inactive]",
+        "call application:didFinishLaunchingWithOptions: [inactive]",
+        "post UIApplicationDidFinishLaunchingNotification",
+        "state inactive→active",
+        "call applicationDidBecomeActive: [active]",
+        "post UIApplicationDidBecomeActiveNotification",
+    ]
+
     /// The trace of an app in front, inactive under Notification Center or the app switcher, when another app
     /// starts: straight to the background (no `applicationWillResignActive:`), then suspended.
     static let inactiveStraightToSuspended = [
