@@ -106,6 +106,15 @@ struct PrewarmTests {
         #expect(sim.state("a") == .active)
     }
 
+    @Test("12.1 an app that exits on suspend is never prewarmed")
+    func exitsOnSuspendRefused() throws {
+        var sim = Sim(ios: "15.0")
+        sim.add("a", exitsOnSuspend: true)
+        #expect(throws: Rejection.self) { try sim.on("a", Self.prewarm) }
+        #expect(sim.state("a") == .notRunning)
+        #expect(sim.entries.isEmpty)
+    }
+
     @Test("12.1 any end of the process ends the prewarm")
     func terminationEndsPrewarm() throws {
         var sim = Sim(ios: "15.0")
