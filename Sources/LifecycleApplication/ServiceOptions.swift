@@ -66,6 +66,9 @@ public struct ServiceOptions: Sendable {
     public var maxDataBytes = 0
     /// Bytes the store's file system must keep free; below it, the same `507`.
     public var minFreeDiskBytes = 64 << 20
+    /// Each event answered, and each journal commit, checkpoint and snapshot done, in this many milliseconds or
+    /// more is logged with where its time went (`SlowTrace`, `--trace-slow-ms`); 0: nothing is.
+    public var traceSlowMilliseconds = 0
     /// The wall clock and its timers: what namespace TTLs and their sweeps, `createdAt`/`lastUsedAt`, realtime
     /// device clocks, long polls' waits and the deadline of a replayed answer run on. Tests pass a
     /// `ManualHostClock` and move it themselves.

@@ -31,7 +31,10 @@ public final class Daemon: Sendable {
             journal = MemoryJournal()
         case .directory(let directory):
             do {
-                journal = try SQLiteJournal(directory: directory, logger: logger)
+                let slow = configuration.service.traceSlowMilliseconds
+                journal = try SQLiteJournal(
+                    directory: directory, logger: logger,
+                    trace: slow > 0 ? SlowTrace(milliseconds: slow, logger: logger) : nil)
             } catch {
                 throw .store(directory: directory, reason: "\(error)")
             }

@@ -91,6 +91,7 @@ public struct DaemonConfiguration: Sendable {
                 "must be 0 (no cap) or 1048576 or more"
             ),
             (service.minFreeDiskBytes >= 0, "min-free-disk-bytes", "must be 0 or more"),
+            ((0...60000).contains(service.traceSlowMilliseconds), "trace-slow-ms", "must be from 0 (off) to 60000"),
         ]
         return checks.first { !$0.holds }.map { Problem(setting: $0.setting, allowed: $0.allowed) }
     }

@@ -93,12 +93,16 @@ extension DeviceHost {
         Self.snapshotEncoding.async { [self] in
             defer { snapshotSaves.leave() }
             let started = DispatchTime.now().uptimeNanoseconds
+            let traced = settings.trace == nil ? 0 : SlowTrace.now()
             let snapshot = DeviceSnapshot(
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers, recording: published.recording)
             guard let bytes = try? snapshot.encoded() else { return }
             settings.observer.snapshotEncoded(
                 nanoseconds: DispatchTime.now().uptimeNanoseconds - started, bytes: bytes.count)
+            settings.trace?.note(
+                "snapshot encode", from: traced, to: SlowTrace.now(),
+                detail: ["device": id, "bytes": "\(bytes.count)"])
             journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
         }
     }

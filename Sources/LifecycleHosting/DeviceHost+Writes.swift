@@ -75,8 +75,11 @@ extension DeviceHost {
     package func applyEvents(
         _ request: EventsRequest, completion: @escaping @Sendable (Result<EventsAnswer, HostError>) -> Void
     ) {
+        let trace = settings.trace
+        let arrived = trace == nil ? 0 : SlowTrace.now()
         queue.async { [self] in
             guard life == .live else { return completion(.failure(.deviceGone(id))) }
+            let started = trace == nil ? 0 : SlowTrace.now()
             var fingerprint: UInt64?
             var scopedKey: IdempotencyKey?
             if let key = request.idempotencyKey {
@@ -115,9 +118,19 @@ extension DeviceHost {
             // Armed before the change is journaled: by the time it is answered, the timer of its deadline is set
             // (it fires on this queue, after this block, either way).
             rescheduleTimer()
+            let applied = trace == nil ? 0 : SlowTrace.now()
             commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
                 [self, scopedKey] result in
                 if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
+                if let trace {
+                    let durable = SlowTrace.now()
+                    trace.note(
+                        "event", from: arrived, to: durable,
+                        phases: [
+                            "queued": started - arrived, "apply": applied - started, "durable": durable - applied,
+                        ],
+                        detail: ["device": id, "events": "\(request.events.count)"])
+                }
                 completion(result.map { EventsAnswer(body: body, replayed: false) })
             }
             settings.observer.applied(request.events)

@@ -1,3 +1,5 @@
+package import LifecycleStore
+
 /// How a namespace's hosts run: how they render, when they snapshot, the budget they count against, the index
 /// readers find their apps through, and the one observer they report to.
 package struct HostSettings: Sendable {
@@ -18,6 +20,8 @@ package struct HostSettings: Sendable {
     package var memoryBudget: MemoryBudget?
     /// The namespace the device is in, for the budget's count per namespace.
     package var namespace = ""
+    /// Logs each event answered, and each snapshot encoded, in its threshold or longer (`--trace-slow-ms`).
+    package var trace: SlowTrace?
 
     package init(rendering: any HostRendering, observer: any HostObserver = HostObserverNone()) {
         self.rendering = rendering

@@ -18,8 +18,11 @@ final class Checkpointer: @unchecked Sendable {
     private let interval: TimeInterval
     private let threshold: Int
     private let logger: Logger
+    private let trace: SlowTrace?
 
-    init(path: String, interval: TimeInterval, thresholdBytes: Int, logger: Logger) throws(StoreError) {
+    init(
+        path: String, interval: TimeInterval, thresholdBytes: Int, logger: Logger, trace: SlowTrace? = nil
+    ) throws(StoreError) {
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA wal_autocheckpoint = 0", operation: "configure checkpointer")
         // A connection learns that the file is in WAL mode only when it first reads it; until then a
@@ -31,6 +34,7 @@ final class Checkpointer: @unchecked Sendable {
         self.interval = interval
         threshold = thresholdBytes
         self.logger = logger
+        self.trace = trace
         let thread = Thread { [self] in run() }
         thread.name = "lifecycled.store.checkpoint"
         thread.start()
@@ -68,8 +72,10 @@ final class Checkpointer: @unchecked Sendable {
             dirty = false
             unreportedBytes = 0
             condition.unlock()
+            let started = trace == nil ? 0 : SlowTrace.now()
             do {
                 try connection.checkpoint(.passive)
+                trace?.note("checkpoint", from: started, to: SlowTrace.now())
             } catch {
                 logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
             }

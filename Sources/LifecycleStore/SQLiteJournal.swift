@@ -26,6 +26,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// The database file this journal writes.
     public let databasePath: String
     private let logger: Logger
+    private let trace: SlowTrace?
     /// Where snapshots' bytes are written before the journal names them.
     let snapshots: SnapshotStore
 
@@ -51,11 +52,13 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// Creates the directory if missing and takes its lock file. Refuses, with a `StoreError` that says
     /// why, a file that is not a lifecycled database, is corrupt, has a newer schema, or a directory
     /// another process holds; it never starts empty in place of a store it could not read.
-    public convenience init(directory: String, logger: Logger) throws(StoreError) {
+    /// `trace`, when set, logs each commit, checkpoint and snapshot write that takes its threshold or longer.
+    public convenience init(directory: String, logger: Logger, trace: SlowTrace? = nil) throws(StoreError) {
         try self.init(
             directory: directory,
             logger: logger,
-            busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds
+            busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds,
+            trace: trace
         )
     }
 
@@ -70,7 +73,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// `pageLimit` caps the database at that many pages (SQLite's `max_page_count`): tests fill it to act
     /// out a full disk.
     init(
-        directory: String, logger: Logger, busyTimeoutMilliseconds: Int32, pageLimit: Int? = nil
+        directory: String, logger: Logger, busyTimeoutMilliseconds: Int32, pageLimit: Int? = nil,
+        trace: SlowTrace? = nil
     ) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -80,6 +84,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         let directoryURL = URL(fileURLWithPath: directory)
         databasePath = directoryURL.appendingPathComponent(Self.databaseFileName).path
         self.logger = logger
+        self.trace = trace
 
         let lock = try DirectoryLock(path: directoryURL.appendingPathComponent(Self.lockFileName).path)
         let connection = try StoreSchema.openForWriting(
@@ -92,7 +97,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         let writer = try JournalWriter(connection: connection)
         snapshots = try SnapshotStore(
             path: directoryURL.appendingPathComponent(SnapshotStore.fileName).path,
-            named: try writer.namedSnapshots(), logger: logger)
+            named: try writer.namedSnapshots(), logger: logger, trace: trace)
         nextSeq = try writer.lastSeq() + 1
         let use = writer.diskUse()
         usedBytes.store(use.usedBytes, ordering: .relaxed)
@@ -101,7 +106,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             path: databasePath,
             interval: 1,
             thresholdBytes: 4 << 20,
-            logger: logger
+            logger: logger,
+            trace: trace
         )
         logger.info(
             "Opened journal",
@@ -252,7 +258,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             let earlierFailure = failure
             state.unlock()
 
+            let started = trace == nil ? 0 : SlowTrace.now()
             let outcome = earlierFailure ?? writer.write(batch)
+            let written = trace == nil ? 0 : SlowTrace.now()
             if outcome == nil {
                 snapshots.discard(writer.takeUnnamed())
                 checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
@@ -274,7 +282,17 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             state.unlock()
 
             // Completions run unlocked, so one may append or flush without deadlocking.
+            let completing = trace == nil ? 0 : SlowTrace.now()
             for operation in batch { operation.complete(failure: outcome) }
+            if let trace {
+                let done = SlowTrace.now()
+                trace.note(
+                    "commit", from: started, to: done,
+                    phases: [
+                        "write": written - started, "after": completing - written, "completions": done - completing,
+                    ],
+                    detail: ["operations": "\(batch.count)"])
+            }
 
             state.lock()
             completed += UInt64(batch.count)
@@ -300,7 +318,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     private func restartLogIfTooLarge(_ writer: JournalWriter) {
         let start = ContinuousClock.now
         do {
+            let started = trace == nil ? 0 : SlowTrace.now()
             if try writer.restartLogIfLargerThan(Self.logSizeLimit) {
+                trace?.note("log restart", from: started, to: SlowTrace.now())
                 logger.info(
                     "Restarted WAL from the writer",
                     metadata: ["duration": "\(ContinuousClock.now - start)", "path": "\(databasePath)"]

@@ -41,6 +41,7 @@ final class SnapshotStore: @unchecked Sendable {
 
     let path: String
     private let logger: Logger
+    private let trace: SlowTrace?
     /// Hands each committed snapshot to the journal, on this store's thread; set once, by `start`.
     private var written: @Sendable (Written) -> Void = { _ in }
     private var thread: Thread?
@@ -73,9 +74,10 @@ final class SnapshotStore: @unchecked Sendable {
 
     /// Opens (or creates) the store at `path` and deletes every snapshot not in `named`: those the journal
     /// names are the only ones recovery reads. The caller holds the data directory's lock.
-    init(path: String, named: Set<Int64>, logger: Logger) throws(StoreError) {
+    init(path: String, named: Set<Int64>, logger: Logger, trace: SlowTrace? = nil) throws(StoreError) {
         self.path = path
         self.logger = logger
+        self.trace = trace
         connection = try StoreSchema.open(
             path: path, steps: [Self.createVersion1],
             busyTimeoutMilliseconds: SQLiteConnection.defaultBusyTimeoutMilliseconds)
@@ -213,7 +215,13 @@ final class SnapshotStore: @unchecked Sendable {
             condition.unlock()
 
             hook?()
+            let started = trace == nil ? 0 : SlowTrace.now()
             let outcome = write(batch, deleting: deleting)
+            trace?.note(
+                "snapshot write", from: started, to: SlowTrace.now(),
+                detail: [
+                    "snapshots": "\(batch.count)", "bytes": "\(batch.reduce(0) { $0 + $1.state.count })",
+                ])
             if case .failure(let error) = outcome {
                 logger.warning("Snapshot write failed", metadata: ["error": "\(error)"])
             }

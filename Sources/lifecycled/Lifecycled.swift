@@ -215,6 +215,12 @@ struct Lifecycled: ParsableCommand {
     )
     var minFreeDiskBytes: Int?
 
+    @Option(
+        help:
+            "Log (notice) each event answered in this many milliseconds or more, with where its time went, and each journal commit, checkpoint and snapshot that took as long; 0: off. (default: \(defaults.service.traceSlowMilliseconds))"
+    )
+    var traceSlowMs: Int?
+
     /// The default store directory, as the help shows it.
     private static var defaultDirectory: String {
         if case .directory(let directory) = defaults.store { return directory }

@@ -55,6 +55,7 @@ extension Setting {
             .integer("max-apps", \.maxApps) { $0.daemon.service.maxApps = $1 },
             .integer("max-data-bytes", \.maxDataBytes) { $0.daemon.service.maxDataBytes = $1 },
             .integer("min-free-disk-bytes", \.minFreeDiskBytes) { $0.daemon.service.minFreeDiskBytes = $1 },
+            .integer("trace-slow-ms", \.traceSlowMs) { $0.daemon.service.traceSlowMilliseconds = $1 },
         ]
     }
 

@@ -64,6 +64,13 @@ import Testing
         } throws: { error in
             "\(error)" == "--threads must be from 1 to 64"
         }
+        configuration = DaemonConfiguration()
+        configuration.service.traceSlowMilliseconds = 60_001
+        #expect {
+            try Daemon(configuration: configuration, logger: .init(label: "daemon-tests"))
+        } throws: { error in
+            "\(error)" == "--trace-slow-ms must be from 0 (off) to 60000"
+        }
     }
 
     /// Whoever may write the tokens file may give themselves any token; whoever may read it sees every token's

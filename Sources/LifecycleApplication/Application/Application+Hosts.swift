@@ -1,5 +1,6 @@
 package import LifecycleCore
 package import LifecycleHosting
+import LifecycleStore
 
 extension Application {
     package var historyBounds: HistoryBounds {
@@ -19,6 +20,9 @@ extension Application {
         settings.snapshotBytes = options.snapshotBytes
         settings.memoryBudget = memoryBudget
         settings.namespace = space.name
+        if options.traceSlowMilliseconds > 0 {
+            settings.trace = SlowTrace(milliseconds: options.traceSlowMilliseconds, logger: logger)
+        }
         return settings
     }
 
