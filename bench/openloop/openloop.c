@@ -9,7 +9,10 @@
 // Content-Length (both servers of bench/run do). Prints one line:
 //   RESULT asked=R reached=X sent=N completed=N errors=E non2xx=K backlog=B p50_ms= p90_ms= p99_ms= p999_ms= max_ms=
 // where reached is the answers completed per second over the run, and backlog the requests still due
-// but not answered when it ended.
+// but not answered when it ended. With OPENLOOP_SLOW_MS and OPENLOOP_SLOW_FILE set, each answer that took
+// that long or longer is also written to the file, one line each, on the monotonic clock in milliseconds:
+//   SLOW due_ms= sent_ms= done_ms= latency_ms= status=
+// (bench/stalls matches them with what the daemon was doing at the time.)
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -34,6 +37,7 @@ typedef struct {
     int fd;
     int busy;
     double due;           // when the request on it was due
+    double went;          // when it went out (later than due when no connection was idle)
     size_t sent;          // bytes of the request written
     const request_t *request;
     char buffer[65536];   // the answer so far
@@ -145,6 +149,10 @@ int main(int argc, char **argv) {
     int idle_count = 0;
     for (int i = count - 1; i >= 0; i--) idle[idle_count++] = i;
 
+    const char *slow_ms = getenv("OPENLOOP_SLOW_MS"), *slow_path = getenv("OPENLOOP_SLOW_FILE");
+    double slow = slow_ms && slow_path ? atof(slow_ms) : -1;
+    FILE *slow_file = slow >= 0 ? fopen(slow_path, "w") : NULL;
+    if (slow >= 0 && !slow_file) { perror(slow_path); return 2; }
     size_t next = 0, completed = 0, errors = 0, non2xx = 0;
     double start = now_seconds() + 0.05;
     double end = start + seconds;
@@ -156,6 +164,7 @@ int main(int argc, char **argv) {
             connection_t *c = &connections[idle[--idle_count]];
             c->busy = 1;
             c->due = start + (double)next / rate;
+            c->went = now;
             c->request = &requests[next % kinds];
             c->sent = 0;
             c->have = 0;
@@ -198,7 +207,12 @@ int main(int argc, char **argv) {
             long length = c->busy ? complete_answer(c->buffer, c->have, &status) : 0;
             if (length < 0) { fprintf(stderr, "openloop: an answer without Content-Length\n"); return 1; }
             if (length > 0) {
-                if (completed < total) latencies[completed] = (now_seconds() - c->due) * 1000;
+                double done = now_seconds(), latency = (done - c->due) * 1000;
+                if (completed < total) latencies[completed] = latency;
+                if (slow_file && latency >= slow) {
+                    fprintf(slow_file, "SLOW due_ms=%.3f sent_ms=%.3f done_ms=%.3f latency_ms=%.3f status=%d\n",
+                            c->due * 1000, c->went * 1000, done * 1000, latency, status);
+                }
                 completed++;
                 if (status < 200 || status > 299) non2xx++;
                 c->busy = 0;
@@ -206,6 +220,7 @@ int main(int argc, char **argv) {
             }
         }
     }
+    if (slow_file) fclose(slow_file);
     double ran = now_seconds() - start;  // to the last answer: a server that falls behind reaches less
     qsort(latencies, completed, sizeof *latencies, compare);
 #define AT(p) (completed ? latencies[(size_t)((double)(completed - 1) * (p))] : 0.0)

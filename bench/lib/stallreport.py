@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""stallreport.py SLOW_FILE DAEMON_LOG SAMPLES THRESHOLD_MS: what the daemon was doing during each slow answer.
+
+SLOW_FILE: bench/openloop's slow answers (OPENLOOP_SLOW_FILE); DAEMON_LOG: the daemon's JSON log, run with
+--trace-slow-ms (its "Slow ..." lines: events, commits, checkpoints, log restarts, snapshot encodings and
+writes, each with start_ms and end_ms on the monotonic clock); SAMPLES: lib/threadsampler.py's lines. All
+three speak the same clock (CLOCK_MONOTONIC, milliseconds).
+
+Each slow answer is given as cause the largest part of its time (from when it was due to when it was
+answered): the client waiting for a free connection (answers before it were slow), the time outside the
+daemon's trace of its event (HTTP server, network; all of it when its event was faster than the daemon's
+--trace-slow-ms), or the event's phases: queued behind its device's queue, applying and rendering, or
+waiting to be durable. For the last, the commits that overlapped that wait say why (their write and
+fdatasync, what the writer did after it, or the completions of the group), and the checkpoints, log
+restarts and snapshot writes and encodings that overlapped it are named beside. Threads in disk wait and
+page faults at the time are shown for the ten slowest.
+Prints RESULT lines (parseable) and a short table."""
+import collections
+import json
+import sys
+
+
+def read_slow(path):
+    answers = []
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("SLOW "):
+                continue
+            fields = dict(part.split("=", 1) for part in line.split()[1:])
+            answers.append({key: float(value) for key, value in fields.items()})
+    return answers
+
+
+def read_traces(path):
+    traces = collections.defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "trace" not in record or "start_ms" not in record:
+                continue
+            record["start_ms"] = float(record["start_ms"])
+            record["end_ms"] = float(record["end_ms"])
+            traces[record["trace"]].append(record)
+    for records in traces.values():
+        records.sort(key=lambda r: r["start_ms"])
+    return traces
+
+
+def read_samples(path):
+    samples = []
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 6:
+                    samples.append((float(parts[0]), parts[1], parts[2], parts[3], int(parts[4]), int(parts[5])))
+    except FileNotFoundError:
+        pass
+    return samples
+
+
+def overlapping(records, start, end):
+    return [r for r in records if r["start_ms"] < end and r["end_ms"] > start]
+
+
+def phases(record, names):
+    return {name: float(record.get(name + "_ms", 0)) for name in names}
+
+
+def cause(answer, traces):
+    """The largest part of the answer's time, named as the module docstring says."""
+    latency = answer["done_ms"] - answer["due_ms"]
+    waited = answer["sent_ms"] - answer["due_ms"]
+    # The daemon's trace of this answer: an event that began after it was sent and ended before it was done.
+    events = [r for r in overlapping(traces.get("event", []), answer["sent_ms"], answer["done_ms"])
+              if r["start_ms"] >= answer["sent_ms"] - 1 and r["end_ms"] <= answer["done_ms"] + 1]
+    event = max(events, key=lambda r: r["end_ms"] - r["start_ms"]) if events else None
+    inside = event["end_ms"] - event["start_ms"] if event else 0.0
+    parts = {"client: waited for a free connection": waited,
+             "outside the event's path (HTTP server, network)": latency - waited - inside}
+    if event:
+        split = phases(event, ["queued", "apply", "durable"])
+        parts["event: queued behind its device"] = split["queued"]
+        parts["event: apply and render"] = split["apply"]
+        parts["event: durable"] = split["durable"]
+    label = max(parts, key=parts.get)
+    if label != "event: durable":
+        return label, event
+    window = (event["start_ms"] + split["queued"] + split["apply"], event["end_ms"])
+    commit_parts = collections.Counter()
+    for commit in overlapping(traces.get("commit", []), *window):
+        for name, value in phases(commit, ["write", "after", "completions"]).items():
+            commit_parts[name] += value
+    named = {"write": "the commit's write and fdatasync", "after": "after the commit (log restart, disk use)",
+             "completions": "the commits' completions (publishing)"}
+    label = "event: durable, " + (named[commit_parts.most_common(1)[0][0]] if commit_parts
+                                  else "no commit traced")
+    beside = [kind for kind in ("log restart", "snapshot write", "snapshot encode", "checkpoint")
+              if overlapping(traces.get(kind, []), *window)]
+    if beside:
+        label += " (beside: " + ", ".join(beside) + ")"
+    return label, event
+
+
+def threads_at(samples, start, end):
+    """Threads seen in disk wait, and page faults (minor, major) counted, between start and end."""
+    in_disk_wait = set()
+    first, last = {}, {}
+    for time, tid, name, state, minor, major in samples:
+        if time < start - 20 or time > end + 20:
+            continue
+        if start <= time <= end and state == "D":
+            in_disk_wait.add(name)
+        first.setdefault(tid, (minor, major))
+        last[tid] = (minor, major)
+    minor = sum(last[t][0] - first[t][0] for t in last)
+    major = sum(last[t][1] - first[t][1] for t in last)
+    return sorted(in_disk_wait), minor, major
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    answers = read_slow(sys.argv[1])
+    traces = read_traces(sys.argv[2])
+    samples = read_samples(sys.argv[3])
+    threshold = float(sys.argv[4])
+    causes = collections.Counter()
+    rows = []
+    for answer in answers:
+        label, event = cause(answer, traces)
+        causes[label] += 1
+        waiting, minor, major = threads_at(samples, answer["sent_ms"], answer["done_ms"])
+        rows.append((answer["latency_ms"], label, event, waiting, minor, major))
+    print(f"RESULT slow={len(answers)} threshold_ms={threshold:g} "
+          + " ".join(f"{label.replace(' ', '_').replace(',', '').replace(':', '')}={count}"
+                     for label, count in causes.most_common()))
+    for kind in ("commit", "checkpoint", "log restart", "snapshot write", "snapshot encode", "event"):
+        durations = sorted(r["end_ms"] - r["start_ms"] for r in traces.get(kind, []))
+        if durations:
+            print(f"TRACED kind={kind.replace(' ', '_')} count={len(durations)} "
+                  f"median_ms={durations[len(durations) // 2]:.2f} max_ms={durations[-1]:.2f}")
+    print(f"slow answers (>= {threshold:g} ms): {len(answers)}")
+    for label, count in causes.most_common():
+        print(f"    {count:6d}  {label}")
+    print("the ten slowest:")
+    for latency, label, event, waiting, minor, major in sorted(rows, key=lambda r: -r[0])[:10]:
+        split = "" if event is None else " (" + ", ".join(
+            f"{name} {float(event.get(name + '_ms', 0)):.1f}" for name in ("queued", "apply", "durable")) + " ms)"
+        print(f"    {latency:9.1f} ms  {label}{split}; disk wait: {', '.join(waiting) or 'none'}; "
+              f"page faults {minor} minor, {major} major")
+
+
+if __name__ == "__main__":
+    main()
