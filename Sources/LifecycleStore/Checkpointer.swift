@@ -35,7 +35,10 @@ final class Checkpointer: @unchecked Sendable {
         threshold = thresholdBytes
         self.logger = logger
         self.trace = trace
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            SlowTrace.nameThisThread("lcd.checkpoint")
+            run()
+        }
         thread.name = "lifecycled.store.checkpoint"
         thread.start()
     }

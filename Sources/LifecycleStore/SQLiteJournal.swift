@@ -119,6 +119,7 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         snapshots.start { [weak self] written in self?.name(written) }
         let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)
         let thread = Thread { [self] in
+            SlowTrace.nameThisThread("lcd.writer")
             runWriter(owned.writer, checkpointer: owned.checkpointer, lock: owned.lock)
         }
         thread.name = "lifecycled.store.writer"

@@ -50,3 +50,17 @@ public struct SlowTrace: Sendable {
         return "\(micro / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 }
+
+extension SlowTrace {
+    /// Names the calling thread for the system (`/proc/PID/task/TID/comm`, `top -H`, `perf`): at most 15 bytes
+    /// are kept. `Thread.name` does not reach the system on Linux; `bench/stalls` tells the store's threads apart
+    /// by these names.
+    static func nameThisThread(_ name: String) {
+        #if os(Linux)
+            // pthread_setname_np and prctl do not reach Swift; the thread's own comm file does the same.
+            guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+            fputs(String(name.utf8.prefix(15)) ?? name, file)
+            fclose(file)
+        #endif
+    }
+}

@@ -108,7 +108,10 @@ final class SnapshotStore: @unchecked Sendable {
     /// Starts the store's thread, which hands each snapshot it commits to `written`.
     func start(handing written: @escaping @Sendable (Written) -> Void) {
         self.written = written
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            SlowTrace.nameThisThread("lcd.snapshots")
+            run()
+        }
         thread.name = "lifecycled.store.snapshots"
         self.thread = thread
         thread.start()
