@@ -253,7 +253,7 @@ let package = Package(
             name: "instruction-count",
             dependencies: [
                 "LifecycleCore", "LifecycleApplication", "LifecycleServer", "HTTPServer", "LifecycleStore",
-                "LifecycleWire", "LifecycleHosting", "LifecycleJSON",
+                "LifecycleWire", "LifecycleHosting", "LifecycleJSON", "LifecycleDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount",

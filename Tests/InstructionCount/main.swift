@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import LifecycleApplication
 import LifecycleCore
+import LifecycleDaemon
 import LifecycleServer
 import LifecycleStore
 import Logging
@@ -19,7 +20,9 @@ let usage = """
     /v1/apps/{id}/timeline of an app whose launch was its device's latest change, 100 such apps in turn: what
     a woken long poll or an event stream reads), post-event (POST
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
-    without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory)
+    without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory);
+    embedded-start (what an EmbeddedDaemon does at its start and stop, N times: the daemon built in memory, recovered
+    and stopped, no socket)
     """
 
 let arguments = CommandLine.arguments
@@ -148,6 +151,17 @@ do {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try postEvents(
             through: try Client { logger in try SQLiteJournal(directory: directory, logger: logger) }, count: count)
+    case "embedded-start":
+        // As EmbeddedDaemon.init and stop(): a team's test suite pays this for each daemon it starts.
+        var configuration = DaemonConfiguration()
+        configuration.store = .memory
+        var logger = Logger(label: "instruction-count")
+        logger.logLevel = .error
+        for _ in 0..<count {
+            let daemon = try Daemon(configuration: configuration, logger: logger)
+            _ = try daemon.recover()
+            daemon.stop()
+        }
     default:
         FileHandle.standardError.write(Data((usage + "\n").utf8))
         exit(2)

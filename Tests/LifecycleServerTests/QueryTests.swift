@@ -78,4 +78,18 @@ import Testing
             #expect(document.contains("maximum: 60, default: 0}  # --max-wait"))
         }
     }
+
+    /// Only the marked line changes, and only its number: every other byte is the spec's.
+    @Test func theMaxWaitIsWrittenIntoTheMarkedLineAlone() {
+        let spec = Array("a: 1\n  maximum: 60  # not marked\n  x: {maximum: 60, default: 0}  # --max-wait\nend".utf8)
+        #expect(
+            String(decoding: OpenAPIDocument.withMaxWait(2.5, in: spec), as: UTF8.self)
+                == "a: 1\n  maximum: 60  # not marked\n  x: {maximum: 2.5, default: 0}  # --max-wait\nend")
+        #expect(OpenAPIDocument.withMaxWait(60, in: spec) == spec)
+        let ending = Array("x: {maximum: 60}  # --max-wait\n".utf8)
+        #expect(
+            String(decoding: OpenAPIDocument.withMaxWait(7, in: ending), as: UTF8.self)
+                == "x: {maximum: 7}  # --max-wait\n")
+        #expect(OpenAPIDocument.load(maxWait: 60) == PackageResources.openapi_yaml)
+    }
 }
