@@ -15,6 +15,7 @@ fdatasync, what the writer did after it, or the completions of the group), and t
 restarts and snapshot writes and encodings that overlapped it are named beside. Threads in disk wait and
 page faults at the time are shown for the ten slowest.
 Prints RESULT lines (parseable) and a short table."""
+import bisect
 import collections
 import json
 import sys
@@ -47,9 +48,7 @@ def read_traces(path):
             record["start_ms"] = float(record["start_ms"])
             record["end_ms"] = float(record["end_ms"])
             traces[record["trace"]].append(record)
-    for records in traces.values():
-        records.sort(key=lambda r: r["start_ms"])
-    return traces
+    return {kind: Kind(records) for kind, records in traces.items()}
 
 
 def read_samples(path):
@@ -65,8 +64,25 @@ def read_samples(path):
     return samples
 
 
-def overlapping(records, start, end):
-    return [r for r in records if r["start_ms"] < end and r["end_ms"] > start]
+class Kind:
+    """The traced records of one kind, sorted by start, searchable by time."""
+
+    def __init__(self, records):
+        self.records = sorted(records, key=lambda r: r["start_ms"])
+        self.starts = [r["start_ms"] for r in self.records]
+        self.longest = max((r["end_ms"] - r["start_ms"] for r in self.records), default=0.0)
+
+    def __iter__(self):
+        return iter(self.records)
+
+    def overlapping(self, start, end):
+        first = bisect.bisect_left(self.starts, start - self.longest)
+        last = bisect.bisect_left(self.starts, end)
+        return [r for r in self.records[first:last] if r["end_ms"] > start]
+
+
+def overlapping(kind, start, end):
+    return kind.overlapping(start, end) if kind is not None else []
 
 
 def phases(record, names):
@@ -78,7 +94,7 @@ def cause(answer, traces):
     latency = answer["done_ms"] - answer["due_ms"]
     waited = answer["sent_ms"] - answer["due_ms"]
     # The daemon's trace of this answer: an event that began after it was sent and ended before it was done.
-    events = [r for r in overlapping(traces.get("event", []), answer["sent_ms"], answer["done_ms"])
+    events = [r for r in overlapping(traces.get("event"), answer["sent_ms"], answer["done_ms"])
               if r["start_ms"] >= answer["sent_ms"] - 1 and r["end_ms"] <= answer["done_ms"] + 1]
     event = max(events, key=lambda r: r["end_ms"] - r["start_ms"]) if events else None
     inside = event["end_ms"] - event["start_ms"] if event else 0.0
@@ -94,7 +110,7 @@ def cause(answer, traces):
         return label, event
     window = (event["start_ms"] + split["queued"] + split["apply"], event["end_ms"])
     commit_parts = collections.Counter()
-    for commit in overlapping(traces.get("commit", []), *window):
+    for commit in overlapping(traces.get("commit"), *window):
         for name, value in phases(commit, ["write", "after", "completions"]).items():
             commit_parts[name] += value
     named = {"write": "the commit's write and fdatasync", "after": "after the commit (log restart, disk use)",
@@ -102,19 +118,19 @@ def cause(answer, traces):
     label = "event: durable, " + (named[commit_parts.most_common(1)[0][0]] if commit_parts
                                   else "no commit traced")
     beside = [kind for kind in ("log restart", "snapshot write", "snapshot encode", "checkpoint")
-              if overlapping(traces.get(kind, []), *window)]
+              if overlapping(traces.get(kind), *window)]
     if beside:
         label += " (beside: " + ", ".join(beside) + ")"
     return label, event
 
 
-def threads_at(samples, start, end):
-    """Threads seen in disk wait, and page faults (minor, major) counted, between start and end."""
+def threads_at(samples, times, start, end):
+    """Threads seen in disk wait, and page faults (minor, major) counted, between start and end (the samples
+    sorted by time, `times` their times)."""
     in_disk_wait = set()
     first, last = {}, {}
-    for time, tid, name, state, minor, major in samples:
-        if time < start - 20 or time > end + 20:
-            continue
+    for time, tid, name, state, minor, major in samples[bisect.bisect_left(times, start - 20):
+                                                        bisect.bisect_right(times, end + 20)]:
         if start <= time <= end and state == "D":
             in_disk_wait.add(name)
         first.setdefault(tid, (minor, major))
@@ -136,13 +152,12 @@ def main():
     for answer in answers:
         label, event = cause(answer, traces)
         causes[label] += 1
-        waiting, minor, major = threads_at(samples, answer["sent_ms"], answer["done_ms"])
-        rows.append((answer["latency_ms"], label, event, waiting, minor, major))
+        rows.append((answer, label, event))
     print(f"RESULT slow={len(answers)} threshold_ms={threshold:g} "
           + " ".join(f"{label.replace(' ', '_').replace(',', '').replace(':', '')}={count}"
                      for label, count in causes.most_common()))
     for kind in ("commit", "checkpoint", "log restart", "snapshot write", "snapshot encode", "event"):
-        durations = sorted(r["end_ms"] - r["start_ms"] for r in traces.get(kind, []))
+        durations = sorted(r["end_ms"] - r["start_ms"] for r in traces.get(kind) or [])
         if durations:
             print(f"TRACED kind={kind.replace(' ', '_')} count={len(durations)} "
                   f"median_ms={durations[len(durations) // 2]:.2f} max_ms={durations[-1]:.2f}")
@@ -150,7 +165,11 @@ def main():
     for label, count in causes.most_common():
         print(f"    {count:6d}  {label}")
     print("the ten slowest:")
-    for latency, label, event, waiting, minor, major in sorted(rows, key=lambda r: -r[0])[:10]:
+    samples.sort(key=lambda sample: sample[0])
+    times = [sample[0] for sample in samples]
+    for answer, label, event in sorted(rows, key=lambda r: -r[0]["latency_ms"])[:10]:
+        latency = answer["latency_ms"]
+        waiting, minor, major = threads_at(samples, times, answer["sent_ms"], answer["done_ms"])
         split = "" if event is None else " (" + ", ".join(
             f"{name} {float(event.get(name + '_ms', 0)):.1f}" for name in ("queued", "apply", "durable")) + " ms)"
         print(f"    {latency:9.1f} ms  {label}{split}; disk wait: {', '.join(waiting) or 'none'}; "
