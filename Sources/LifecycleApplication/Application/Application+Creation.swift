@@ -1,4 +1,4 @@
-import LifecycleCore
+package import LifecycleCore
 package import LifecycleHosting
 package import LifecycleWire
 
@@ -49,6 +49,60 @@ extension Application {
             host.create { result in
                 if case .failure = result { registry.removeDevice(host, apps: []) }
                 completion(result.map { _ in host }.mapError(APIError.init))
+            }
+        }
+    }
+
+    /// Creates the app `request` describes (its id, or a new one) on its device, or, without one, on a new
+    /// device with default settings (and the app's iOS version), so that a client needs none. `completion` runs
+    /// with the app's id and its device as it became once the addition is durable, or with why it was refused.
+    package func createApp(
+        in space: Namespace, request: AppRequest,
+        completion: @escaping @Sendable (Result<(id: String, device: Device), APIError>) -> Void
+    ) throws(APIError) {
+        let registry = space.registry
+        let id = request.id ?? "a-" + Self.newID()
+        try admitMemory(
+            DeviceHost.describedBytes(ofApp: id, request.configuration), in: space.name, what: "an app's description")
+        if let deviceID = request.device {
+            guard let host = registry.device(deviceID) else {
+                throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")
+            }
+            try addApp(id, request, to: host, in: space, completion: completion)
+            return
+        }
+        var deviceRequest = try DeviceRequest(.object([:]))
+        if let version = request.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
+        guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
+        try createDevice(in: space, id: nil, request: deviceRequest) { [self] result in
+            switch result {
+            case .success(let host):
+                do throws(APIError) {
+                    try addApp(id, request, to: host, in: space, completion: completion)
+                } catch {
+                    // Another request took the id meanwhile: the device made for this app goes again.
+                    registry.removeDevice(host, apps: [])
+                    deleteHost(host, in: registry) { _ in completion(.failure(error)) }
+                }
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Adds the app `id` to `host`, its id reserved first (`reserveApp`) and given back if the addition fails.
+    private func addApp(
+        _ id: String, _ request: AppRequest, to host: DeviceHost, in space: Namespace,
+        completion: @escaping @Sendable (Result<(id: String, device: Device), APIError>) -> Void
+    ) throws(APIError) {
+        try reserveApp(id, on: host, in: space)
+        host.addApp(id: id, configuration: request.configuration) { [registry = space.registry] result in
+            switch result {
+            case .success(let device):
+                completion(.success((id, device)))
+            case .failure(let error):
+                registry.releaseApp(id, from: host)
+                completion(.failure(APIError(error)))
             }
         }
     }

@@ -8,7 +8,7 @@ extension Application {
     package func deleteDevice(
         _ id: String, in space: Namespace, completion: @escaping @Sendable (Result<Void, APIError>) -> Void
     ) throws(APIError) {
-        guard let host = space.registry.device(id) else { throw .notFound("no device \(id)") }
+        let host = try deviceHost(id, in: space)
         space.registry.removeDevice(host, apps: [])
         deleteHost(host, in: space.registry) { result in completion(result.mapError(APIError.init)) }
     }
@@ -29,7 +29,7 @@ extension Application {
     package func deleteApp(
         _ id: String, in space: Namespace, completion: @escaping @Sendable (Result<Void, APIError>) -> Void
     ) throws(APIError) {
-        guard let host = space.registry.app(id) else { throw .notFound("no app \(id)") }
+        let host = try appHost(id, in: space)
         host.removeApp(id: id) { [registry = space.registry] result in
             if case .success = result { registry.releaseApp(id, from: host) }
             completion(result.mapError(APIError.init))

@@ -26,6 +26,8 @@ package final class Application: Sendable {
     package let memoryBudget: MemoryBudget
     /// Imports waiting and running, in turns between tenants.
     package let imports = ImportQueue()
+    /// The exports under way, and the places for more (`--exports-at-once`, one per namespace).
+    package let exports: ExportSlots
     /// The tokens in force, as the decisions they make.
     package let access: Protected<AccessPolicy>
     /// Why changes are refused, once the store has failed: what clients see (the log has the details).
@@ -49,6 +51,7 @@ package final class Application: Sendable {
         self.version1 = version1
         namespaces = NamespaceTable(now: options.clock.now)
         access = Protected(AccessPolicy(table: options.tokens))
+        exports = ExportSlots(limit: options.exportsAtOnce)
         memoryBudget = MemoryBudget(limit: options.memoryBytes, namespaceLimit: options.namespaceMemoryBytes)
     }
 

@@ -10,55 +10,15 @@ extension LifecycleService {
     func createApp(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink)
         throws(APIError)
     {
-        let registry = scope.registry
         let body = try request.requiredJSONBody()
         try application.checkSize(of: body, rawBytes: request.body.count, batch: false, what: "an app's description")
-        let parsed = try AppRequest(body)
-        let id = parsed.id ?? "a-" + Application.newID()
-        try application.admitMemory(
-            DeviceHost.describedBytes(ofApp: id, parsed.configuration), in: scope.space.name,
-            what: "an app's description")
-        if let deviceID = parsed.device {
-            guard let host = registry.device(deviceID) else {
-                throw .notFound("no device \(deviceID): create it with POST /v1/devices, or leave device out")
-            }
-            try addApp(scope, id, parsed, to: host, done)
-        } else {
-            // Without a device the app gets a new one with default settings, so a curl user needs none.
-            var deviceRequest = try DeviceRequest(.object([:]))
-            if let version = parsed.configuration.iosVersion { deviceRequest.configuration.iosVersion = version }
-            guard registry.app(id) == nil else { throw .alreadyExists("app \(id) already exists") }
-            try application.createDevice(in: scope.space, id: nil, request: deviceRequest) { [self] result in
-                switch result {
-                case .success(let host):
-                    do throws(APIError) {
-                        try addApp(scope, id, parsed, to: host, done)
-                    } catch {
-                        // Another request took the id meanwhile: the device made for this app goes again.
-                        registry.removeDevice(host, apps: [])
-                        application.deleteHost(host, in: registry) { _ in done(error.response) }
-                    }
-                case .failure(let error):
-                    done(error.response)
-                }
-            }
-        }
-    }
-
-    private func addApp(
-        _ scope: RequestScope, _ id: String, _ parsed: AppRequest, to host: DeviceHost,
-        _ done: AnswerSink
-    ) throws(APIError) {
-        let registry = scope.registry
-        try application.reserveApp(id, on: host, in: scope.space)
-        host.addApp(id: id, configuration: parsed.configuration) { result in
+        try application.createApp(in: scope.space, request: try AppRequest(body)) { result in
             switch result {
-            case .success(let device):
+            case .success(let (id, device)):
                 let location = ("Location", scope.path("/apps/\(id)"))
                 done(.json(201, WireRendering.app(id, on: device), headers: [location]))
             case .failure(let error):
-                registry.releaseApp(id, from: host)
-                done(APIError(error).response)
+                done(error.response)
             }
         }
     }
@@ -169,7 +129,6 @@ extension LifecycleService {
     }
 
     func appHost(_ scope: RequestScope, _ id: String) throws(APIError) -> DeviceHost {
-        guard let host = scope.registry.app(id) else { throw .notFound("no app \(id)") }
-        return host
+        try application.appHost(id, in: scope.space)
     }
 }

@@ -68,8 +68,7 @@ extension LifecycleService {
     }
 
     func device(_ scope: RequestScope, _ id: String) throws(APIError) -> DeviceHost {
-        guard let host = scope.registry.device(id) else { throw .notFound("no device \(id)") }
-        return host
+        try application.deviceHost(id, in: scope.space)
     }
 
     static func deviceJSON(_ device: Device) -> [UInt8] {

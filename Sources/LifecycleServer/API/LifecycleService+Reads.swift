@@ -92,42 +92,27 @@ extension LifecycleService {
             if let poll { poll.answer { done(response) } } else { done(response) }
         }
         // A poll that answered meanwhile (its timer fired while it looked again) is not parked again.
-        let park = wait != nil && isReady && poll?.isWaiting ?? true
+        let park = wait != nil && poll?.isWaiting ?? true
         var parkedNow: Poll?
         let result: (items: [RetainedEntry], served: ServedEntries)?
         do throws(APIError) {
-            result = try host.shared.withLock { shared throws(APIError) -> ([RetainedEntry], ServedEntries)? in
-                if let namespace = shared.deletedNamespace { throw .namespaceDeleted(namespace) }
-                guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
-                let ring: EntryRing
-                if let app {
-                    guard shared.device.app(app) != nil else { throw .notFound("no app \(app)") }
-                    ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
-                } else {
-                    ring = shared.deviceTimeline
-                }
-                if explicitCursor, after < ring.evictedThrough {
-                    throw .gone(oldestSeq: ring.oldestSeq ?? ring.evictedThrough + 1)
-                }
-                let items = ring.page(after: after, limit: limit, where: filter)
-                if items.isEmpty && park {
-                    let waiting =
-                        poll
-                        ?? Poll(
-                            clock: options.clock,
-                            look: { [self] poll in
-                                pageOrPark(
-                                    request, host: host, app: app, after: after, explicitCursor: explicitCursor,
-                                    limit: limit, wait: wait, filter: filter, poll: poll, done)
-                            },
-                            timerArmed: { [self] in pollTimers.add($0, ordering: .relaxed) },
-                            answered: { [self] in parked.subtract(1, ordering: .relaxed) })
-                    if poll == nil { parkedNow = waiting }
-                    shared.park(waiting, app: app)
-                    return nil
-                }
-                return (items, shared.served)
-            }
+            result = try application.page(
+                of: host, app: app, after: after, explicitCursor: explicitCursor, limit: limit, filter: filter,
+                parking: { [self] in
+                    guard park else { return nil }
+                    if let poll { return poll }
+                    let waiting = Poll(
+                        clock: options.clock,
+                        look: { [self] poll in
+                            pageOrPark(
+                                request, host: host, app: app, after: after, explicitCursor: explicitCursor,
+                                limit: limit, wait: wait, filter: filter, poll: poll, done)
+                        },
+                        timerArmed: { [self] in pollTimers.add($0, ordering: .relaxed) },
+                        answered: { [self] in parked.subtract(1, ordering: .relaxed) })
+                    parkedNow = waiting
+                    return waiting
+                })
         } catch {
             return respond(error.response)
         }

@@ -32,8 +32,6 @@ public final class LifecycleService: HTTPResponder {
     let openAPIDocument: [UInt8]
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
     let streams: StreamHub
-    /// The exports under way, and the places for more.
-    let exports: ExportSlots
 
     public convenience init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.init(journal: journal, options: options, logger: logger, openAPIDocument: nil)
@@ -50,17 +48,16 @@ public final class LifecycleService: HTTPResponder {
         metrics = ServiceMetrics(application: application.metrics)
         self.openAPIDocument = openAPIDocument ?? OpenAPIDocument.load(maxWait: options.maxWait)
         streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
-        exports = ExportSlots(limit: options.exportsAtOnce)
     }
 
     /// Event streams open now.
     public var openStreams: Int { streams.count }
 
     /// Exports under way now.
-    public var exportsInFlight: Int { exports.count }
+    public var exportsInFlight: Int { application.exports.count }
 
     /// Bytes the exports under way hold in their buffers now (each at most `exportBufferBytes` and one step).
-    public var exportBytesInFlight: Int { exports.bytesHeld }
+    public var exportBytesInFlight: Int { application.exports.bytesHeld }
 
     /// Whether recovery is done and the service is not draining.
     public var isReady: Bool { application.isReady }

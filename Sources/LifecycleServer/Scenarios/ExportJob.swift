@@ -58,7 +58,7 @@ final class ExportJob: @unchecked Sendable {
             return done(Self.notReplayed(error).response)
         }
         let stream = ByteStream(capacity: bufferBytes, onClose: { [slot] in slot.release() })
-        slot.hold(stream)
+        slot.hold { stream.bufferedBytes }
         stream.write(first)
         if complete { stream.finish() } else { self.stream = stream }
         done(HTTPResponse(status: 200, headers: headers, stream: stream.http))

@@ -16,7 +16,7 @@ extension LifecycleService {
         for seed in options.seeds {
             let scenario: Scenario
             do {
-                scenario = try Self.importable(try JSONParser.parse(seed.bytes))
+                scenario = try Application.importable(try JSONParser.parse(seed.bytes))
             } catch let error as APIError {
                 throw SeedError(description: "\(seed.file) is not a scenario an import applies: \(error.detail)")
             } catch {

@@ -1,27 +1,26 @@
-import HTTPServer
 import LifecycleCore
-import LifecycleWire
+package import LifecycleWire
 import Locking
 
 /// The exports under way: at most `limit` in the daemon and one per namespace, so that what they hold (each
 /// its buffer) and the work they do stay bounded however many are asked for. One more answers
 /// `429 too-many-requests` with `Retry-After`.
-final class ExportSlots: Sendable {
+package final class ExportSlots: Sendable {
     /// The most exports at once.
-    let limit: Int
+    package let limit: Int
     /// The exports under way, by namespace.
     private let running = Protected<[String: Slot]>([:])
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// An export's place, held from its request until its stream closes (or it answers without one).
-    final class Slot: Sendable {
-        let namespace: String
+    package final class Slot: Sendable {
+        package let namespace: String
         private let slots: ExportSlots
-        /// The stream the export writes to, once it answers with one.
-        private let stream = Protected<ByteStream?>(nil)
+        /// The bytes the stream the export writes to holds now, once it answers with one.
+        private let buffered = Protected<(@Sendable () -> Int)?>(nil)
 
         fileprivate init(namespace: String, slots: ExportSlots) {
             self.namespace = namespace
@@ -29,23 +28,24 @@ final class ExportSlots: Sendable {
         }
 
         /// Bytes the export's stream holds now.
-        var bytesHeld: Int { stream.withLock { $0 }?.bufferedBytes ?? 0 }
+        var bytesHeld: Int { buffered.withLock { $0 }?() ?? 0 }
 
-        func hold(_ stream: ByteStream) {
-            self.stream.withLock { $0 = stream }
+        /// Counts the bytes of the export's stream, `bufferedBytes`, among what the exports hold.
+        package func hold(_ bufferedBytes: @escaping @Sendable () -> Int) {
+            buffered.withLock { $0 = bufferedBytes }
         }
 
         /// Gives the place back; later calls do nothing.
-        func release() {
+        package func release() {
             slots.running.withLock { running in
                 if running[namespace] === self { running[namespace] = nil }
             }
-            stream.withLock { $0 = nil }
+            buffered.withLock { $0 = nil }
         }
     }
 
     /// A place for an export of `namespace`, or the `429` that says why there is none.
-    func take(_ namespace: String) throws(APIError) -> Slot {
+    package func take(_ namespace: String) throws(APIError) -> Slot {
         let slot = Slot(namespace: namespace, slots: self)
         let refusal = running.withLock { running -> APIError? in
             if running[namespace] != nil {
@@ -68,10 +68,10 @@ final class ExportSlots: Sendable {
     }
 
     /// Exports under way now.
-    var count: Int { running.withLock { $0.count } }
+    package var count: Int { running.withLock { $0.count } }
 
     /// Bytes the exports under way hold in their buffers now.
-    var bytesHeld: Int {
+    package var bytesHeld: Int {
         running.withLock { Array($0.values) }.reduce(0) { $0 + $1.bytesHeld }
     }
 
