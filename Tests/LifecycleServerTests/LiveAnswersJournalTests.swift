@@ -26,6 +26,14 @@ import Testing
         }
     }
 
+    /// A live delegate that begins a task it never ends itself as it enters the background.
+    final class Keeper: CallbackAnswering {
+        func answer(_ callback: PendingCallback) -> CallbackAnswer {
+            guard callback.selector == Selector.didEnterBackground else { return CallbackAnswer(returns: true) }
+            return CallbackAnswer(actions: [.beginBackgroundTask(name: "sync", duration: nil)])
+        }
+    }
+
     @Test func anAnsweredInputIsJournaledWithItsAnswersAndReplaysWithoutTheDelegate() throws {
         var live = try Self.liveDevice()
         let events: [Event] = [.launch(background: false, url: nil, sourceApplication: nil), .homeButton]
@@ -51,5 +59,28 @@ import Testing
         try host.replay(read)
         #expect(host.device == live)
         #expect(host.device.app("a")?.backgroundTasks.map(\.name) == ["save"])
+    }
+
+    /// A reader's projection of a realtime clock asks no live delegate (none can be asked off the device's
+    /// queue): where a deadline would, the reader sees the device as applied, not a hang the device never had.
+    @Test func aReadersProjectionOfARealtimeClockNeverHangsALiveDelegate() throws {
+        var configuration = DeviceConfiguration()
+        configuration.clockMode = .realtime
+        var device = try Device(id: "d", configuration: configuration)
+        var app = AppConfiguration(bundleId: "com.example.live", iosVersion: Version("7.0"))
+        app.delegate.live = true
+        try device.addApp(id: "a", configuration: app)
+        let keeper = Keeper()
+        _ = try device.apply(
+            [.launch(background: false, url: nil, sourceApplication: nil)], app: "a", now: 0, answering: keeper)
+        _ = try device.apply([.homeButton], app: nil, now: 0, answering: keeper)
+        #expect(device.app("a")?.state == .background)
+        let clock = ManualHostClock(now: 1_000)
+        // The background time is long past by the wall clock: the task's expiration handler is due.
+        let published = PublishedDevice(
+            device: device, historyLimit: 100, historyBytes: 1 << 20, anchor: WallAnchor(clock: clock, wall: 0),
+            recording: InputRecording())
+        #expect(published.current.app("a")?.termination == nil)
+        #expect(published.current.app("a")?.state.isRunning == true)
     }
 }
