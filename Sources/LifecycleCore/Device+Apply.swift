@@ -21,7 +21,7 @@ extension Device {
         log = []
         log.reserveCapacity(8)
         quietChange = false
-        if let answering { liveCalls.answerer = answering }
+        if let answering { liveCalls = LiveCalls(answerer: answering) }
         apps.beginBatch()
         let before = observableDeviceFields
         let movesTo = events.contains { if case .moveTo = $0 { true } else { false } }
@@ -41,7 +41,7 @@ extension Device {
                 log = []
                 quietChange = false
                 launchWatchdog = nil
-                liveCalls = LiveCalls()
+                liveCalls = nil
                 // The state the client sees is the app's as it is now, after the rollback (API.md).
                 if let app, let state = apps[app]?.state { rejection.state = state }
                 throw rejection
@@ -63,7 +63,7 @@ extension Device {
     /// the callbacks of live delegates the deadlines bring.
     public mutating func advance(to now: Double, answering: (any CallbackAnswering)? = nil) -> Outcome {
         log = []
-        if let answering { liveCalls.answerer = answering }
+        if let answering { liveCalls = LiveCalls(answerer: answering) }
         let before = observableDeviceFields
         advanceInPlace(to: now)
         let entries = log
@@ -75,9 +75,8 @@ extension Device {
 
     /// The answers the input got, and live delegates asked of nobody until the next input.
     private mutating func takeLiveAnswers() -> [CallbackAnswer] {
-        guard liveCalls.answerer != nil || !liveCalls.answers.isEmpty else { return [] }
-        let answers = liveCalls.answers
-        liveCalls = LiveCalls()
+        guard let answers = liveCalls?.answers else { return [] }
+        liveCalls = nil
         return answers
     }
 

@@ -124,7 +124,9 @@ extension Device {
             break
         }
         let app = apps[existing: id]
-        let live = app.delegate.isLive ? takeLive(id, selector, args: args, limit: Watchdog.backgroundWindow) : nil
+        let live =
+            app.storedConfiguration.value.delegate.isLive
+            ? takeLive(id, selector, args: args, limit: Watchdog.backgroundWindow) : nil
         guard live?.implemented ?? app.delegate.implements(selector) else { return }
         // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
         let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
@@ -147,7 +149,7 @@ extension Device {
     mutating func expireBackgroundTasks(_ id: String) {
         apps[existing: id].budgetExhausted = true
         let tasks = apps[existing: id].backgroundTasks
-        if apps[existing: id].delegate.isLive { return expireLive(id, tasks) }
+        if apps[existing: id].storedConfiguration.value.delegate.isLive { return expireLive(id, tasks) }
         for task in tasks {
             var args: [String: JSONValue] = ["task": .number(Double(task.id))]
             if let name = task.name { args["name"] = .string(name) }

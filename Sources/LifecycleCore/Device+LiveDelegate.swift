@@ -24,7 +24,7 @@ extension Device {
         _ id: String, _ selector: String, args: [String: JSONValue], session: String? = nil,
         limit: Double? = nil
     ) -> CallbackAnswer {
-        if let held = liveCalls.held, held.app == id, held.selector == selector, held.session == session {
+        if let held = liveCalls?.held, held.app == id, held.selector == selector, held.session == session {
             return held.answer
         }
         let app = apps[existing: id]
@@ -37,13 +37,15 @@ extension Device {
             sceneState: session.flatMap { session in app.sessions.first { $0.id == session }?.state },
             limit: limit, time: time, backgroundTimeRemaining: backgroundTimeRemaining(of: app),
             nextBackgroundTask: tasksGranted ? nextTaskID : nil, backgroundTasks: app.backgroundTasks.map(\.id))
-        var answer = liveCalls.answerer?.answer(callback) ?? .hang
-        liveCalls.answers.append(answer)
+        var calls = liveCalls ?? LiveCalls()
+        var answer = calls.answerer?.answer(callback) ?? .hang
+        calls.answers.append(answer)
         if answer.hung == true {
             // A hang is a callback that never returns: it runs until the watchdog (LIFECYCLE §13).
             answer = CallbackAnswer(implemented: true, duration: limit ?? Self.hangLimit, hung: true)
         }
-        liveCalls.held = (id, selector, session, answer)
+        calls.held = (id, selector, session, answer)
+        liveCalls = calls
         return answer
     }
 
@@ -53,8 +55,8 @@ extension Device {
         limit: Double? = nil
     ) -> CallbackAnswer {
         let answer = askLive(id, selector, args: args, session: session, limit: limit)
-        liveCalls.held = nil
-        liveCalls.last = answer
+        liveCalls?.held = nil
+        liveCalls?.last = answer
         return answer
     }
 
@@ -63,19 +65,22 @@ extension Device {
     mutating func implements(
         _ id: String, _ selector: String, args: [String: JSONValue] = [:], session: String? = nil
     ) -> Bool {
-        guard apps[existing: id].delegate.isLive else { return apps[existing: id].delegate.implements(selector) }
+        // Read through the shared configuration: binding the app or its delegate would copy it.
+        let configuration = apps[existing: id].storedConfiguration
+        guard configuration.value.delegate.isLive else { return configuration.value.delegate.implements(selector) }
         let answer = askLive(id, selector, args: args, session: session)
-        if !answer.implemented { liveCalls.held = nil }
+        if !answer.implemented { liveCalls?.held = nil }
         return answer.implemented
     }
 
     /// What the `BOOL` method `selector` returned as it was just called: the script's value, or the live answer's.
     func returned(_ id: String, _ selector: String) -> Bool {
-        guard apps[existing: id].delegate.isLive else {
-            return !apps[existing: id].delegate.implements(selector)
-                || apps[existing: id].delegate.returnValue(of: selector)
+        let configuration = apps[existing: id].storedConfiguration
+        guard configuration.value.delegate.isLive else {
+            return !configuration.value.delegate.implements(selector)
+                || configuration.value.delegate.returnValue(of: selector)
         }
-        return liveCalls.last.map { $0.implemented && $0.returns != false } ?? true
+        return liveCalls?.last.map { $0.implemented && $0.returns != false } ?? true
     }
 
     /// The watchdog over a callback: its limit (a hung one's is the hang limit when it has none) and whether

@@ -111,7 +111,7 @@ extension Device {
         for item in queue {
             if let selector = Self.delegateMethod(forQueued: item.name), implements(id, selector) {
                 let app = apps[existing: id]
-                let live = app.delegate.isLive ? takeLive(id, selector, args: [:]) : nil
+                let live = app.storedConfiguration.value.delegate.isLive ? takeLive(id, selector, args: [:]) : nil
                 let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
                 record(id, .callback(selector: selector, state: app.state, args: [:], duration: duration))
                 if let live {

@@ -48,7 +48,7 @@ extension Device {
         guard let scene = app.sessions.first(where: { $0.id == session }) else { return true }
         let limits = [limit, launchLimit].compactMap { $0 }
         let live =
-            scene.hasDelegate && app.delegate.isLive
+            scene.hasDelegate && app.storedConfiguration.value.delegate.isLive
             ? takeLive(id, selector, args: args, session: session, limit: limits.min()) : nil
         if scene.hasDelegate, live?.implemented ?? app.delegate.implements(selector) {
             let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)

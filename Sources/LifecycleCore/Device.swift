@@ -43,8 +43,9 @@ public struct Device: Equatable, Sendable, Codable {
     var quietChange = false
     /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
     var launchWatchdog: Double?
-    /// What the input being applied asked of live delegates, and who answers them.
-    var liveCalls = LiveCalls()
+    /// What the input being applied asked of live delegates, and who answers them; nil while no live delegate
+    /// is concerned (every scripted input: copying the device then copies one empty field).
+    var liveCalls: LiveCalls?
 
     /// What a saved device holds: everything but the scratch state of the input being applied, so devices
     /// saved before that state existed still load.
