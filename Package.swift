@@ -223,6 +223,7 @@ let package = Package(
             name: "LifecycleEmbedded",
             dependencies: [
                 "LifecycleClient", "LifecycleDaemon", "LifecycleServer", "HTTPServer", "Locking",
+                "LifecycleCore", "LifecycleWire", "LifecycleApplication", "LifecycleOpenAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -269,6 +270,7 @@ let package = Package(
             dependencies: [
                 "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleApplication",
                 "LifecycleServer", "LifecycleTesting", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict
         ),

@@ -49,6 +49,9 @@ public struct DelegateBehaviour: Equatable, Sendable, Codable {
     /// What the app does inside a callback, by selector, in order (LIFECYCLE §6); nil: nothing (and in
     /// configurations saved before actions existed).
     public var actions: [String: [CallbackAction]]?
+    /// True: the delegate is answered live, at each callback, by a `CallbackAnswering` (LIFECYCLE §13), and the
+    /// script's fields above are not used; nil: scripted (and in configurations saved before live delegates).
+    public var live: Bool?
 
     public init(
         notImplemented: Set<String> = [], durations: [String: Double] = [:], returns: [String: Bool] = [:],
@@ -59,6 +62,9 @@ public struct DelegateBehaviour: Equatable, Sendable, Codable {
         self.returns = returns
         self.endsTasksOnExpiration = endsTasksOnExpiration
     }
+
+    /// Whether the delegate is answered live.
+    public var isLive: Bool { live == true }
 
     func implements(_ selector: String) -> Bool { !notImplemented.contains(selector) }
     func actions(inside selector: String) -> [CallbackAction] { actions?[selector] ?? [] }
@@ -101,6 +107,16 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
         }
         if !DeviceConfiguration.memoryRange.contains(memoryMB) {
             return .invalidField("memoryMB", "memoryMB must be a whole number from 1 to 1048576, not \(memoryMB)")
+        }
+        if delegate.isLive,
+            !delegate.notImplemented.isEmpty || !delegate.durations.isEmpty || !delegate.returns.isEmpty
+                || delegate.actions != nil || !delegate.endsTasksOnExpiration
+                || delegate.configurationForConnecting != nil
+        {
+            return .invalidField(
+                "delegate.live",
+                "a live delegate answers each callback itself: leave out notImplemented, durations, returns, "
+                    + "endsTasksOnExpiration and actions")
         }
         for (selector, seconds) in delegate.durations where !Self.durationRange.contains(seconds) {
             return .invalidField(
@@ -191,6 +207,8 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     case showAlert(style: AlertStyle, title: String?)
     /// The app dismisses every alert and action sheet it shows, as Apple suggests before the background.
     case dismissAlerts
+    /// `endBackgroundTask:` for the task with this id (one the app began and has not ended: otherwise nothing).
+    case endBackgroundTask(task: Int)
 
     /// The most actions one callback may list.
     public static let limit = 16
@@ -198,6 +216,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// The action's name on the wire (its `do`), one per case.
     public enum Name: String, CaseIterable, Sendable {
         case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
+        case endBackgroundTask
     }
 
     public var name: Name {
@@ -210,6 +229,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .showViews: .showViews
         case .showAlert: .showAlert
         case .dismissAlerts: .dismissAlerts
+        case .endBackgroundTask: .endBackgroundTask
         }
     }
 }

@@ -5,7 +5,11 @@ extension Device {
     /// device events go to this device. With a realtime clock the device first advances to `now`;
     /// a manual clock ignores `now`. On a rejection nothing changes, not even the time, and the
     /// rejection's `index` names the event that failed.
-    public mutating func apply(_ events: [Event], app: String?, now: Double) throws(Rejection) -> Outcome {
+    ///
+    /// `answering` answers the callbacks of live delegates (LIFECYCLE §13); without one they hang.
+    public mutating func apply(
+        _ events: [Event], app: String?, now: Double, answering: (any CallbackAnswering)? = nil
+    ) throws(Rejection) -> Outcome {
         // Rolling back restores the device as it was, every field of it, without the app table: that rolls
         // back only the apps the batch touched, so a batch costs the same whatever the number of apps. (The
         // saved copy must not share the table, or the batch's first change would copy it: the table steps out
@@ -17,6 +21,7 @@ extension Device {
         log = []
         log.reserveCapacity(8)
         quietChange = false
+        if let answering { liveCalls = LiveCalls(answerer: answering) }
         apps.beginBatch()
         let before = observableDeviceFields
         let movesTo = events.contains { if case .moveTo = $0 { true } else { false } }
@@ -36,6 +41,7 @@ extension Device {
                 log = []
                 quietChange = false
                 launchWatchdog = nil
+                liveCalls = nil
                 // The state the client sees is the app's as it is now, after the rollback (API.md).
                 if let app, let state = apps[app]?.state { rejection.state = state }
                 throw rejection
@@ -49,17 +55,29 @@ extension Device {
             || entries[fromDeadlines...].contains { if case .device = $0.body { false } else { true } }
         log = []
         quietChange = false
-        return Outcome(entries: entries, changed: changed, applied: movesTo ? applied : nil)
+        return Outcome(
+            entries: entries, changed: changed, applied: movesTo ? applied : nil, answers: takeLiveAnswers())
     }
 
-    /// Moves the clock to `now` (never back), firing every deadline on the way in order.
-    public mutating func advance(to now: Double) -> Outcome {
+    /// Moves the clock to `now` (never back), firing every deadline on the way in order; `answering` answers
+    /// the callbacks of live delegates the deadlines bring.
+    public mutating func advance(to now: Double, answering: (any CallbackAnswering)? = nil) -> Outcome {
         log = []
+        if let answering { liveCalls = LiveCalls(answerer: answering) }
         let before = observableDeviceFields
         advanceInPlace(to: now)
         let entries = log
         log = []
-        return Outcome(entries: entries, changed: !entries.isEmpty || observableDeviceFields != before)
+        return Outcome(
+            entries: entries, changed: !entries.isEmpty || observableDeviceFields != before,
+            answers: takeLiveAnswers())
+    }
+
+    /// The answers the input got, and live delegates asked of nobody until the next input.
+    private mutating func takeLiveAnswers() -> [CallbackAnswer] {
+        guard let answers = liveCalls?.answers else { return [] }
+        liveCalls = nil
+        return answers
     }
 
     /// What a client sees of the device itself, to tell whether an input changed something.

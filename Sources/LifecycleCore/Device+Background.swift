@@ -89,9 +89,10 @@ extension Device {
         let caps = capabilities(of: app)
         var args: [String: JSONValue] = [:]
         if let payload { args["userInfo"] = payload }
-        let selector = caps.remoteNotificationSelectors.first { app.delegate.implements($0) }
         if app.state.isForeground {
-            if let selector { invoke(id, selector, args: args) }
+            if let selector = caps.remoteNotificationSelectors.first(where: { implements(id, $0, args: args) }) {
+                invoke(id, selector, args: args)
+            }
             return
         }
         guard contentAvailable else { return }  // the user sees it; the app hears nothing until tapped
@@ -123,12 +124,19 @@ extension Device {
             break
         }
         let app = apps[existing: id]
-        guard app.delegate.implements(selector) else { return }
+        let live =
+            app.storedConfiguration.value.delegate.isLive
+            ? takeLive(id, selector, args: args, limit: Watchdog.backgroundWindow) : nil
+        guard live?.implemented ?? app.delegate.implements(selector) else { return }
         // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
-        let duration = app.delegate.duration(of: selector)
+        let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
         record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
-        if app.delegate.actions != nil, !performActions(id, inside: selector) { return }
-        if duration > Watchdog.backgroundWindow {
+        if let live {
+            guard performActions(id, inside: selector, live.actions) else { return }
+        } else if app.delegate.actions != nil, !performActions(id, inside: selector) {
+            return
+        }
+        if duration > Watchdog.backgroundWindow || live?.hung == true {
             apps[existing: id].windowWatchdog = time + Watchdog.backgroundWindow
             apps[existing: id].windowEnd = time + Watchdog.backgroundWindow
         } else {
@@ -141,6 +149,7 @@ extension Device {
     mutating func expireBackgroundTasks(_ id: String) {
         apps[existing: id].budgetExhausted = true
         let tasks = apps[existing: id].backgroundTasks
+        if apps[existing: id].storedConfiguration.value.delegate.isLive { return expireLive(id, tasks) }
         for task in tasks {
             var args: [String: JSONValue] = ["task": .number(Double(task.id))]
             if let name = task.name { args["name"] = .string(name) }

@@ -1,11 +1,11 @@
 /// What an app does inside its callbacks, and what the system does about it (LIFECYCLE §6;
 /// seed 000 §3.3 and seed 000 §3.5).
 extension Device {
-    /// Runs the delegate's actions for `selector`, as the callback starts; false when one of them ended the
-    /// app (the caller stops: no duration, no notification). Callers skip it for delegates without actions,
-    /// which cost every callback nothing then.
-    mutating func performActions(_ id: String, inside selector: String) -> Bool {
-        let actions = apps[existing: id].delegate.actions(inside: selector)
+    /// Runs the delegate's actions for `selector` (`listed`: a live delegate's, nil: the script's), as the
+    /// callback starts; false when one of them ended the app (the caller stops: no duration, no notification).
+    /// Callers skip it for scripted delegates without actions, which cost every callback nothing then.
+    mutating func performActions(_ id: String, inside selector: String, _ listed: [CallbackAction]? = nil) -> Bool {
+        let actions = listed ?? apps[existing: id].delegate.actions(inside: selector)
         guard !actions.isEmpty else { return true }
         for action in actions {
             switch action {
@@ -49,6 +49,10 @@ extension Device {
                 apps[existing: id].shownAlerts = shown
             case .dismissAlerts:
                 apps[existing: id].shownAlerts = nil
+            case .endBackgroundTask(let task):
+                // A task already ended (or never begun) is nothing to end, as UIKit ignores it.
+                guard apps[existing: id].backgroundTasks.contains(where: { $0.id == task }) else { continue }
+                try? endBackgroundTask(id, task: task)
             }
         }
         return true
@@ -96,7 +100,7 @@ extension Device {
         for alert in shown.reversed() {
             var args: [String: JSONValue] = alert.title.map { ["title": .string($0)] } ?? [:]
             var selector = alert.style.cancelSelector
-            if !apps[existing: id].delegate.implements(selector) {
+            if !implements(id, selector, args: args) {
                 selector = alert.style.clickedSelector
                 args["cancelButton"] = .bool(true)
             }

@@ -149,14 +149,11 @@ extension Device {
                 return false
             }
             remaining -= spent
+            if !returned(id, selector) { proceed = false }
             if selector == Selector.willFinishLaunchingWithOptions {
                 // Restoration comes between willFinish and didFinish [S21].
                 guard let restoring = restoreState(id, limit: remaining) else { return false }
                 remaining -= restoring
-            }
-            if apps[existing: id].delegate.implements(selector), !apps[existing: id].delegate.returnValue(of: selector)
-            {
-                proceed = false
             }
         }
         guard !background else { return caps.usesScenes ? discardPendingSessions(id) : true }
@@ -233,8 +230,8 @@ extension Device {
 
     /// The newest URL callback the delegate implements, in the inactive or active state.
     mutating func urlCallback(_ id: String, _ url: OpenedURL) {
-        let app = apps[existing: id]
-        guard let selector = capabilities(of: app).urlSelectors.first(where: { app.delegate.implements($0) }) else {
+        let args = url.args
+        guard let selector = capabilities(of: id).urlSelectors.first(where: { implements(id, $0, args: args) }) else {
             return
         }
         invoke(id, selector, args: url.args)

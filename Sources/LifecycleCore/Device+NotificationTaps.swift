@@ -58,9 +58,8 @@ extension Device {
 
     /// The newest remote-notification callback the delegate implements, in the state the app is in.
     mutating func notificationCallback(_ id: String, _ args: [String: JSONValue]) {
-        let app = apps[existing: id]
-        let selectors = capabilities(of: app).remoteNotificationSelectors
-        guard let selector = selectors.first(where: { app.delegate.implements($0) }) else { return }
+        let selectors = capabilities(of: id).remoteNotificationSelectors
+        guard let selector = selectors.first(where: { implements(id, $0, args: args) }) else { return }
         invoke(id, selector, args: args)
     }
 }

@@ -47,12 +47,18 @@ extension Device {
     ) -> Double? {
         // The configuration alone, shared: binding the app would copy it.
         let configuration = apps[existing: id].storedConfiguration
+        // A live delegate's answer stands for the script (LIFECYCLE §13); scripted apps read the script alone.
+        let live = configuration.value.delegate.isLive ? takeLive(id, selector, args: args, limit: limit) : nil
         var spent = 0.0
-        if configuration.value.delegate.implements(selector) {
-            let duration = configuration.value.delegate.duration(of: selector)
+        if live?.implemented ?? configuration.value.delegate.implements(selector) {
+            let duration = live?.appliedDuration ?? configuration.value.delegate.duration(of: selector)
             record(id, .callback(selector: selector, state: apps[existing: id].state, args: args, duration: duration))
-            if configuration.value.delegate.actions != nil, !performActions(id, inside: selector) { return nil }
-            if let limit, duration > limit {
+            if let live {
+                guard performActions(id, inside: selector, live.actions) else { return nil }
+            } else if configuration.value.delegate.actions != nil, !performActions(id, inside: selector) {
+                return nil
+            }
+            if let limit = Self.watchdog(limit, duration: duration, live) {
                 time = min(time + limit, Self.maximumTime)
                 end(id, .watchdog, notified: selector == Selector.willTerminate)
                 return nil
@@ -103,12 +109,18 @@ extension Device {
         let queue = apps[existing: id].queuedNotifications
         apps[existing: id].queuedNotifications = []
         for item in queue {
-            if let selector = Self.delegateMethod(forQueued: item.name),
-                apps[existing: id].delegate.implements(selector)
-            {
+            if let selector = Self.delegateMethod(forQueued: item.name), implements(id, selector) {
                 let app = apps[existing: id]
-                let duration = app.delegate.duration(of: selector)
+                let live = app.storedConfiguration.value.delegate.isLive ? takeLive(id, selector, args: [:]) : nil
+                let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
                 record(id, .callback(selector: selector, state: app.state, args: [:], duration: duration))
+                if let live {
+                    guard performActions(id, inside: selector, live.actions) else { return }
+                    if let limit = Self.watchdog(nil, duration: duration, live) {
+                        time = min(time + limit, Self.maximumTime)
+                        return end(id, .watchdog, notified: false)
+                    }
+                }
                 time = min(time + duration, Self.maximumTime)
             }
             record(

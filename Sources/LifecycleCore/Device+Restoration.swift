@@ -5,10 +5,10 @@ extension Device {
     /// Returns false when the watchdog killed the app.
     mutating func preserveState(_ id: String) -> Bool {
         guard let state = apps[existing: id].configuration.restorableState, capabilities(of: id).hasStateRestoration,
-            apps[existing: id].delegate.implements(Selector.shouldSaveApplicationState)
+            implements(id, Selector.shouldSaveApplicationState)
         else { return true }
         guard invoke(id, Selector.shouldSaveApplicationState) != nil else { return false }
-        guard apps[existing: id].delegate.returnValue(of: Selector.shouldSaveApplicationState) else { return true }
+        guard returned(id, Selector.shouldSaveApplicationState) else { return true }
         guard invoke(id, Selector.willEncodeRestorableState, args: ["state": state]) != nil else { return false }
         apps[existing: id].preservedState = PreservedState(state: state, savedAt: time)
         return true
@@ -22,10 +22,10 @@ extension Device {
         guard let preserved = apps[existing: id].preservedState else { return 0 }
         apps[existing: id].preservedState = nil
         guard capabilities(of: id).hasStateRestoration,
-            apps[existing: id].delegate.implements(Selector.shouldRestoreApplicationState)
+            implements(id, Selector.shouldRestoreApplicationState)
         else { return 0 }
         guard let asked = invoke(id, Selector.shouldRestoreApplicationState, limit: limit) else { return nil }
-        guard apps[existing: id].delegate.returnValue(of: Selector.shouldRestoreApplicationState) else { return asked }
+        guard returned(id, Selector.shouldRestoreApplicationState) else { return asked }
         guard let decoded = invoke(id, Selector.didDecodeRestorableState, args: preserved.args, limit: limit - asked)
         else { return nil }
         return asked + decoded
@@ -37,13 +37,13 @@ extension Device {
         guard let state = apps[existing: id].configuration.restorableState,
             let index = apps[existing: id].sessions.firstIndex(where: { $0.id == session }),
             apps[existing: id].sessions[index].hasDelegate,
-            apps[existing: id].delegate.implements(Selector.sceneStateRestorationActivity)
+            implements(id, Selector.sceneStateRestorationActivity, session: session)
         else { return true }
         guard invokeScene(id, session, Selector.sceneStateRestorationActivity) else { return false }
-        let returned = apps[existing: id].delegate.returnValue(of: Selector.sceneStateRestorationActivity)
+        let kept = returned(id, Selector.sceneStateRestorationActivity)
         if let index = apps[existing: id].sessions.firstIndex(where: { $0.id == session }) {
             apps[existing: id].scenes.sessions[index].restorationActivity =
-                returned ? PreservedState(state: state, savedAt: time) : nil
+                kept ? PreservedState(state: state, savedAt: time) : nil
         }
         return true
     }

@@ -46,14 +46,21 @@ extension Device {
     ) -> Bool {
         let app = apps[existing: id]
         guard let scene = app.sessions.first(where: { $0.id == session }) else { return true }
-        if scene.hasDelegate, app.delegate.implements(selector) {
-            let duration = app.delegate.duration(of: selector)
+        let limits = [limit, launchLimit].compactMap { $0 }
+        let live =
+            scene.hasDelegate && app.storedConfiguration.value.delegate.isLive
+            ? takeLive(id, selector, args: args, session: session, limit: limits.min()) : nil
+        if scene.hasDelegate, live?.implemented ?? app.delegate.implements(selector) {
+            let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
             record(
                 id, .callback(selector: selector, state: app.state, args: args, duration: duration), session: session,
                 sceneState: scene.state)
-            if app.delegate.actions != nil, !performActions(id, inside: selector) { return false }
-            let limits = [limit, launchLimit].compactMap { $0 }
-            if let limit = limits.min(), duration > limit {
+            if let live {
+                guard performActions(id, inside: selector, live.actions) else { return false }
+            } else if app.delegate.actions != nil, !performActions(id, inside: selector) {
+                return false
+            }
+            if let limit = Self.watchdog(limits.min(), duration: duration, live) {
                 time += limit
                 end(id, .watchdog, notified: false)
                 return false

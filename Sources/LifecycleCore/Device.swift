@@ -43,6 +43,9 @@ public struct Device: Equatable, Sendable, Codable {
     var quietChange = false
     /// While a scene app launches: when the launch watchdog fires (LIFECYCLE §11.5).
     var launchWatchdog: Double?
+    /// What the input being applied asked of live delegates, and who answers them; nil while no live delegate
+    /// is concerned (every scripted input: copying the device then copies one empty field).
+    var liveCalls: LiveCalls?
 
     /// What a saved device holds: everything but the scratch state of the input being applied, so devices
     /// saved before that state existed still load.
@@ -137,4 +140,7 @@ public struct Outcome: Equatable, Sendable {
     /// When the input held a `moveTo`: every ordinary event applied, in order, each `moveTo` replaced by its
     /// steps; applying these as one batch to the device as it was gives the same entries and state. Nil otherwise.
     public var applied: [Event]? = nil
+    /// What live delegates answered during the input, in the order asked (LIFECYCLE §13): with the input,
+    /// `RecordedAnswers` of them applies it again exactly. Empty when no live delegate was asked.
+    public var answers: [CallbackAnswer] = []
 }

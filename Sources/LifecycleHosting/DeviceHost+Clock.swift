@@ -21,9 +21,12 @@ extension DeviceHost {
     func clockFired() {
         guard life == .live else { return }
         let now = clockNow()
-        let outcome = device.advance(to: now)
+        let outcome = device.advance(to: now, answering: liveAnswering)
         if !outcome.entries.isEmpty {
-            commit(.advance(now: now), stored: RetainedEntry.retaining(outcome.entries)) {
+            commit(
+                JournaledInput.advance(now: now).withAnswers(outcome.answers),
+                stored: RetainedEntry.retaining(outcome.entries)
+            ) {
                 _ in
             }
         }

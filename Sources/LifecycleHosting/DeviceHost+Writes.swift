@@ -45,6 +45,7 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             stateBytes.subtract(described, ordering: .relaxed)
+            liveDelegates[appID] = nil
             rescheduleTimer()
             commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
         }
@@ -97,7 +98,7 @@ extension DeviceHost {
             let now = clockNow()
             let outcome: Outcome
             do throws(Rejection) {
-                outcome = try device.apply(request.events, app: request.app, now: now)
+                outcome = try device.apply(request.events, app: request.app, now: now, answering: liveAnswering)
             } catch {
                 return completion(.failure(.rejected(error)))
             }
@@ -113,7 +114,8 @@ extension DeviceHost {
                 idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
             }
             let entry = JournaledInput.events(
-                app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint)
+                app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint
+            ).withAnswers(outcome.answers)
             let served = followed ? ServedEntries(rendered, of: outcome.entries) : nil
             // Armed before the change is journaled: by the time it is answered, the timer of its deadline is set
             // (it fires on this queue, after this block, either way).

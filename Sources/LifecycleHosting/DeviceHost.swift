@@ -60,6 +60,8 @@ package final class DeviceHost: @unchecked Sendable {
     var journalBytesSinceSnapshot = 0
     /// The timer of the core's next deadline, on a realtime clock (`rescheduleTimer`).
     var timer: (any HostTimer)?
+    /// The live delegates attached to apps of the device, by app (`attachDelegate`); never journaled.
+    var liveDelegates: [String: any CallbackAnswering] = [:]
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
     /// `clock`: the wall clock a realtime device clock follows, `anchorWall` where it read 0 on it.

@@ -154,11 +154,13 @@ package struct PublishedDevice: Sendable {
 
     /// The device as a reader should see it now. A realtime clock moves between events: its time,
     /// budgets and any deadline its timer is about to fire are projected on a copy (the core is pure).
+    /// A deadline that would ask a live delegate is not projected (no delegate can be asked off the device's
+    /// queue, LIFECYCLE §13): the reader sees the device as its queue last left it until the timer fires.
     package var current: Device {
         guard device.configuration.clockMode == .realtime else { return device }
         var copy = device
-        _ = copy.advance(to: anchor.time(of: device))
-        return copy
+        let projected = copy.advance(to: anchor.time(of: device))
+        return projected.answers.isEmpty ? copy : device
     }
 
     /// Every parked poll, to answer them all (a delete, a reset, a drain).

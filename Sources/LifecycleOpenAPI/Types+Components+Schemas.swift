@@ -2114,6 +2114,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDelegate/actions`.
             public var actions: Components.Schemas.AppDelegate.actionsPayload?
+            /// True: the delegate is answered live, callback by callback, by the team's own code (in process through the Swift client's delegate protocols) instead of by this script (docs/LIFECYCLE.md §13); the other fields are then left out. Each answer (implemented or not, the value returned, the seconds taken, the actions) goes through the rules a script's does.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppDelegate/live`.
+            public var live: Swift.Bool?
             /// Creates a new `AppDelegate`.
             ///
             /// - Parameters:
@@ -2122,18 +2126,21 @@ extension Components {
             ///   - returns: Return values of BOOL callbacks (true otherwise), e.g. `application:didFinishLaunchingWithOptions:`; for `application:configurationForConnectingSceneSession:options:` a configuration name (a string).
             ///   - endsTasksOnExpiration: Whether the expiration handler ends the background tasks (otherwise the app is killed with `backgroundTaskExpired`).
             ///   - actions: What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts. A callback the delegate does not implement takes none.
+            ///   - live: True: the delegate is answered live, callback by callback, by the team's own code (in process through the Swift client's delegate protocols) instead of by this script (docs/LIFECYCLE.md §13); the other fields are then left out. Each answer (implemented or not, the value returned, the seconds taken, the actions) goes through the rules a script's does.
             public init(
                 notImplemented: [Components.Schemas.DelegateSelector]? = nil,
                 durations: Components.Schemas.AppDelegate.durationsPayload? = nil,
                 returns: Components.Schemas.AppDelegate.returnsPayload? = nil,
                 endsTasksOnExpiration: Swift.Bool? = nil,
-                actions: Components.Schemas.AppDelegate.actionsPayload? = nil
+                actions: Components.Schemas.AppDelegate.actionsPayload? = nil,
+                live: Swift.Bool? = nil
             ) {
                 self.notImplemented = notImplemented
                 self.durations = durations
                 self.returns = returns
                 self.endsTasksOnExpiration = endsTasksOnExpiration
                 self.actions = actions
+                self.live = live
             }
             public enum CodingKeys: String, CodingKey {
                 case notImplemented
@@ -2141,6 +2148,7 @@ extension Components {
                 case returns
                 case endsTasksOnExpiration
                 case actions
+                case live
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2164,16 +2172,21 @@ extension Components {
                     Components.Schemas.AppDelegate.actionsPayload.self,
                     forKey: .actions
                 )
+                self.live = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .live
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "notImplemented",
                     "durations",
                     "returns",
                     "endsTasksOnExpiration",
-                    "actions"
+                    "actions",
+                    "live"
                 ])
             }
         }
-        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself.
+        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires.
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAction`.
         @frozen public enum CallbackAction: Codable, Hashable, Sendable {
@@ -2183,6 +2196,8 @@ extension Components {
             case beginBackgroundTask(Components.Schemas.BeginBackgroundTaskAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/DismissAlertsAction`.
             case dismissAlerts(Components.Schemas.DismissAlertsAction)
+            /// - Remark: Generated from `#/components/schemas/CallbackAction/EndBackgroundTaskAction`.
+            case endBackgroundTask(Components.Schemas.EndBackgroundTaskAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ViewsAction`.
             case hideViews(Components.Schemas.ViewsAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ResourceAction`.
@@ -2209,6 +2224,8 @@ extension Components {
                     self = .beginBackgroundTask(try .init(from: decoder))
                 case "dismissAlerts":
                     self = .dismissAlerts(try .init(from: decoder))
+                case "endBackgroundTask":
+                    self = .endBackgroundTask(try .init(from: decoder))
                 case "hideViews":
                     self = .hideViews(try .init(from: decoder))
                 case "release":
@@ -2235,6 +2252,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .dismissAlerts(value):
                     try value.encode(to: encoder)
+                case let .endBackgroundTask(value):
+                    try value.encode(to: encoder)
                 case let .hideViews(value):
                     try value.encode(to: encoder)
                 case let .release(value):
@@ -2246,6 +2265,46 @@ extension Components {
                 case let .useGPU(value):
                     try value.encode(to: encoder)
                 }
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EndBackgroundTaskAction`.
+        public struct EndBackgroundTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EndBackgroundTaskAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// The id of the task the app ends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EndBackgroundTaskAction/task`.
+            public var task: Swift.Int
+            /// Creates a new `EndBackgroundTaskAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - task: The id of the task the app ends.
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                task: Swift.Int
+            ) {
+                self._do = _do
+                self.task = task
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case task
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.task = try container.decode(
+                    Swift.Int.self,
+                    forKey: .task
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "task"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ShowAlertAction`.

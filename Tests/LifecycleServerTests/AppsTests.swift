@@ -93,6 +93,45 @@ import Testing
         }
     }
 
+    /// `delegate.live` (LIFECYCLE §13): shown on the app, refused with any of the script's fields; a script's
+    /// `endBackgroundTask` action ends the task it names.
+    @Test func liveDelegateConfiguration() throws {
+        try withDaemon { server in
+            let created = try server.post("/v1/apps", #"{"id": "live", "bundleId": "x", "delegate": {"live": true}}"#)
+            #expect(created.status == 201)
+            #expect(created.nested("delegate")["live"] as? Bool == true)
+            let scripted = try server.post(
+                "/v1/apps", #"{"id": "scripted", "bundleId": "x", "delegate": {"live": false}}"#)
+            #expect(scripted.nested("delegate")["live"] == nil)
+            for body in [
+                #"{"bundleId": "x", "delegate": {"live": true, "durations": {"applicationDidEnterBackground:": 1}}}"#,
+                #"{"bundleId": "x", "delegate": {"live": true, "endsTasksOnExpiration": false}}"#,
+            ] {
+                let refused = try server.post("/v1/apps", body)
+                expectProblem(refused, status: 400, code: "invalid-field")
+                #expect(refused.string("field") == "delegate.live", "\(body)")
+            }
+            let refused = try server.post("/v1/apps", #"{"bundleId": "x", "delegate": {"live": "yes"}}"#)
+            expectProblem(refused, status: 400, code: "invalid-field")
+            #expect(refused.string("field") == "delegate.live")
+            try server.createApp(
+                #"{"id": "saver", "bundleId": "x", "iosVersion": "7.0", "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "beginBackgroundTask", "name": "save"}], "applicationWillEnterForeground:": [{"do": "endBackgroundTask", "task": 1}]}}}"#
+            )
+            let home = try server.postEvents("/v1/apps/saver/events", #"[{"type": "launch"}, {"type": "homeButton"}]"#)
+            #expect(home.nested("app")["state"] as? String == "background")
+            let back = try server.postEvents("/v1/apps/saver/events", #"[{"type": "launch"}]"#)
+            #expect(
+                back.entries.contains { $0["kind"] as? String == "backgroundTask" && $0["event"] as? String == "ended" }
+            )
+            let missing = try server.post(
+                "/v1/apps",
+                #"{"bundleId": "x", "delegate": {"actions": {"applicationDidEnterBackground:": [{"do": "endBackgroundTask"}]}}}"#
+            )
+            expectProblem(missing, status: 400, code: "invalid-field")
+            #expect(missing.string("field") == "delegate.actions.applicationDidEnterBackground:[0].task")
+        }
+    }
+
     /// `sensitiveViews` and the snapshot entry (LIFECYCLE §6): hidden views show as hidden; an action naming a
     /// view the app does not list, or a view listed twice, is refused.
     @Test func sensitiveViewsAndTheSnapshot() throws {

@@ -205,6 +205,17 @@ package enum ScenarioExport {
             guard let gap = try catchUp(&replica, to: now) else { return nil }
             _ = replica?.advance(to: now)
             return step("POST /v1/devices/\(id)/events", body: .array([gap]))
+        case .answered:
+            // A scenario has no way yet to hand the answers back to the replay (LIFECYCLE §13).
+            throw LiveAnswersNotExported(device: id)
+        }
+    }
+
+    /// A device whose live delegates answered callbacks: its recording cannot be written as a scenario yet.
+    package struct LiveAnswersNotExported: Error, CustomStringConvertible {
+        package var device: String
+        package var description: String {
+            "device \(device) has a live delegate's answers in its recording: a scenario cannot replay them yet"
         }
     }
 

@@ -6,6 +6,13 @@ import Synchronization
 extension DeviceHost {
     /// Re-applies one journaled input: the same inputs give the same state, entries and answers.
     package func replay(_ entry: JournaledInput) throws {
+        try replay(entry, answering: nil, recordedAs: entry)
+    }
+
+    /// Re-applies `entry` with `answering` for its live delegates; `record` is the record it came in.
+    private func replay(
+        _ entry: JournaledInput, answering: RecordedAnswers?, recordedAs record: JournaledInput
+    ) throws {
         var entries: [TimelineEntry] = []
         var removed: String?
         switch entry {
@@ -20,7 +27,7 @@ extension DeviceHost {
             stateBytes.subtract(described, ordering: .relaxed)
             removed = appID
         case .events(let app, let now, let events, let key, let fingerprint):
-            let outcome = try device.apply(events, app: app, now: now)
+            let outcome = try device.apply(events, app: app, now: now, answering: answering)
             entries = outcome.entries
             if let key, let fingerprint {
                 let applied = AppliedEvents(device: device, app: app, outcome: outcome)
@@ -28,10 +35,12 @@ extension DeviceHost {
                 idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
-            entries = device.advance(to: now).entries
+            entries = device.advance(to: now, answering: answering).entries
+        case .answered(let input, let answers):
+            return try replay(input, answering: RecordedAnswers(answers), recordedAs: record)
         }
         let stored = RetainedEntry.retaining(entries)
-        let recorded = recordingStep(isRecording ? entry.bytes : [])
+        let recorded = recordingStep(isRecording ? record.bytes : [])
         let changedApps = device.takeChangedApps()
         let snapshot = device.changes(of: changedApps)
         shared.withLock { shared in

@@ -6,7 +6,8 @@ import LifecycleJSON
 /// conformances read (`{"<case>":{"<label>":value,...}}`, nil members left out, an unlabeled value as
 /// `_0`), so `JournalRecordFormat.decode` reads these records and `JSONEncoder`'s alike.
 package enum JournalRecordWriter {
-    /// The record of `entry`, or nil for the kinds written through `Codable` (devices and apps: rare).
+    /// The record of `entry`, or nil for the kinds written through `Codable` (devices and apps: rare; inputs
+    /// with live delegates' answers).
     package static func record(_ entry: JournaledInput, prefix: [UInt8]) -> [UInt8]? {
         var w: JSONWriter
         switch entry {
@@ -38,7 +39,7 @@ package enum JournalRecordWriter {
             w.number(now)
             w.endObject()
             w.endObject()
-        case .device, .app, .deleteApp:
+        case .device, .app, .deleteApp, .answered:
             return nil
         }
         w.endObject()  // closes the prefix's `{"v":2,"entry":`

@@ -16,6 +16,10 @@ package enum JournaledInput: Equatable, Codable {
     case events(app: String?, now: Double, events: [Event], key: String?, fingerprint: UInt64?)
     /// A realtime clock fired deadlines up to `now`.
     case advance(now: Double)
+    /// An input (`events` or `advance`) whose callbacks live delegates answered, with their answers in the
+    /// order asked: it replays with `RecordedAnswers` of them (LIFECYCLE §13). Inputs no live delegate
+    /// answered are journaled as they always were.
+    indirect case answered(input: JournaledInput, answers: [CallbackAnswer])
 
     /// The record in the current format.
     package var bytes: [UInt8] { JournalRecordFormat.encode(self) }

@@ -17,6 +17,7 @@ extension AppRequest {
         return actions
     }
 
+    /// One action, `{"do": ...}` and its fields: a script's, or one a live delegate answered (LIFECYCLE §13).
     private static func action(_ reader: FieldReader) throws(APIError) -> CallbackAction {
         guard let name = try reader.enumeration("do", CallbackAction.Name.self) else {
             throw .invalidField(
@@ -52,6 +53,13 @@ extension AppRequest {
         case .dismissAlerts:
             try reader.rejectUnknown(allowed: ["do"])
             return .dismissAlerts
+        case .endBackgroundTask:
+            try reader.rejectUnknown(allowed: ["do", "task"])
+            guard let task = try reader.integer("task", in: 1...Int(Int32.max)) else {
+                throw .invalidField(
+                    reader.path("task"), "\(reader.path("task")) is required: the id of the task the app ends")
+            }
+            return .endBackgroundTask(task: task)
         }
     }
 }

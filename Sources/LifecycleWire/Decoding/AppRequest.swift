@@ -73,8 +73,10 @@ package struct AppRequest {
         }
         if let delegate = try reader.object("delegate") {
             try delegate.rejectUnknown(allowed: [
-                "notImplemented", "durations", "returns", "endsTasksOnExpiration", "actions",
+                "notImplemented", "durations", "returns", "endsTasksOnExpiration", "actions", "live",
             ])
+            // false is the script, as when absent: kept as nil so scripted apps stay as they were.
+            if try delegate.bool("live") == true { configuration.delegate.live = true }
             if let selectors = try delegate.strings("notImplemented") {
                 configuration.delegate.notImplemented = Set(selectors)
             }

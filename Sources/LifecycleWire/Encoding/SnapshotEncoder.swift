@@ -164,6 +164,11 @@ package enum SnapshotEncoder {
             w.endArray()
         }
         w.endObject()
+        // Only a live delegate says so: a scripted app's delegate reads as it always did.
+        if delegate.isLive {
+            w.field("live")
+            w.bool(true)
+        }
         w.endObject()
     }
 
@@ -201,6 +206,9 @@ package enum SnapshotEncoder {
             }
         case .dismissAlerts:
             break
+        case .endBackgroundTask(let task):
+            w.field("task")
+            w.int(task)
         }
         w.endObject()
     }
