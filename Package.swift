@@ -43,6 +43,7 @@ let package = Package(
         //   LifecycleStore  the journal (SQLite or memory)          Locking  the one lock box
         //   LifecycleJSON   JSON text: the parser, the writer, content hashes            (Core)
         //   LifecycleWire   the API's encoders and decoders, the one problem type        (Core, JSON)
+        //   LifecycleExplore seeded walks of the catalogue's events, properties, shrinking  (Core, JSON, Wire, Scenarios)
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
         //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, JSON, Locking)
         //   LifecycleApplication the business with no HTTP: namespaces, access, the journal's writer, the change feed,
@@ -174,10 +175,19 @@ let package = Package(
             resources: [.embedInCode("Resources/scenario.schema.json")],
             swiftSettings: strict
         ),
+        // Seeded random walks of the catalogue's events against an app described as in a scenario file, its
+        // properties held in the format's patterns, a failing walk shrunk and written as a scenario
+        // (docs/EXPLORE.md); in process, no HTTP.
+        .target(
+            name: "LifecycleExplore",
+            dependencies: ["LifecycleCore", "LifecycleJSON", "LifecycleWire", "LifecycleScenarios"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "lifecycled",
             dependencies: [
                 "LifecycleDaemon",
+                "LifecycleExplore",
                 "LifecycleCore",
                 "LifecycleJSON",
                 "LifecycleScenarios",
@@ -232,8 +242,8 @@ let package = Package(
         ),
 
         // What every test target shares, with no daemon behind it (the core's, the store's and the HTTP
-        // server's tests link only this): the one eventually, seeded generator, temporary folder and lock box's
-        // test methods, and the raw HTTP and event-stream clients of the live tests.
+        // server's tests link only this): the one eventually, temporary folder and lock box's test methods, and
+        // the raw HTTP and event-stream clients of the live tests.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
         // The testing library of the daemon: the daemon in process or live on port 0 behind one interface
         // (TestDaemon), answering the same Reply either way.
@@ -264,6 +274,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifecycleScenariosTests", dependencies: ["LifecycleScenarios", "LifecycleCore", "LifecycleJSON"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LifecycleExploreTests",
+            dependencies: ["LifecycleExplore", "LifecycleScenarios", "LifecycleCore", "LifecycleJSON"],
             swiftSettings: strict),
         .testTarget(
             name: "LifecycleClientTests",
@@ -302,7 +316,7 @@ let package = Package(
                 "LifecycleApplication", "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore",
                 "LifecycleWire", "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon",
                 "LifecycleJSON",
-                "LifecycleScenarios", .product(name: "Logging", package: "swift-log"),
+                "LifecycleScenarios", "LifecycleExplore", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

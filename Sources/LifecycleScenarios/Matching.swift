@@ -18,7 +18,8 @@ public struct Mismatch: Error, CustomStringConvertible, Sendable {
 
 /// The scenario format's patterns (docs/SCENARIOS.md): an object matches when each of its members does (others
 /// may be there), a list a list of the same length item by item, a scalar an equal one; `$subsequence`,
-/// `$len`, `$any`, `$absent` (as a member), `$not`, `$gte`, `$lte` and `$contains` say more.
+/// `$len`, `$any`, `$absent` (as a member), `$not`, `$gte`, `$lte` and `$contains` say more; `$none` and
+/// `$followedBy` (Ordering.swift) say what never appears in a list and what must follow what.
 enum Pattern {
     static func match(_ expected: JSONValue, _ actual: JSONValue, at path: String = "$") throws(Mismatch) {
         if case .object(let members) = expected, members.count == 1, let (op, argument) = members.first,
@@ -114,6 +115,10 @@ enum Pattern {
                     "\(path): missing \(text(wanted[next])) (in order) within \(text(actual, limit: 600))",
                     lists: (wanted, have, next))
             }
+        case "$none":
+            try Ordering.none(argument, actual, at: path)
+        case "$followedBy":
+            try Ordering.followedBy(argument, actual, at: path)
         case "$absent":
             throw Mismatch("\(path): $absent only works as a member's pattern")
         default:

@@ -28,6 +28,14 @@ public struct Scenario: Sendable {
         try self.init(file: file, document: document)
     }
 
+    /// A scenario of these steps, as read from a file already held to the format.
+    package init(file: String, name: String, steps: [JSONValue], namespace: String? = nil) {
+        self.file = file
+        self.name = name
+        self.steps = steps
+        self.namespace = namespace
+    }
+
     /// The versions of the format this runner reads (`format`; absent: 1).
     public static let formats: [Double] = [1]
 
@@ -73,6 +81,8 @@ public struct ScenarioRunner: Sendable {
     /// Whether `expect` and `expectHeaders` are held to the answers (statuses always are): an import may
     /// ignore them.
     public var checksExpectations = true
+    /// What `${run}` stands for; nil, a token of its own for each run (an explorer's reads pin it).
+    package var runToken: String?
 
     /// The most bytes substitution may make of one step (every string of it that holds a variable, counted as
     /// it becomes) and the most a saved value may hold as text: a step past it stops the run before it is built.
@@ -93,7 +103,9 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs every step; throws the first `Mismatch`, naming the step.
     public func run(_ scenario: Scenario) throws {
-        var variables: [String: JSONValue] = ["run": .string(String(UUID().uuidString.lowercased().prefix(10)))]
+        var variables: [String: JSONValue] = [
+            "run": .string(runToken ?? String(UUID().uuidString.lowercased().prefix(10)))
+        ]
         for (index, written) in scenario.steps.enumerated() {
             let step: JSONValue
             do {
@@ -251,7 +263,9 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// `substitute` without a bound.
-    static func substitute(_ value: JSONValue, _ variables: [String: JSONValue]) throws(Mismatch) -> JSONValue {
+    package static func substitute(_ value: JSONValue, _ variables: [String: JSONValue]) throws(Mismatch)
+        -> JSONValue
+    {
         var budget = Budget(limit: .max)
         return try substitute(value, variables, within: &budget)
     }

@@ -19,6 +19,7 @@ struct Lifecycled: ParsableCommand {
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
               lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] <paths> ...
+              lifecycled explore --scenario <file> [--property <file> ...] [--seed <n>] [--walks <n>] [--steps <n>] [--versions <list>] [--out <file>]
             """,
         discussion: """
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \
@@ -30,7 +31,7 @@ struct Lifecycled: ParsableCommand {
             \(Setting.listing).
             """,
         version: "lifecycled \(BuildInfo.version) (revision \(BuildInfo.revision))",
-        subcommands: [TokenCommand.self, CheckCommand.self])
+        subcommands: [TokenCommand.self, CheckCommand.self, ExploreCommand.self])
 
     /// Every default below is the library's (`DaemonConfiguration()`), written once there; an option not
     /// given is nil, so the environment and the file can say it.

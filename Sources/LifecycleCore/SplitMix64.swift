@@ -1,4 +1,5 @@
-/// SplitMix64: the one seeded generator of the tests, so a seed replays the same values on every platform.
+/// SplitMix64: the one seeded generator of the explorer and the tests, so a seed replays the same values on every
+/// platform.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     package var state: UInt64
 
