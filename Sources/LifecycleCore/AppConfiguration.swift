@@ -128,6 +128,13 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             for case .showAlert(_, let title?) in list where title.unicodeScalars.count > 255 {
                 return .invalidField("delegate.actions", "an alert's title in \(selector) is at most 255 characters")
             }
+            for case .startBackgroundTransfer(let session, _, let name) in list
+            where [session, name].contains(where: { $0.isEmpty || $0.unicodeScalars.count > 128 }) {
+                return .invalidField(
+                    "delegate.actions",
+                    "a background transfer's session and name in \(selector) are non-empty strings of at most 128 "
+                        + "characters")
+            }
             for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
                 return .invalidField(
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
@@ -191,6 +198,9 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     case showAlert(style: AlertStyle, title: String?)
     /// The app dismisses every alert and action sheet it shows, as Apple suggests before the background.
     case dismissAlerts
+    /// A task in the background URL session `session` (`URLSessionConfiguration.background(withIdentifier:)`,
+    /// iOS 7 and later): the system carries it out while the app is suspended or not running (LIFECYCLE §14).
+    case startBackgroundTransfer(session: String, task: TransferTask, name: String)
 
     /// The most actions one callback may list.
     public static let limit = 16
@@ -198,6 +208,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// The action's name on the wire (its `do`), one per case.
     public enum Name: String, CaseIterable, Sendable {
         case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
+        case startBackgroundTransfer
     }
 
     public var name: Name {
@@ -210,6 +221,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .showViews: .showViews
         case .showAlert: .showAlert
         case .dismissAlerts: .dismissAlerts
+        case .startBackgroundTransfer: .startBackgroundTransfer
         }
     }
 }

@@ -49,6 +49,8 @@ extension Device {
                 apps[existing: id].shownAlerts = shown
             case .dismissAlerts:
                 apps[existing: id].shownAlerts = nil
+            case .startBackgroundTransfer(let session, let task, let name):
+                startTransfer(id, session: session, task: task, name: name)
             }
         }
         return true
