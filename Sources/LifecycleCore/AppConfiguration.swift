@@ -144,6 +144,13 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             for case .showAlert(_, let title?) in list where title.unicodeScalars.count > 255 {
                 return .invalidField("delegate.actions", "an alert's title in \(selector) is at most 255 characters")
             }
+            for case .startBackgroundTransfer(let session, _, let name) in list
+            where [session, name].contains(where: { $0.isEmpty || $0.unicodeScalars.count > 128 }) {
+                return .invalidField(
+                    "delegate.actions",
+                    "a background transfer's session and name in \(selector) are non-empty strings of at most 128 "
+                        + "characters")
+            }
             for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
                 return .invalidField(
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
@@ -209,6 +216,9 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     case dismissAlerts
     /// `endBackgroundTask:` for the task with this id (one the app began and has not ended: otherwise nothing).
     case endBackgroundTask(task: Int)
+    /// A task in the background URL session `session` (`URLSessionConfiguration.background(withIdentifier:)`,
+    /// iOS 7 and later): the system carries it out while the app is suspended or not running (LIFECYCLE §14).
+    case startBackgroundTransfer(session: String, task: TransferTask, name: String)
 
     /// The most actions one callback may list.
     public static let limit = 16
@@ -217,6 +227,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     public enum Name: String, CaseIterable, Sendable {
         case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
         case endBackgroundTask
+        case startBackgroundTransfer
     }
 
     public var name: Name {
@@ -230,6 +241,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .showAlert: .showAlert
         case .dismissAlerts: .dismissAlerts
         case .endBackgroundTask: .endBackgroundTask
+        case .startBackgroundTransfer: .startBackgroundTransfer
         }
     }
 }

@@ -73,7 +73,17 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case heardStatusBarHeight
         case stoppedByForceQuit, backgroundRefreshSwitchOff, silentPushWakes
         case exitCounts
+        case transfers, windowKill
     }
+
+    /// Its background transfers, oldest first: under way in the system's hands, or ended and waiting to be told
+    /// (LIFECYCLE §14); nil: none. They outlive the process, but not the user's force-quit.
+    var transfers: [BackgroundTransfer]?
+    /// What ends the app when its window's watchdog fires; nil: the watchdog (`0x8badf00d`).
+    var windowKill: TerminationReason?
+
+    /// Its background transfers, oldest first (LIFECYCLE §14).
+    public var backgroundTransfers: [BackgroundTransfer] { transfers ?? [] }
 
     /// How far a prewarm ran the app's launch, while it waits for its launch to go on (LIFECYCLE §12.1); nil
     /// otherwise.

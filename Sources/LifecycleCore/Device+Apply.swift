@@ -151,6 +151,8 @@ extension Device {
             try disconnectSceneEvent(id, session: session)
         case .backgroundAppRefreshSwitch(let enabled):
             try backgroundAppRefreshSwitch(id, enabled: enabled)
+        case .finishTransfer(let name, let outcome):
+            try finishTransfer(id, name: name, outcome: outcome)
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
@@ -241,7 +243,7 @@ extension Device {
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
             .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo,
-            .backgroundAppRefreshSwitch:
+            .backgroundAppRefreshSwitch, .finishTransfer:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

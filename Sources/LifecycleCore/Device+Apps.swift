@@ -10,6 +10,16 @@ extension Device {
                     + "iOS \(self.configuration.iosVersion); give the app an iosVersion of at most "
                     + "\(self.configuration.iosVersion), or put it on a device that runs iOS \(target) or later")
         }
+        if !self.configuration.iosVersion.hasBackgroundTransfers,
+            let selector = configuration.delegate.actions?.sorted(by: { $0.key < $1.key }).first(where: {
+                $0.value.contains { $0.name == .startBackgroundTransfer }
+            })?.key
+        {
+            throw .invalidField(
+                "delegate.actions",
+                "\(selector) starts a background transfer, but background URL sessions exist from iOS 7.0 and device "
+                    + "\(self.id) runs iOS \(self.configuration.iosVersion)")
+        }
         guard !apps.contains(id) else {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }

@@ -109,17 +109,20 @@ extension Device {
     }
 
     /// Wakes a suspended app or launches a not-running one into the background, calls `selector`, and
-    /// keeps a window open until the completion handler runs (the callback's duration), at most 30 s.
-    private mutating func runInBackgroundWindow(
-        _ id: String, selector: String, args: [String: JSONValue], launchOptions: [String: JSONValue]
-    ) throws(Rejection) {
+    /// keeps a window open until the completion handler runs (the callback's duration), at most 30 s; past it,
+    /// `kill` ends the app. False when the app did not come to run or ended on the way.
+    @discardableResult
+    mutating func runInBackgroundWindow(
+        _ id: String, selector: String, args: [String: JSONValue], launchOptions: [String: JSONValue],
+        kill: TerminationReason = .watchdog
+    ) throws(Rejection) -> Bool {
         switch apps[existing: id].state {
         case .notRunning:
-            if failsToLaunch(id, foreground: false) { return }
+            if failsToLaunch(id, foreground: false) { return false }
             try ensureMemory(for: id)
-            guard launch(id, background: true, url: nil, options: launchOptions) else { return }
+            guard launch(id, background: true, url: nil, options: launchOptions) else { return false }
         case .suspended:
-            guard wakeInBackground(id) else { return }
+            guard wakeInBackground(id) else { return false }
         case .background, .inactive, .active:
             break
         }
@@ -127,21 +130,23 @@ extension Device {
         let live =
             app.storedConfiguration.value.delegate.isLive
             ? takeLive(id, selector, args: args, limit: Watchdog.backgroundWindow) : nil
-        guard live?.implemented ?? app.delegate.implements(selector) else { return }
+        guard live?.implemented ?? app.delegate.implements(selector) else { return true }
         // The duration is when the app calls the completion handler; the app runs meanwhile, so time does not jump.
         let duration = live?.appliedDuration ?? app.delegate.duration(of: selector)
         record(id, .callback(selector: selector, state: app.state, args: args, duration: duration))
         if let live {
-            guard performActions(id, inside: selector, live.actions) else { return }
+            guard performActions(id, inside: selector, live.actions) else { return false }
         } else if app.delegate.actions != nil, !performActions(id, inside: selector) {
-            return
+            return false
         }
         if duration > Watchdog.backgroundWindow || live?.hung == true {
             apps[existing: id].windowWatchdog = time + Watchdog.backgroundWindow
             apps[existing: id].windowEnd = time + Watchdog.backgroundWindow
+            apps[existing: id].windowKill = kill == .watchdog ? nil : kill
         } else {
             apps[existing: id].windowEnd = max(apps[existing: id].windowEnd ?? time, time + duration)
         }
+        return true
     }
 
     /// The shared budget ran out: each unfinished task's expiration handler runs, then the app suspends

@@ -53,6 +53,8 @@ extension Device {
                 // A task already ended (or never begun) is nothing to end, as UIKit ignores it.
                 guard apps[existing: id].backgroundTasks.contains(where: { $0.id == task }) else { continue }
                 try? endBackgroundTask(id, task: task)
+            case .startBackgroundTransfer(let session, let task, let name):
+                startTransfer(id, session: session, task: task, name: name)
             }
         }
         return true

@@ -78,6 +78,8 @@ extension Device {
             values += appOrder.filter { $0 != app.id }.map(EventFieldValue.string)
         case .identifier(.session):
             values += app.sessions.map { .string($0.id) }
+        case .identifier(.transfer):
+            values += app.backgroundTransfers.filter { $0.outcome == nil }.map { .string($0.name) }
         case .flag:
             values += [.bool(false), .bool(true)]
         case .number(let range):

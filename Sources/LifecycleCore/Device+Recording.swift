@@ -87,6 +87,7 @@ extension Device {
         apps[existing: id].idleSince = nil
         apps[existing: id].windowEnd = nil
         apps[existing: id].windowWatchdog = nil
+        apps[existing: id].windowKill = nil
         apps[existing: id].prewarmStage = nil
         apps[existing: id].heldResources = nil
         apps[existing: id].hiddenViews = nil

@@ -50,7 +50,7 @@ extension Device {
     private mutating func fireDue() {
         for id in apps.clockedInOrder {
             if let watchdog = apps[existing: id].windowWatchdog, watchdog <= time {
-                end(id, .watchdog, notified: false)
+                end(id, apps[existing: id].windowKill ?? .watchdog, notified: false)
                 continue
             }
             if let end = apps[existing: id].windowEnd, end <= time {

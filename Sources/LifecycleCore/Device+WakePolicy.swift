@@ -20,6 +20,8 @@ extension Device {
     func wakeRefusal(_ id: String, _ wake: Wake) -> WakeRefusal? {
         let app = apps[existing: id]
         if app.stoppedByForceQuit == true { return .forceQuit }
+        // (chosen) Only the force-quit stops a transfer's wake: Apple names no other rule for background sessions.
+        if wake == .backgroundURLSession { return nil }
         if let denial = refreshDenial(of: app) { return denial }
         if wake == .silentPush, countsSilentPushes {
             let recent = (app.silentPushWakes ?? []).filter { $0 > time - WakePolicy.budgetWindow }

@@ -58,6 +58,9 @@ public enum Event: Equatable, Sendable, Codable {
     // App events added since.
     /// The user turns the app's own Background App Refresh switch in Settings (LIFECYCLE §6, the wake policy).
     case backgroundAppRefreshSwitch(enabled: Bool)
+    /// The system ends the app's oldest background transfer under way named `name` (LIFECYCLE §14): the harness
+    /// decides when, and how.
+    case finishTransfer(name: String, outcome: TransferOutcome)
 
     /// The wire name of the event's `type` (`EventType`, whose catalogue describes it).
     public var type: String { eventType.name }

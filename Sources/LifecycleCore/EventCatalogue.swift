@@ -18,6 +18,7 @@ public enum EventType: Int, Sendable, CaseIterable {
     case advanceTime, change
     // App events added since.
     case backgroundAppRefreshSwitch
+    case finishTransfer
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
     /// position, so this is an array's element: events are decoded, applied and journaled by the million.)
@@ -252,6 +253,20 @@ public enum EventType: Int, Sendable, CaseIterable {
                 type, .app, "The user turns the app's own Background App Refresh switch in Settings",
                 [F("enabled", .flag, .required, "true: on; false: off")]
             ) { v throws(EventFieldError) in .backgroundAppRefreshSwitch(enabled: try v.bool(0)) }
+        case .finishTransfer:
+            return .init(
+                type, .app,
+                "The system ends one of the app's background transfers (iOS 7 and later): it wakes or relaunches the "
+                    + "app in the background to tell it, unless the app runs",
+                [
+                    F("name", .identifier(.transfer), .required, "the name of a transfer the app started"),
+                    F(
+                        "outcome", .choice(TransferOutcome.allCases.map(\.rawValue)), .defaulted(.string("success")),
+                        "how the transfer ended"),
+                ]
+            ) { v throws(EventFieldError) in
+                .finishTransfer(name: try v.requiredString(0), outcome: try v.choice(1, TransferOutcome.self))
+            }
         }
     }
 }
@@ -308,7 +323,8 @@ public final class EventField: Sendable {
     public enum Kind: Sendable, Equatable {
         /// Any string.
         case text
-        /// An id (`[A-Za-z0-9._-]{1,128}`) of another app of the device or of one of the app's scene sessions.
+        /// An id (`[A-Za-z0-9._-]{1,128}`) of another app of the device, of one of the app's scene sessions or of
+        /// its background transfers.
         case identifier(IdentifierOf)
         /// `true` or `false`.
         case flag
@@ -322,7 +338,8 @@ public final class EventField: Sendable {
         case json
     }
 
-    public enum IdentifierOf: String, Sendable { case app, session }
+    /// `transfer`: the name of one of the app's background transfers (LIFECYCLE §14).
+    public enum IdentifierOf: String, Sendable { case app, session, transfer }
 
     public enum Requirement: Sendable, Equatable {
         case required
@@ -496,6 +513,7 @@ extension Event {
         case .advanceTime: .advanceTime
         case .change: .change
         case .backgroundAppRefreshSwitch: .backgroundAppRefreshSwitch
+        case .finishTransfer: .finishTransfer
         }
     }
 
@@ -534,6 +552,7 @@ extension Event {
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .backgroundAppRefreshSwitch(let enabled): .init(.bool(enabled))
+        case .finishTransfer(let name, let outcome): .init(.string(name), .string(outcome.rawValue))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
             .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded, .appSwitcherOpened,
             .appSwitcherClosed:

@@ -21,6 +21,16 @@ public enum Selector {
     public static let didReceiveRemoteNotificationFetch =
         "application:didReceiveRemoteNotification:fetchCompletionHandler:"
     public static let performFetch = "application:performFetchWithCompletionHandler:"
+    // Background transfers (LIFECYCLE §14, iOS 7): the app delegate's, then the session's delegate's.
+    public static let handleEventsForBackgroundURLSession =
+        "application:handleEventsForBackgroundURLSession:completionHandler:"
+    public static let didFinishDownloading = "URLSession:downloadTask:didFinishDownloadingToURL:"
+    public static let didCompleteWithError = "URLSession:task:didCompleteWithError:"
+    public static let didFinishEventsForBackgroundURLSession = "URLSessionDidFinishEventsForBackgroundURLSession:"
+    /// The URL session's delegate methods a client may name in `notImplemented`, `durations` and `actions`.
+    public static let urlSessionSelectors = [
+        didFinishDownloading, didCompleteWithError, didFinishEventsForBackgroundURLSession,
+    ]
     // State preservation and restoration (LIFECYCLE §4, iOS 6).
     public static let shouldSaveApplicationState = "application:shouldSaveApplicationState:"
     public static let willEncodeRestorableState = "application:willEncodeRestorableStateWithCoder:"
@@ -62,12 +72,13 @@ public enum Selector {
         protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable, willChangeStatusBarFrame,
         didChangeStatusBarFrame, didReceiveRemoteNotification, didReceiveRemoteNotificationFetch, performFetch,
         shouldSaveApplicationState, willEncodeRestorableState, shouldRestoreApplicationState, didDecodeRestorableState,
-        configurationForConnecting, didDiscardSceneSessions,
+        configurationForConnecting, didDiscardSceneSessions, handleEventsForBackgroundURLSession,
     ]
     /// What a delegate's `notImplemented` and `durations` may name: every method of either delegate, and of
     /// the alerts'.
     public static let configurable =
         appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) } + alertSelectors
+        + urlSessionSelectors
     /// What a delegate's `returns` may name: the `BOOL` methods, the one that returns a configuration's name,
     /// and the scene's restoration activity (false: it returns nil).
     public static let returning = [

@@ -13,6 +13,8 @@ extension TerminationReason {
         case .reboot: TerminationKind(code: nil, signal: .kill, category: .normal)
         case .watchdog: TerminationKind(code: "0x8badf00d", signal: .kill, category: .watchdog)
         case .backgroundTaskExpired: TerminationKind(code: "0x2182bad2", signal: .kill, category: .taskTimeout)
+        case .backgroundURLSessionExpired:
+            TerminationKind(code: "0x2182bad3", signal: .kill, category: .taskTimeout)
         case .memoryPressure:
             TerminationKind(code: nil, signal: .kill, category: .systemPressure, jetsamReason: .pageShortage)
         case .sceneLifecycleRequired: TerminationKind(code: nil, signal: .trap, category: .illegalInstruction)

@@ -48,6 +48,9 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case launchImage(image: String)
         /// The wake policy refused to wake or launch the app in the background for `wake`, and why (LIFECYCLE §6).
         case wakeRefused(wake: Wake, reason: WakeRefusal)
+        /// A background transfer of the app's started, finished (or failed) in the system's hands, or was cancelled
+        /// by the user's force-quit (LIFECYCLE §14).
+        case transfer(event: TransferEvent, session: String, task: TransferTask, name: String)
     }
 
     /// The wire name of the entry's kind.
@@ -65,6 +68,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .snapshot: "snapshot"
         case .launchImage: "launchImage"
         case .wakeRefused: "wakeRefused"
+        case .transfer: "transfer"
         }
     }
 
@@ -113,6 +117,9 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     case sharedResourceInUse
     /// It still held a file lock (a `fileLock` resource) when it was suspended: `0xdead10cc` (LIFECYCLE §9.1).
     case suspendedWithLockedFile
+    /// It had not called the completion handler of `application:handleEventsForBackgroundURLSession:completionHandler:`
+    /// when its window closed: `0x2182bad3` (LIFECYCLE §14).
+    case backgroundURLSessionExpired
 }
 
 /// How an app last stopped running.

@@ -6,6 +6,8 @@ public enum Wake: String, Sendable, Codable, CaseIterable {
     case backgroundFetch
     /// A push with content-available (`remoteNotification {contentAvailable: true}`).
     case silentPush
+    /// The app's background URL session has events for it (LIFECYCLE §14).
+    case backgroundURLSession
 }
 
 /// Why the wake policy refused a wake, in the order the policy asks.

@@ -43,6 +43,9 @@ struct EventValues {
         case .identifier(.session):
             let sessions = app.sessions.map(\.id)
             return sessions.isEmpty ? nil : .string(random.pick(sessions))
+        case .identifier(.transfer):
+            let transfers = app.backgroundTransfers.filter { $0.outcome == nil }.map(\.name)
+            return transfers.isEmpty ? nil : .string(random.pick(transfers))
         case .flag:
             return .bool(random.chance(50))
         case .number(let range):

@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Selector`.
         public typealias Selector = Swift.String
-        /// A method of the app delegate, the scene delegate, or an alert's or action sheet's delegate, spelled as UIKit spells it. Any other name answers 400 `invalid-field`, naming the nearest one (an app replayed from a journal written before this check may still show one).
+        /// A method of the app delegate, the scene delegate, an alert's or action sheet's delegate, or a background URL session's delegate, spelled as UIKit spells it. Any other name answers 400 `invalid-field`, naming the nearest one (an app replayed from a journal written before this check may still show one).
         ///
         /// - Remark: Generated from `#/components/schemas/DelegateSelector`.
         @frozen public enum DelegateSelector: String, Codable, Hashable, Sendable, CaseIterable {
@@ -78,6 +78,7 @@ extension Components {
             case application_colon_didDecodeRestorableStateWithCoder_colon_ = "application:didDecodeRestorableStateWithCoder:"
             case application_colon_configurationForConnectingSceneSession_colon_options_colon_ = "application:configurationForConnectingSceneSession:options:"
             case application_colon_didDiscardSceneSessions_colon_ = "application:didDiscardSceneSessions:"
+            case application_colon_handleEventsForBackgroundURLSession_colon_completionHandler_colon_ = "application:handleEventsForBackgroundURLSession:completionHandler:"
             case scene_colon_willConnectToSession_colon_options_colon_ = "scene:willConnectToSession:options:"
             case sceneDidDisconnect_colon_ = "sceneDidDisconnect:"
             case sceneWillEnterForeground_colon_ = "sceneWillEnterForeground:"
@@ -90,6 +91,9 @@ extension Components {
             case alertView_colon_clickedButtonAtIndex_colon_ = "alertView:clickedButtonAtIndex:"
             case actionSheetCancel_colon_ = "actionSheetCancel:"
             case actionSheet_colon_clickedButtonAtIndex_colon_ = "actionSheet:clickedButtonAtIndex:"
+            case URLSession_colon_downloadTask_colon_didFinishDownloadingToURL_colon_ = "URLSession:downloadTask:didFinishDownloadingToURL:"
+            case URLSession_colon_task_colon_didCompleteWithError_colon_ = "URLSession:task:didCompleteWithError:"
+            case URLSessionDidFinishEventsForBackgroundURLSession_colon_ = "URLSessionDidFinishEventsForBackgroundURLSession:"
         }
         /// `notRunning`; `inactive` (foreground, not receiving touches); `active` (foreground,
         /// receiving events); `background` (running code, not visible); `suspended` (in memory,
@@ -176,6 +180,9 @@ extension Components {
         ///   (code `0xdead10cc`).
         /// - `suspendedWithLockedFile`: it still held a file lock (a `fileLock` resource) when it was
         ///   suspended (code `0xdead10cc`).
+        /// - `backgroundURLSessionExpired`: woken for its background URL session, it had not called the
+        ///   completion handler of `application:handleEventsForBackgroundURLSession:completionHandler:`
+        ///   30 s later (code `0x2182bad3`, docs/LIFECYCLE.md §14).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationReason`.
@@ -192,6 +199,7 @@ extension Components {
             case gpuInBackground = "gpuInBackground"
             case sharedResourceInUse = "sharedResourceInUse"
             case suspendedWithLockedFile = "suspendedWithLockedFile"
+            case backgroundURLSessionExpired = "backgroundURLSessionExpired"
         }
         /// A scene's `UIScene.ActivationState`; `unattached` when the session has no connected scene (docs/LIFECYCLE.md §11.2).
         ///
@@ -207,13 +215,15 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/SessionId`.
         public typealias SessionId = Swift.String
         /// The termination reason code in hex, as a crash report gives it; absent when there is none:
-        /// `0x8badf00d` watchdog, `0x2182bad2` background task not ended in time, `0xdead10cc` a file
+        /// `0x8badf00d` watchdog, `0x2182bad2` background task not ended in time, `0x2182bad3` background
+        /// URL session's completion handler not called in time, `0xdead10cc` a file
         /// lock or SQLite database held into suspension, `0xdeadfa11` force quit (docs/LIFECYCLE.md §9.1).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationCode`.
         @frozen public enum TerminationCode: String, Codable, Hashable, Sendable, CaseIterable {
             case _0x2182bad2 = "0x2182bad2"
+            case _0x2182bad3 = "0x2182bad3"
             case _0x8badf00d = "0x8badf00d"
             case _0xdead10cc = "0xdead10cc"
             case _0xdeadfa11 = "0xdeadfa11"
@@ -2186,7 +2196,7 @@ extension Components {
                 ])
             }
         }
-        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires.
+        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires. `startBackgroundTransfer {session, task?, name}` (iOS 7 and later; an app created with it on an earlier device is refused): a download or upload in the background URL session `session`, which the system carries out whatever becomes of the process (docs/LIFECYCLE.md §14).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAction`.
         @frozen public enum CallbackAction: Codable, Hashable, Sendable {
@@ -2206,6 +2216,8 @@ extension Components {
             case showAlert(Components.Schemas.ShowAlertAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ViewsAction`.
             case showViews(Components.Schemas.ViewsAction)
+            /// - Remark: Generated from `#/components/schemas/CallbackAction/StartBackgroundTransferAction`.
+            case startBackgroundTransfer(Components.Schemas.StartBackgroundTransferAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/UseGPUAction`.
             case useGPU(Components.Schemas.UseGPUAction)
             public enum CodingKeys: String, CodingKey {
@@ -2234,6 +2246,8 @@ extension Components {
                     self = .showAlert(try .init(from: decoder))
                 case "showViews":
                     self = .showViews(try .init(from: decoder))
+                case "startBackgroundTransfer":
+                    self = .startBackgroundTransfer(try .init(from: decoder))
                 case "useGPU":
                     self = .useGPU(try .init(from: decoder))
                 default:
@@ -2261,6 +2275,8 @@ extension Components {
                 case let .showAlert(value):
                     try value.encode(to: encoder)
                 case let .showViews(value):
+                    try value.encode(to: encoder)
+                case let .startBackgroundTransfer(value):
                     try value.encode(to: encoder)
                 case let .useGPU(value):
                     try value.encode(to: encoder)
@@ -2380,6 +2396,147 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "do"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StartBackgroundTransferAction`.
+        public struct StartBackgroundTransferAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StartBackgroundTransferAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// The background session's identifier (`URLSessionConfiguration.background(withIdentifier:)`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StartBackgroundTransferAction/session`.
+            public var session: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/StartBackgroundTransferAction/task`.
+            public var task: Components.Schemas.TransferTask?
+            /// The transfer's name, which `finishTransfer` gives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StartBackgroundTransferAction/name`.
+            public var name: Components.Schemas.Id
+            /// Creates a new `StartBackgroundTransferAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - session: The background session's identifier (`URLSessionConfiguration.background(withIdentifier:)`).
+            ///   - task:
+            ///   - name: The transfer's name, which `finishTransfer` gives.
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                session: Components.Schemas.Id,
+                task: Components.Schemas.TransferTask? = nil,
+                name: Components.Schemas.Id
+            ) {
+                self._do = _do
+                self.session = session
+                self.task = task
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case session
+                case task
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.session = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .session
+                )
+                self.task = try container.decodeIfPresent(
+                    Components.Schemas.TransferTask.self,
+                    forKey: .task
+                )
+                self.name = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "session",
+                    "task",
+                    "name"
+                ])
+            }
+        }
+        /// A background session's task kind; only downloads and uploads run in the background.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TransferTask`.
+        @frozen public enum TransferTask: String, Codable, Hashable, Sendable, CaseIterable {
+            case download = "download"
+            case upload = "upload"
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundTransfer`.
+        public struct BackgroundTransfer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundTransfer/session`.
+            public var session: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/BackgroundTransfer/task`.
+            public var task: Components.Schemas.TransferTask
+            /// - Remark: Generated from `#/components/schemas/BackgroundTransfer/name`.
+            public var name: Components.Schemas.Id
+            /// Null while under way; how it ended while its delegate messages wait for the app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundTransfer/outcome`.
+            @frozen public enum outcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case success = "success"
+                case failure = "failure"
+                case _empty = ""
+            }
+            /// Null while under way; how it ended while its delegate messages wait for the app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundTransfer/outcome`.
+            public var outcome: Components.Schemas.BackgroundTransfer.outcomePayload?
+            /// Creates a new `BackgroundTransfer`.
+            ///
+            /// - Parameters:
+            ///   - session:
+            ///   - task:
+            ///   - name:
+            ///   - outcome: Null while under way; how it ended while its delegate messages wait for the app.
+            public init(
+                session: Components.Schemas.Id,
+                task: Components.Schemas.TransferTask,
+                name: Components.Schemas.Id,
+                outcome: Components.Schemas.BackgroundTransfer.outcomePayload? = nil
+            ) {
+                self.session = session
+                self.task = task
+                self.name = name
+                self.outcome = outcome
+            }
+            public enum CodingKeys: String, CodingKey {
+                case session
+                case task
+                case name
+                case outcome
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.session = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .session
+                )
+                self.task = try container.decode(
+                    Components.Schemas.TransferTask.self,
+                    forKey: .task
+                )
+                self.name = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .name
+                )
+                self.outcome = try container.decodeIfPresent(
+                    Components.Schemas.BackgroundTransfer.outcomePayload.self,
+                    forKey: .outcome
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "session",
+                    "task",
+                    "name",
+                    "outcome"
                 ])
             }
         }
@@ -3025,6 +3182,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/wakesStoppedByForceQuit`.
             public var wakesStoppedByForceQuit: Swift.Bool
+            /// The app's background transfers, oldest first: under way, or ended and waiting to be told (docs/LIFECYCLE.md §14). They outlive the process but not the user's force-quit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/backgroundTransfers`.
+            public var backgroundTransfers: [Components.Schemas.BackgroundTransfer]
             /// How the app last ended, or null if it never has.
             ///
             /// - Remark: Generated from `#/components/schemas/App/termination`.
@@ -3088,6 +3249,7 @@ extension Components {
             ///   - backgroundRefreshStatus: `UIApplication.backgroundRefreshStatus`: `restricted` when the device's `backgroundAppRefresh` is
             ///   - backgroundAppRefreshSwitch: The app's own Background App Refresh switch (`backgroundAppRefreshSwitch` event).
             ///   - wakesStoppedByForceQuit: True from the user's `forceQuit` (iOS 7+) until the user brings the app in front or the device reboots: no fetch or silent push wakes it.
+            ///   - backgroundTransfers: The app's background transfers, oldest first: under way, or ended and waiting to be told (docs/LIFECYCLE.md §14). They outlive the process but not the user's force-quit.
             ///   - termination: How the app last ended, or null if it never has.
             ///   - info:
             ///   - delegate:
@@ -3119,6 +3281,7 @@ extension Components {
                 backgroundRefreshStatus: Components.Schemas.App.backgroundRefreshStatusPayload? = nil,
                 backgroundAppRefreshSwitch: Swift.Bool,
                 wakesStoppedByForceQuit: Swift.Bool,
+                backgroundTransfers: [Components.Schemas.BackgroundTransfer],
                 termination: Components.Schemas.Termination? = nil,
                 info: Components.Schemas.AppInfo,
                 delegate: Components.Schemas.AppDelegate,
@@ -3150,6 +3313,7 @@ extension Components {
                 self.backgroundRefreshStatus = backgroundRefreshStatus
                 self.backgroundAppRefreshSwitch = backgroundAppRefreshSwitch
                 self.wakesStoppedByForceQuit = wakesStoppedByForceQuit
+                self.backgroundTransfers = backgroundTransfers
                 self.termination = termination
                 self.info = info
                 self.delegate = delegate
@@ -3182,6 +3346,7 @@ extension Components {
                 case backgroundRefreshStatus
                 case backgroundAppRefreshSwitch
                 case wakesStoppedByForceQuit
+                case backgroundTransfers
                 case termination
                 case info
                 case delegate
@@ -3269,6 +3434,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .wakesStoppedByForceQuit
                 )
+                self.backgroundTransfers = try container.decode(
+                    [Components.Schemas.BackgroundTransfer].self,
+                    forKey: .backgroundTransfers
+                )
                 self.termination = try container.decodeIfPresent(
                     Components.Schemas.Termination.self,
                     forKey: .termination
@@ -3336,6 +3505,7 @@ extension Components {
                     "backgroundRefreshStatus",
                     "backgroundAppRefreshSwitch",
                     "wakesStoppedByForceQuit",
+                    "backgroundTransfers",
                     "termination",
                     "info",
                     "delegate",
@@ -3541,6 +3711,8 @@ extension Components {
             case disconnectScene(Components.Schemas.SceneSessionEvent)
             /// - Remark: Generated from `#/components/schemas/Event/EndBackgroundTaskEvent`.
             case endBackgroundTask(Components.Schemas.EndBackgroundTaskEvent)
+            /// - Remark: Generated from `#/components/schemas/Event/FinishTransferEvent`.
+            case finishTransfer(Components.Schemas.FinishTransferEvent)
             /// - Remark: Generated from `#/components/schemas/Event/AppActionEvent`.
             case forceQuit(Components.Schemas.AppActionEvent)
             /// - Remark: Generated from `#/components/schemas/Event/DeviceActionEvent`.
@@ -3635,6 +3807,8 @@ extension Components {
                     self = .disconnectScene(try .init(from: decoder))
                 case "endBackgroundTask":
                     self = .endBackgroundTask(try .init(from: decoder))
+                case "finishTransfer":
+                    self = .finishTransfer(try .init(from: decoder))
                 case "forceQuit":
                     self = .forceQuit(try .init(from: decoder))
                 case "homeButton":
@@ -3728,6 +3902,8 @@ extension Components {
                 case let .disconnectScene(value):
                     try value.encode(to: encoder)
                 case let .endBackgroundTask(value):
+                    try value.encode(to: encoder)
+                case let .finishTransfer(value):
                     try value.encode(to: encoder)
                 case let .forceQuit(value):
                     try value.encode(to: encoder)
@@ -5010,6 +5186,68 @@ extension Components {
                 ])
             }
         }
+        /// The system ends one of the app's background transfers (iOS 7 and later): it wakes or relaunches the app in the background to tell it, unless the app runs.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FinishTransferEvent`.
+        public struct FinishTransferEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FinishTransferEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The name of a transfer the app started.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FinishTransferEvent/name`.
+            public var name: Components.Schemas.Id
+            /// How the transfer ended.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FinishTransferEvent/outcome`.
+            @frozen public enum outcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case success = "success"
+                case failure = "failure"
+            }
+            /// How the transfer ended.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FinishTransferEvent/outcome`.
+            public var outcome: Components.Schemas.FinishTransferEvent.outcomePayload?
+            /// Creates a new `FinishTransferEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - name: The name of a transfer the app started.
+            ///   - outcome: How the transfer ended.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                name: Components.Schemas.Id,
+                outcome: Components.Schemas.FinishTransferEvent.outcomePayload? = nil
+            ) {
+                self._type = _type
+                self.name = name
+                self.outcome = outcome
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case name
+                case outcome
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.name = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .name
+                )
+                self.outcome = try container.decodeIfPresent(
+                    Components.Schemas.FinishTransferEvent.outcomePayload.self,
+                    forKey: .outcome
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "name",
+                    "outcome"
+                ])
+            }
+        }
         /// A device-level event without fields: `homeButton`, `lock` and `unlock` (the
         /// sleep/wake button), `notificationCenterOpened`, `notificationCenterClosed`, `reboot`,
         /// `callEnded` (the call the user answered hangs up; `409` when none is in progress),
@@ -6074,6 +6312,8 @@ extension Components {
             case state(Components.Schemas.StateEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/TerminationEntry`.
             case termination(Components.Schemas.TerminationEntry)
+            /// - Remark: Generated from `#/components/schemas/Entry/TransferEntry`.
+            case transfer(Components.Schemas.TransferEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/WakeRefusedEntry`.
             case wakeRefused(Components.Schemas.WakeRefusedEntry)
             public enum CodingKeys: String, CodingKey {
@@ -6108,6 +6348,8 @@ extension Components {
                     self = .state(try .init(from: decoder))
                 case "termination":
                     self = .termination(try .init(from: decoder))
+                case "transfer":
+                    self = .transfer(try .init(from: decoder))
                 case "wakeRefused":
                     self = .wakeRefused(try .init(from: decoder))
                 default:
@@ -6142,9 +6384,126 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .termination(value):
                     try value.encode(to: encoder)
+                case let .transfer(value):
+                    try value.encode(to: encoder)
                 case let .wakeRefused(value):
                     try value.encode(to: encoder)
                 }
+            }
+        }
+        /// A background transfer of the app's (docs/LIFECYCLE.md §14): `started` by the app's `startBackgroundTransfer` action; `completed` or `failed` in the system's hands (`finishTransfer`), after which the app hears of it by its task's delegate messages, at once while it runs, by a wake or a relaunch in the background otherwise; `cancelled` by the user's force-quit.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TransferEntry`.
+        public struct TransferEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/seq`.
+            public var seq: Components.Schemas.Seq
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/time`.
+            public var time: Components.Schemas.Time
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/app`.
+            public var app: Components.Schemas.EntryApp?
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/event`.
+            @frozen public enum eventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case started = "started"
+                case completed = "completed"
+                case failed = "failed"
+                case cancelled = "cancelled"
+            }
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/event`.
+            public var event: Components.Schemas.TransferEntry.eventPayload
+            /// The background session's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/urlSession`.
+            public var urlSession: Components.Schemas.Id
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/task`.
+            public var task: Components.Schemas.TransferTask
+            /// - Remark: Generated from `#/components/schemas/TransferEntry/name`.
+            public var name: Components.Schemas.Id
+            /// Creates a new `TransferEntry`.
+            ///
+            /// - Parameters:
+            ///   - seq:
+            ///   - time:
+            ///   - app:
+            ///   - kind:
+            ///   - event:
+            ///   - urlSession: The background session's identifier.
+            ///   - task:
+            ///   - name:
+            public init(
+                seq: Components.Schemas.Seq,
+                time: Components.Schemas.Time,
+                app: Components.Schemas.EntryApp? = nil,
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                event: Components.Schemas.TransferEntry.eventPayload,
+                urlSession: Components.Schemas.Id,
+                task: Components.Schemas.TransferTask,
+                name: Components.Schemas.Id
+            ) {
+                self.seq = seq
+                self.time = time
+                self.app = app
+                self.kind = kind
+                self.event = event
+                self.urlSession = urlSession
+                self.task = task
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case seq
+                case time
+                case app
+                case kind
+                case event
+                case urlSession
+                case task
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.seq = try container.decode(
+                    Components.Schemas.Seq.self,
+                    forKey: .seq
+                )
+                self.time = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .time
+                )
+                self.app = try container.decodeIfPresent(
+                    Components.Schemas.EntryApp.self,
+                    forKey: .app
+                )
+                self.kind = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .kind
+                )
+                self.event = try container.decode(
+                    Components.Schemas.TransferEntry.eventPayload.self,
+                    forKey: .event
+                )
+                self.urlSession = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .urlSession
+                )
+                self.task = try container.decode(
+                    Components.Schemas.TransferTask.self,
+                    forKey: .task
+                )
+                self.name = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "seq",
+                    "time",
+                    "app",
+                    "kind",
+                    "event",
+                    "urlSession",
+                    "task",
+                    "name"
+                ])
             }
         }
         /// The wake policy refused to wake or launch the app in the background: nothing else happened to it (docs/LIFECYCLE.md §6, the wake policy). The event that asked for the wake is answered as applied.
@@ -6159,14 +6518,15 @@ extension Components {
             public var app: Components.Schemas.EntryApp?
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/kind`.
             public var kind: OpenAPIRuntime.OpenAPIValueContainer
-            /// What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
             ///
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
             @frozen public enum wakePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case backgroundFetch = "backgroundFetch"
                 case silentPush = "silentPush"
+                case backgroundURLSession = "backgroundURLSession"
             }
-            /// What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
             ///
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
             public var wake: Components.Schemas.WakeRefusedEntry.wakePayload
@@ -6198,7 +6558,7 @@ extension Components {
             ///   - time:
             ///   - app:
             ///   - kind:
-            ///   - wake: What would have woken it: `backgroundFetch`, or a `remoteNotification` with `contentAvailable`.
+            ///   - wake: What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
             ///   - reason: The first that holds: the user force-quit the app and has not brought it in front since (nor rebooted);
             public init(
                 seq: Components.Schemas.Seq,

@@ -140,7 +140,7 @@ enum EventSchemas {
         var named = notes.schema
         switch field.kind {
         case .identifier(.session): named = named ?? "SessionId"
-        case .identifier(.app): named = named ?? "Id"
+        case .identifier(.app), .identifier(.transfer): named = named ?? "Id"
         case .choice(let options): named = named ?? NamedEnums.named(options)
         default: break
         }

@@ -21,7 +21,7 @@ struct EventTests {
             .change(kind: .orientation, value: "faceUp"),
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
             .closeScene(session: "s1"), .disconnectScene(session: "s1"), .moveTo(state: .suspended),
-            .backgroundAppRefreshSwitch(enabled: false),
+            .backgroundAppRefreshSwitch(enabled: false), .finishTransfer(name: "photo", outcome: .failure),
         ] + RunLoopEvent.allCases.map(Event.runLoop)
 
     @Test(

@@ -10,12 +10,14 @@ struct RandomWalk {
         "2.2", "3.1", "4.0", "4.2", "4.3", "5.0", "6.0", "7.0", "8.4", "9.0", "12.4", "13.0", "17.0",
     ]
     static let modes = ["audio", "location", "voip", "fetch", "remote-notification"]
-    static let optionalSelectors = [
-        Selector.willFinishLaunchingWithOptions, Selector.didFinishLaunchingWithOptions, Selector.didBecomeActive,
-        Selector.willResignActive, Selector.didEnterBackground, Selector.willEnterForeground, Selector.willTerminate,
-        Selector.openURLOptions, Selector.openURLSourceApplication, Selector.didReceiveRemoteNotificationFetch,
-        Selector.performFetch,
-    ]
+    static let optionalSelectors =
+        [
+            Selector.willFinishLaunchingWithOptions, Selector.didFinishLaunchingWithOptions, Selector.didBecomeActive,
+            Selector.willResignActive, Selector.didEnterBackground, Selector.willEnterForeground,
+            Selector.willTerminate,
+            Selector.openURLOptions, Selector.openURLSourceApplication, Selector.didReceiveRemoteNotificationFetch,
+            Selector.performFetch, Selector.handleEventsForBackgroundURLSession,
+        ] + Selector.urlSessionSelectors
     static let sceneVersions = ["13.0", "17.0", "27.0"]
 
     var random: SplitMix64
@@ -76,13 +78,19 @@ struct RandomWalk {
                 app.delegate.durations[selector] = random.pick([0.5, 3, 6, 12, 25, 40])
             }
             if random.chance(15) { app.delegate.returns[Selector.didFinishLaunchingWithOptions] = false }
-            let actions: [CallbackAction] = [
+            var actions: [CallbackAction] = [
                 .beginBackgroundTask(name: "t", duration: random.pick([nil, 2, 40])), .useGPU,
                 .acquire(resource: random.pick(AppResource.allCases)),
                 .release(resource: random.pick(AppResource.allCases)),
                 .hideViews(views: random.pick([nil, ["secret"]])), .showViews(views: random.pick([nil, ["secret"]])),
                 .showAlert(style: random.pick(AlertStyle.allCases), title: random.pick([nil, "t"])), .dismissAlerts,
             ]
+            if device.configuration.iosVersion >= Version(7, 0) {
+                actions.append(
+                    .startBackgroundTransfer(
+                        session: random.pick(["bg", "bg2"]), task: random.pick(TransferTask.allCases),
+                        name: random.pick(["f1", "f2"])))
+            }
             for selector in selectors where random.chance(6) {
                 app.delegate.actions = app.delegate.actions ?? [:]
                 app.delegate.actions![selector] = [random.pick(actions)]
@@ -156,6 +164,11 @@ struct RandomWalk {
             return .tapNotification(
                 source: random.pick(NotificationSource.allCases), payload: random.chance(50) ? ["k": 2] : nil)
         case 22: return .backgroundAppRefreshSwitch(enabled: random.chance(70))
+        case 23:
+            let names = device.app(app)!.backgroundTransfers.filter { $0.outcome == nil }.map(\.name)
+            return .finishTransfer(
+                name: names.isEmpty || random.chance(10) ? "ghost" : random.pick(names),
+                outcome: random.pick(TransferOutcome.allCases))
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }

@@ -169,7 +169,7 @@ extension [TimelineEntry] {
 
 extension TimelineEntry {
     /// `call S [state]`, `post N`, `state a→b`, `end reason notified code`, `runloop e true|false`, `task began 1`,
-    /// `resource r event`.
+    /// `resource r event`, `transfer event session task name`.
     var line: String {
         switch body {
         case .callback(let selector, let state, _, _):
@@ -187,6 +187,7 @@ extension TimelineEntry {
         case .resource(let resource, let event): "resource \(resource) \(event)"
         case .launchImage(let image): "launch image \(image)"
         case .wakeRefused(let wake, let reason): "refused \(wake) \(reason)"
+        case .transfer(let event, let session, let task, let name): "transfer \(event) \(session) \(task) \(name)"
         case .snapshot(let visible, let hidden):
             "snapshot visible:\(visible.joined(separator: ",")) hidden:\(hidden.joined(separator: ","))"
                 + (session.map { " \($0)" } ?? "")

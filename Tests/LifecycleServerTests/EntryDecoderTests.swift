@@ -39,6 +39,10 @@ import Testing
             .launchImage(image: "Default-Portrait@2x.png"),
             .wakeRefused(wake: .silentPush, reason: .silentPushBudget),
             .wakeRefused(wake: .backgroundFetch, reason: .forceQuit),
+            .wakeRefused(wake: .backgroundURLSession, reason: .forceQuit),
+            .transfer(event: .started, session: "com.example.bg", task: .download, name: "photo-1"),
+            .transfer(event: .cancelled, session: "é", task: .upload, name: "log"),
+            .termination(reason: .backgroundURLSessionExpired, notified: false, foreground: false),
         ]
         return bodies.enumerated().flatMap { index, body in
             let plain = TimelineEntry(seq: UInt64(index + 1), time: Double(index) * 0.1, app: "a", body: body)
@@ -54,7 +58,7 @@ import Testing
 
     @Test func everyKindReadsBackAsItWasWritten() throws {
         let kinds = Set(Self.handMade.map(\.kind))
-        #expect(kinds.count == 12, "a kind of entry with no case here: \(kinds.sorted())")
+        #expect(kinds.count == 13, "a kind of entry with no case here: \(kinds.sorted())")
         for entry in Self.handMade {
             #expect(try Self.roundTrip(entry) == entry, "\(entry)")
         }
@@ -97,6 +101,8 @@ import Testing
             #"{"seq":1,"time":0,"app":null,"kind":"state","from":"active","to":"flying"}"#,
             #"{"seq":1,"time":0,"app":"a","kind":"wakeRefused","wake":"backgroundFetch","reason":"tired"}"#,
             #"{"seq":1,"time":0,"app":"a","kind":"wakeRefused","reason":"forceQuit"}"#,
+            #"{"seq":1,"time":0,"app":"a","kind":"transfer","event":"started","task":"download","name":"n"}"#,
+            #"{"seq":1,"time":0,"app":"a","kind":"transfer","event":"paused","urlSession":"s","task":"upload","name":"n"}"#,
             #"{"seq":1,"time":0,"app":null,"kind":"backgroundTask","event":"began","task":1.5,"name":null}"#,
         ] {
             #expect(EntryDecoder.entry(try JSONParser.parse(text)) == nil, "\(text)")

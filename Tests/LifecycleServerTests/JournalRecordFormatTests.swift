@@ -31,6 +31,7 @@ import Testing
         "disconnectScene": ["session": "s2"],
         "moveTo": ["state": "suspended"],
         "backgroundAppRefreshSwitch": ["enabled": false],
+        "finishTransfer": ["name": "photo-1", "outcome": "failure"],
     ]
 
     static func event(_ type: String) throws -> Event {

@@ -15,6 +15,8 @@ enum EntryCoding {
         /// A termination that says whether the app was in front: `termination`'s members, then that flag.
         /// (`termination` alone is one recorded before it was kept.)
         case terminationInFront
+        /// Background transfers (LIFECYCLE §14); 13 to 19 are another topic's.
+        case transfer = 20
     }
 
     /// Appends the entry's bytes to `w`.
@@ -83,6 +85,12 @@ enum EntryCoding {
             start(.wakeRefused, entry.time, &w)
             choice(wake)
             choice(reason)
+        case .transfer(let event, let session, let task, let name):
+            start(.transfer, entry.time, &w)
+            choice(event)
+            w.string(session)
+            choice(task)
+            w.string(name)
         }
     }
 
@@ -154,6 +162,8 @@ enum EntryCoding {
             body = .launchImage(image: try r.string())
         case .wakeRefused:
             body = .wakeRefused(wake: try choice(), reason: try choice())
+        case .transfer:
+            body = .transfer(event: try choice(), session: try r.string(), task: try choice(), name: try r.string())
         }
         guard r.isAtEnd else { throw JournaledInput.CorruptRecord() }
         return TimelineEntry(seq: seq, time: time, app: app, body: body, session: session, sceneState: sceneState)

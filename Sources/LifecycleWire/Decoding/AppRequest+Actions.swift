@@ -60,6 +60,21 @@ extension AppRequest {
                     reader.path("task"), "\(reader.path("task")) is required: the id of the task the app ends")
             }
             return .endBackgroundTask(task: task)
+        case .startBackgroundTransfer:
+            try reader.rejectUnknown(allowed: ["do", "session", "task", "name"])
+            var names: [String] = []
+            for (key, what) in [("session", "the background session's identifier"), ("name", "the transfer's name")] {
+                guard let value = try reader.string(key) else {
+                    throw .invalidField(
+                        reader.path(key),
+                        "\(reader.path(key)) is required: \(what), like \(key == "name" ? "photo-1" : "com.example.transfers")"
+                    )
+                }
+                try Identifier.validate(value, field: reader.path(key))
+                names.append(value)
+            }
+            return .startBackgroundTransfer(
+                session: names[0], task: try reader.enumeration("task", TransferTask.self) ?? .download, name: names[1])
         }
     }
 }

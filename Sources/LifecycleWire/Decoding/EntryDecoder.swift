@@ -65,6 +65,12 @@ package enum EntryDecoder {
             body = pair(choice(json["wake"], Wake.self), choice(json["reason"], WakeRefusal.self)).map {
                 .wakeRefused(wake: $0, reason: $1)
             }
+        case "transfer":
+            guard let event = choice(json["event"], TransferEvent.self),
+                let session = json["urlSession"]?.stringValue, let task = choice(json["task"], TransferTask.self),
+                let name = json["name"]?.stringValue
+            else { return nil }
+            body = .transfer(event: event, session: session, task: task, name: name)
         default:
             return nil
         }

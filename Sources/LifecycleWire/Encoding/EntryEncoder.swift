@@ -99,6 +99,16 @@ package enum EntryEncoder {
             w.string(wake.rawValue)
             w.field("reason")
             w.string(reason.rawValue)
+        case .transfer(let event, let session, let task, let name):
+            w.field("event")
+            w.string(event.rawValue)
+            // `session` is a scene session's, in every entry that has one.
+            w.field("urlSession")
+            w.string(session)
+            w.field("task")
+            w.string(task.rawValue)
+            w.field("name")
+            w.string(name)
         }
         w.endObject()
     }

@@ -88,6 +88,21 @@ package enum SnapshotEncoder {
         w.bool(app.backgroundAppRefreshSwitch)
         w.field("wakesStoppedByForceQuit")
         w.bool(app.wakesStoppedByForceQuit)
+        w.field("backgroundTransfers")
+        w.beginArray()
+        for transfer in app.backgroundTransfers {
+            w.beginObject()
+            w.field("session")
+            w.string(transfer.session)
+            w.field("task")
+            w.string(transfer.task.rawValue)
+            w.field("name")
+            w.string(transfer.name)
+            w.field("outcome")
+            if let outcome = transfer.outcome { w.string(outcome.rawValue) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
         w.field("termination")
         if let termination = app.termination {
             w.beginObject()
@@ -209,6 +224,13 @@ package enum SnapshotEncoder {
         case .endBackgroundTask(let task):
             w.field("task")
             w.int(task)
+        case .startBackgroundTransfer(let session, let task, let name):
+            w.field("session")
+            w.string(session)
+            w.field("task")
+            w.string(task.rawValue)
+            w.field("name")
+            w.string(name)
         }
         w.endObject()
     }

@@ -10,8 +10,11 @@ function formField(field, example) {
     case "flag": return { ...base, kind: "flag" };
     case "number": case "wholeNumber": return { ...base, kind: "number" };
     case "choice": return { ...base, kind: "choice", options: field.options };
-    // Filled when the form opens: the other apps of the device, the app's scene sessions.
-    case "identifier": return { ...base, kind: field.of === "app" ? "app" : "session" };
+    // Filled when the form opens: the other apps of the device, the app's scene sessions; a transfer's name
+    // is typed (the app's snapshot lists its transfers).
+    case "identifier":
+      if (field.of === "transfer") return { ...base, kind: "text" };
+      return { ...base, kind: field.of === "app" ? "app" : "session" };
     case "json": return { ...base, kind: "text", json: true };
     default:
       return field.suggestions ? { ...base, kind: "choice", options: field.suggestions } : { ...base, kind: "text" };

@@ -50,6 +50,7 @@ export function describe(entry) {
     case "resource": return `${entry.resource} ${entry.event} — ${at}`;
     case "launchImage": return `launch image ${entry.image} — ${at}`;
     case "wakeRefused": return `${entry.wake} refused: ${entry.reason} — ${at}`;
+    case "transfer": return `${entry.task} ${entry.name} (${entry.urlSession}) ${entry.event} — ${at}`;
     case "snapshot": return `snapshot: ${entry.visible.length ? `showing ${entry.visible.join(", ")}` : "nothing sensitive showing"} — ${at}`;
     default: return `${entry.kind} — ${at}`;
   }
