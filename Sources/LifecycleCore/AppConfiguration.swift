@@ -14,6 +14,9 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     /// The launch images the bundle holds, by base name (`Default`, `Default-mail`): the one the system shows
     /// for a foreground launch (LIFECYCLE §4). Nil, never empty, when it lists none.
     public var launchImages: [String]?
+    /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit (LIFECYCLE §13), a trailing
+    /// `*` a wildcard; nil, never empty, when it lists none.
+    public var bgTaskIdentifiers: [String]?
 
     /// Whether the app's accessory session lasts only while it is in front (LIFECYCLE §6): it declares
     /// accessory protocols and not the `external-accessory` background mode.
@@ -133,6 +136,7 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
             }
         }
+        if let failure = ScheduledTasks.validationFailure(of: self) { return failure }
         if let views = sensitiveViews {
             if views.count > Self.maxSensitiveViews {
                 return .invalidField(
@@ -191,6 +195,12 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     case showAlert(style: AlertStyle, title: String?)
     /// The app dismisses every alert and action sheet it shows, as Apple suggests before the background.
     case dismissAlerts
+    /// `BGTaskScheduler.submit(_:)` (LIFECYCLE §13): a refused request is a `scheduledTask` entry with the error.
+    case submitTask(request: ScheduledTaskRequest)
+    /// `BGTaskScheduler.cancel(taskRequestWithIdentifier:)`: a pending request of its own is dropped.
+    case cancelTaskRequest(identifier: String)
+    /// A continued task's progress (`completedUnitCount` over `totalUnitCount`), inside its launch handler.
+    case reportProgress(fraction: Double)
 
     /// The most actions one callback may list.
     public static let limit = 16
@@ -198,6 +208,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// The action's name on the wire (its `do`), one per case.
     public enum Name: String, CaseIterable, Sendable {
         case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
+        case submitTask, cancelTaskRequest, reportProgress
     }
 
     public var name: Name {
@@ -210,6 +221,9 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .showViews: .showViews
         case .showAlert: .showAlert
         case .dismissAlerts: .dismissAlerts
+        case .submitTask: .submitTask
+        case .cancelTaskRequest: .cancelTaskRequest
+        case .reportProgress: .reportProgress
         }
     }
 }

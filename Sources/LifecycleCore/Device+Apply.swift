@@ -133,11 +133,13 @@ extension Device {
             try disconnectSceneEvent(id, session: session)
         case .backgroundAppRefreshSwitch(let enabled):
             try backgroundAppRefreshSwitch(id, enabled: enabled)
+        case .cancelContinuedTask(let identifier):
+            try cancelContinuedTask(id, identifier: identifier)
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
             .bannerNotification, .appSwitcherOpened, .appSwitcherClosed, .notificationCenterOpened,
-            .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change, .launchTask:
             try applyDeviceEvent(event)
         }
     }
@@ -220,10 +222,12 @@ extension Device {
             if let value { detail["value"] = value }
             recordDevice(event, detail)
             change(kind, value: value)
+        case .launchTask(let app, let identifier):
+            try launchTask(app: app, identifier: identifier)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
             .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo,
-            .backgroundAppRefreshSwitch:
+            .backgroundAppRefreshSwitch, .cancelContinuedTask:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

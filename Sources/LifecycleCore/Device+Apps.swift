@@ -10,6 +10,7 @@ extension Device {
                     + "iOS \(self.configuration.iosVersion); give the app an iosVersion of at most "
                     + "\(self.configuration.iosVersion), or put it on a device that runs iOS \(target) or later")
         }
+        if let failure = scheduledTaskVersionFailure(of: configuration) { throw failure }
         guard !apps.contains(id) else {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }

@@ -49,6 +49,12 @@ extension Device {
                 apps[existing: id].shownAlerts = shown
             case .dismissAlerts:
                 apps[existing: id].shownAlerts = nil
+            case .submitTask(let request):
+                submitTask(id, request, inside: selector)
+            case .cancelTaskRequest(let identifier):
+                cancelTaskRequest(id, identifier: identifier)
+            case .reportProgress(let fraction):
+                reportProgress(id, fraction: fraction)
             }
         }
         return true

@@ -58,6 +58,13 @@ public enum Event: Equatable, Sendable, Codable {
     // App events added since.
     /// The user turns the app's own Background App Refresh switch in Settings (LIFECYCLE §6, the wake policy).
     case backgroundAppRefreshSwitch(enabled: Bool)
+    /// The user cancels the app's continued processing task from its Live Activity (LIFECYCLE §13, iOS 26).
+    case cancelContinuedTask(identifier: String)
+
+    // Device events added since.
+    /// The system runs an app's pending BGTaskScheduler request now (LIFECYCLE §13): what
+    /// `_simulateLaunchForTaskWithIdentifier:` does on a device in the debugger.
+    case launchTask(app: String, identifier: String)
 
     /// The wire name of the event's `type` (`EventType`, whose catalogue describes it).
     public var type: String { eventType.name }

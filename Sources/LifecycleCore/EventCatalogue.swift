@@ -17,7 +17,9 @@ public enum EventType: Int, Sendable, CaseIterable {
         reboot
     case advanceTime, change
     // App events added since.
-    case backgroundAppRefreshSwitch
+    case backgroundAppRefreshSwitch, cancelContinuedTask
+    // Device events added since.
+    case launchTask
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
     /// position, so this is an array's element: events are decoded, applied and journaled by the million.)
@@ -252,6 +254,23 @@ public enum EventType: Int, Sendable, CaseIterable {
                 type, .app, "The user turns the app's own Background App Refresh switch in Settings",
                 [F("enabled", .flag, .required, "true: on; false: off")]
             ) { v throws(EventFieldError) in .backgroundAppRefreshSwitch(enabled: try v.bool(0)) }
+        case .cancelContinuedTask:
+            return .init(
+                type, .app, "The user cancels the app's continued processing task from its Live Activity (iOS 26)",
+                [F("identifier", .text, .required, "the task's identifier")],
+                example: ["identifier": "com.example.export.1"]
+            ) { v throws(EventFieldError) in .cancelContinuedTask(identifier: try v.requiredString(0)) }
+        case .launchTask:
+            return .init(
+                type, .device, "The system runs an app's pending BGTaskScheduler request now (iOS 13)",
+                [
+                    F("app", .identifier(.app), .required, "the id of the app whose request runs"),
+                    F("identifier", .text, .required, "the identifier of the pending request"),
+                ],
+                example: ["identifier": "com.example.refresh"]
+            ) { v throws(EventFieldError) in
+                .launchTask(app: try v.requiredString(0), identifier: try v.requiredString(1))
+            }
         }
     }
 }
@@ -496,6 +515,8 @@ extension Event {
         case .advanceTime: .advanceTime
         case .change: .change
         case .backgroundAppRefreshSwitch: .backgroundAppRefreshSwitch
+        case .cancelContinuedTask: .cancelContinuedTask
+        case .launchTask: .launchTask
         }
     }
 
@@ -534,6 +555,8 @@ extension Event {
         case .advanceTime(let seconds): .init(.number(seconds))
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .backgroundAppRefreshSwitch(let enabled): .init(.bool(enabled))
+        case .cancelContinuedTask(let identifier): .init(.string(identifier))
+        case .launchTask(let app, let identifier): .init(.string(app), .string(identifier))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
             .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded, .appSwitcherOpened,
             .appSwitcherClosed:

@@ -48,6 +48,11 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case launchImage(image: String)
         /// The wake policy refused to wake or launch the app in the background for `wake`, and why (LIFECYCLE §6).
         case wakeRefused(wake: Wake, reason: WakeRefusal)
+        /// A BGTaskScheduler request or task (LIFECYCLE §13): submitted, refused (`reason`: the error), begun,
+        /// progress (`progress`), completed, expired or cancelled (`reason`: why).
+        case scheduledTask(
+            event: ScheduledTaskEvent, identifier: String, kind: ScheduledTaskKind, reason: ScheduledTaskReason?,
+            progress: Double?)
     }
 
     /// The wire name of the entry's kind.
@@ -65,6 +70,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .snapshot: "snapshot"
         case .launchImage: "launchImage"
         case .wakeRefused: "wakeRefused"
+        case .scheduledTask: "scheduledTask"
         }
     }
 
@@ -113,6 +119,9 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     case sharedResourceInUse
     /// It still held a file lock (a `fileLock` resource) when it was suspended: `0xdead10cc` (LIFECYCLE §9.1).
     case suspendedWithLockedFile
+    /// A BGTaskScheduler task still running when its time ran out, its expiration handler leaving it unfinished:
+    /// `0x2182bad2` (LIFECYCLE §13).
+    case scheduledTaskExpired
 }
 
 /// How an app last stopped running.

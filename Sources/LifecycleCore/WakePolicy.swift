@@ -6,6 +6,8 @@ public enum Wake: String, Sendable, Codable, CaseIterable {
     case backgroundFetch
     /// A push with content-available (`remoteNotification {contentAvailable: true}`).
     case silentPush
+    /// The system runs a BGTaskScheduler task (`launchTask`, LIFECYCLE §13).
+    case backgroundTask
 }
 
 /// Why the wake policy refused a wake, in the order the policy asks.

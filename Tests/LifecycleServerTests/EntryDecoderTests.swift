@@ -39,6 +39,11 @@ import Testing
             .launchImage(image: "Default-Portrait@2x.png"),
             .wakeRefused(wake: .silentPush, reason: .silentPushBudget),
             .wakeRefused(wake: .backgroundFetch, reason: .forceQuit),
+            .wakeRefused(wake: .backgroundTask, reason: .forceQuit),
+            .scheduledTask(
+                event: .refused, identifier: "com.example.x", kind: .refresh, reason: .notPermitted, progress: nil),
+            .scheduledTask(
+                event: .progress, identifier: "com.example.e.1", kind: .continued, reason: nil, progress: 0.5),
         ]
         return bodies.enumerated().flatMap { index, body in
             let plain = TimelineEntry(seq: UInt64(index + 1), time: Double(index) * 0.1, app: "a", body: body)
@@ -54,7 +59,7 @@ import Testing
 
     @Test func everyKindReadsBackAsItWasWritten() throws {
         let kinds = Set(Self.handMade.map(\.kind))
-        #expect(kinds.count == 12, "a kind of entry with no case here: \(kinds.sorted())")
+        #expect(kinds.count == 13, "a kind of entry with no case here: \(kinds.sorted())")
         for entry in Self.handMade {
             #expect(try Self.roundTrip(entry) == entry, "\(entry)")
         }

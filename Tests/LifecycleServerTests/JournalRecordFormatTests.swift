@@ -31,6 +31,8 @@ import Testing
         "disconnectScene": ["session": "s2"],
         "moveTo": ["state": "suspended"],
         "backgroundAppRefreshSwitch": ["enabled": false],
+        "cancelContinuedTask": ["identifier": "com.example.export.1"],
+        "launchTask": ["app": "a", "identifier": "com.example.refresh"],
     ]
 
     static func event(_ type: String) throws -> Event {

@@ -15,6 +15,8 @@ enum EntryCoding {
         /// A termination that says whether the app was in front: `termination`'s members, then that flag.
         /// (`termination` alone is one recorded before it was kept.)
         case terminationInFront
+        /// A BGTaskScheduler request or task (LIFECYCLE §13).
+        case scheduledTask
     }
 
     /// Appends the entry's bytes to `w`.
@@ -83,6 +85,13 @@ enum EntryCoding {
             start(.wakeRefused, entry.time, &w)
             choice(wake)
             choice(reason)
+        case .scheduledTask(let event, let identifier, let kind, let reason, let progress):
+            start(.scheduledTask, entry.time, &w)
+            choice(event)
+            w.string(identifier)
+            choice(kind)
+            optional(reason) { choice($0) }
+            optional(progress) { w.double($0) }
         }
     }
 
@@ -154,6 +163,10 @@ enum EntryCoding {
             body = .launchImage(image: try r.string())
         case .wakeRefused:
             body = .wakeRefused(wake: try choice(), reason: try choice())
+        case .scheduledTask:
+            body = .scheduledTask(
+                event: try choice(), identifier: try r.string(), kind: try choice(),
+                reason: try optional { try choice() }, progress: try optional { try r.double() })
         }
         guard r.isAtEnd else { throw JournaledInput.CorruptRecord() }
         return TimelineEntry(seq: seq, time: time, app: app, body: body, session: session, sceneState: sceneState)

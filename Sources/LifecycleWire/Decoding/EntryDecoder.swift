@@ -65,6 +65,15 @@ package enum EntryDecoder {
             body = pair(choice(json["wake"], Wake.self), choice(json["reason"], WakeRefusal.self)).map {
                 .wakeRefused(wake: $0, reason: $1)
             }
+        case "scheduledTask":
+            guard let event = choice(json["event"], ScheduledTaskEvent.self),
+                let identifier = json["identifier"]?.stringValue,
+                let taskKind = choice(json["taskKind"], ScheduledTaskKind.self),
+                let reason = optional(json["reason"], { choice($0, ScheduledTaskReason.self) }),
+                let progress = optional(json["progress"], \.numberValue)
+            else { return nil }
+            body = .scheduledTask(
+                event: event, identifier: identifier, kind: taskKind, reason: reason, progress: progress)
         default:
             return nil
         }

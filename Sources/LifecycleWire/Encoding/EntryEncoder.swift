@@ -99,6 +99,21 @@ package enum EntryEncoder {
             w.string(wake.rawValue)
             w.field("reason")
             w.string(reason.rawValue)
+        case .scheduledTask(let event, let identifier, let kind, let reason, let progress):
+            w.field("event")
+            w.string(event.rawValue)
+            w.field("identifier")
+            w.string(identifier)
+            w.field("taskKind")
+            w.string(kind.rawValue)
+            if let reason {
+                w.field("reason")
+                w.string(reason.rawValue)
+            }
+            if let progress {
+                w.field("progress")
+                w.number(progress)
+            }
         }
         w.endObject()
     }
