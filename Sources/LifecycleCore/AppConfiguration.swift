@@ -14,6 +14,9 @@ public struct InfoPlist: Equatable, Sendable, Codable {
     /// The launch images the bundle holds, by base name (`Default`, `Default-mail`): the one the system shows
     /// for a foreground launch (LIFECYCLE §4). Nil, never empty, when it lists none.
     public var launchImages: [String]?
+    /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit (LIFECYCLE §15), a trailing
+    /// `*` a wildcard; nil, never empty, when it lists none.
+    public var bgTaskIdentifiers: [String]?
 
     /// Whether the app's accessory session lasts only while it is in front (LIFECYCLE §6): it declares
     /// accessory protocols and not the `external-accessory` background mode.
@@ -156,6 +159,7 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
                     "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
             }
         }
+        if let failure = ScheduledTasks.validationFailure(of: self) { return failure }
         if let views = sensitiveViews {
             if views.count > Self.maxSensitiveViews {
                 return .invalidField(
@@ -219,6 +223,12 @@ public enum CallbackAction: Equatable, Sendable, Codable {
     /// A task in the background URL session `session` (`URLSessionConfiguration.background(withIdentifier:)`,
     /// iOS 7 and later): the system carries it out while the app is suspended or not running (LIFECYCLE §14).
     case startBackgroundTransfer(session: String, task: TransferTask, name: String)
+    /// `BGTaskScheduler.submit(_:)` (LIFECYCLE §15): a refused request is a `scheduledTask` entry with the error.
+    case submitTask(request: ScheduledTaskRequest)
+    /// `BGTaskScheduler.cancel(taskRequestWithIdentifier:)`: a pending request of its own is dropped.
+    case cancelTaskRequest(identifier: String)
+    /// A continued task's progress (`completedUnitCount` over `totalUnitCount`), inside its launch handler.
+    case reportProgress(fraction: Double)
 
     /// The most actions one callback may list.
     public static let limit = 16
@@ -228,6 +238,7 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
         case endBackgroundTask
         case startBackgroundTransfer
+        case submitTask, cancelTaskRequest, reportProgress
     }
 
     public var name: Name {
@@ -242,6 +253,9 @@ public enum CallbackAction: Equatable, Sendable, Codable {
         case .dismissAlerts: .dismissAlerts
         case .endBackgroundTask: .endBackgroundTask
         case .startBackgroundTransfer: .startBackgroundTransfer
+        case .submitTask: .submitTask
+        case .cancelTaskRequest: .cancelTaskRequest
+        case .reportProgress: .reportProgress
         }
     }
 }

@@ -64,6 +64,17 @@ public struct AppInstance: Equatable, Sendable, Codable {
     /// How often it has stopped running, by category, in front and not: what `MXAppExitMetric` counts.
     public var exits: ExitCounts { exitCounts ?? ExitCounts() }
 
+    /// The BGTaskScheduler requests it submitted that have not run, oldest first (queued continued tasks
+    /// included); nil: none (and in apps saved before them) (LIFECYCLE §13).
+    var taskRequests: [PendingTaskRequest]?
+    /// The BGTaskScheduler tasks running for it, oldest first; nil: none.
+    var scheduledTasks: [RunningScheduledTask]?
+
+    /// Its pending BGTaskScheduler requests, oldest first.
+    public var pendingTaskRequests: [PendingTaskRequest] { taskRequests ?? [] }
+    /// Its running BGTaskScheduler tasks, oldest first.
+    public var runningTasks: [RunningScheduledTask] { scheduledTasks ?? [] }
+
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {
         case id, ordinal, storedConfiguration = "configuration", iosVersion, state, stateSince, lastSeq
@@ -74,6 +85,7 @@ public struct AppInstance: Equatable, Sendable, Codable {
         case stoppedByForceQuit, backgroundRefreshSwitchOff, silentPushWakes
         case exitCounts
         case transfers, windowKill
+        case taskRequests, scheduledTasks
     }
 
     /// Its background transfers, oldest first: under way in the system's hands, or ended and waiting to be told
@@ -131,7 +143,9 @@ public struct AppInstance: Equatable, Sendable, Codable {
     }
 
     /// Whether nothing keeps the app running in the background (LIFECYCLE §4, suspension rule).
-    var isIdle: Bool { backgroundTasks.isEmpty && backgroundActivities.isEmpty && windowEnd == nil }
+    var isIdle: Bool {
+        backgroundTasks.isEmpty && backgroundActivities.isEmpty && windowEnd == nil && scheduledTasks == nil
+    }
 
     var delegate: DelegateBehaviour { configuration.delegate }
 }

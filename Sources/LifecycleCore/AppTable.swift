@@ -242,6 +242,7 @@ final class AppBox: @unchecked Sendable {
         Footprint(
             memoryMB: value.state == .notRunning ? 0 : value.configuration.memoryMB,
             clocked: value.state == .background || !value.backgroundTasks.isEmpty || value.windowEnd != nil
+                || value.scheduledTasks != nil
                 || value.idleSince != nil
                 || value.sceneBook?.sessions.contains(where: { $0.state == .background }) == true)
     }

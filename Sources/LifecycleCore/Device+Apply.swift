@@ -153,11 +153,13 @@ extension Device {
             try backgroundAppRefreshSwitch(id, enabled: enabled)
         case .finishTransfer(let name, let outcome):
             try finishTransfer(id, name: name, outcome: outcome)
+        case .cancelContinuedTask(let identifier):
+            try cancelContinuedTask(id, identifier: identifier)
         case .moveTo:
             preconditionFailure("applyOne applies moveTo, which answers the steps it applied")
         case .homeButton, .switchApp, .lock, .unlock, .interruptionBegan, .interruptionEnded, .callEnded,
             .bannerNotification, .appSwitcherOpened, .appSwitcherClosed, .notificationCenterOpened,
-            .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change:
+            .notificationCenterClosed, .memoryPressure, .reboot, .advanceTime, .change, .launchTask:
             try applyDeviceEvent(event)
         }
     }
@@ -240,10 +242,12 @@ extension Device {
             if let value { detail["value"] = value }
             recordDevice(event, detail)
             change(kind, value: value)
+        case .launchTask(let app, let identifier):
+            try launchTask(app: app, identifier: identifier)
         case .launch, .activate, .openURL, .terminate, .forceQuit, .crash, .beginBackgroundTask, .endBackgroundTask,
             .startBackgroundActivity, .stopBackgroundActivity, .remoteNotification, .tapNotification, .backgroundFetch,
             .memoryWarning, .prewarm, .runLoop, .openScene, .closeScene, .disconnectScene, .moveTo,
-            .backgroundAppRefreshSwitch, .finishTransfer:
+            .backgroundAppRefreshSwitch, .finishTransfer, .cancelContinuedTask:
             preconditionFailure("applyDeviceEvent is only called for device events")
         }
     }

@@ -20,6 +20,7 @@ extension Device {
                 "\(selector) starts a background transfer, but background URL sessions exist from iOS 7.0 and device "
                     + "\(self.id) runs iOS \(self.configuration.iosVersion)")
         }
+        if let failure = scheduledTaskVersionFailure(of: configuration) { throw failure }
         guard !apps.contains(id) else {
             throw Rejection(code: .invalidTransition, detail: "app \(id) already exists on device \(self.id)")
         }

@@ -75,6 +75,14 @@ extension Device {
         guard app.configuration.info.backgroundModes.contains("fetch") else {
             throw .transition("the app does not declare fetch in UIBackgroundModes", state: app.state)
         }
+        if app.configuration.info.bgTaskIdentifiers != nil, configuration.iosVersion >= ScheduledTaskKind.refresh.since
+        {
+            // Apple: the key "disables the application(_:performFetchWithCompletionHandler:) … methods" (§15).
+            throw .transition(
+                "the app lists BGTaskSchedulerPermittedIdentifiers, which disables "
+                    + "application:performFetchWithCompletionHandler: from iOS 13.0: submit a refresh task instead",
+                state: app.state)
+        }
         guard !app.state.isForeground else {
             throw .transition(
                 "the system fetches only for apps in the background", state: app.state,
@@ -116,16 +124,7 @@ extension Device {
         _ id: String, selector: String, args: [String: JSONValue], launchOptions: [String: JSONValue],
         kill: TerminationReason = .watchdog
     ) throws(Rejection) -> Bool {
-        switch apps[existing: id].state {
-        case .notRunning:
-            if failsToLaunch(id, foreground: false) { return false }
-            try ensureMemory(for: id)
-            guard launch(id, background: true, url: nil, options: launchOptions) else { return false }
-        case .suspended:
-            guard wakeInBackground(id) else { return false }
-        case .background, .inactive, .active:
-            break
-        }
+        guard try runsInBackground(id, launchOptions: launchOptions) else { return false }
         let app = apps[existing: id]
         let live =
             app.storedConfiguration.value.delegate.isLive
@@ -147,6 +146,21 @@ extension Device {
             apps[existing: id].windowEnd = max(apps[existing: id].windowEnd ?? time, time + duration)
         }
         return true
+    }
+
+    /// Launches a not-running app into the background or wakes a suspended one, for a wake the system gives it
+    /// (LIFECYCLE §11.6); false when it did not get there (a launch trap, the launch watchdog).
+    mutating func runsInBackground(_ id: String, launchOptions: [String: JSONValue]) throws(Rejection) -> Bool {
+        switch apps[existing: id].state {
+        case .notRunning:
+            if failsToLaunch(id, foreground: false) { return false }
+            try ensureMemory(for: id)
+            return launch(id, background: true, url: nil, options: launchOptions)
+        case .suspended:
+            return wakeInBackground(id)
+        case .background, .inactive, .active:
+            return true
+        }
     }
 
     /// The shared budget ran out: each unfinished task's expiration handler runs, then the app suspends

@@ -55,6 +55,12 @@ extension Device {
                 try? endBackgroundTask(id, task: task)
             case .startBackgroundTransfer(let session, let task, let name):
                 startTransfer(id, session: session, task: task, name: name)
+            case .submitTask(let request):
+                submitTask(id, request, inside: selector)
+            case .cancelTaskRequest(let identifier):
+                cancelTaskRequest(id, identifier: identifier)
+            case .reportProgress(let fraction):
+                reportProgress(id, fraction: fraction)
             }
         }
         return true

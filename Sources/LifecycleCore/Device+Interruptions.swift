@@ -83,6 +83,8 @@ extension Device {
     }
 
     mutating func unlock() {
+        // The user starts using the device: processing tasks end (LIFECYCLE §15).
+        stopProcessingTasks()
         locked = false
         firstUnlockPending = nil
         if configuration.passcode { protectedDataChanged(available: true) }

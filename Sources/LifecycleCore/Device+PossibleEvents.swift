@@ -72,9 +72,16 @@ extension Device {
         var values: [EventFieldValue] = []
         switch field.kind {
         case .text:
+            if field.name == "identifier" {
+                // A BGTaskScheduler identifier (§15): the app's requests and tasks now.
+                values += (app.pendingTaskRequests.map(\.request.identifier) + app.runningTasks.map(\.identifier))
+                    .map(EventFieldValue.string)
+            }
             if case .string(let example)? = description.example[field.name] { values.append(.string(example)) }
             values += field.suggestions.map(EventFieldValue.string)
         case .identifier(.app):
+            // The app whose task runs is this one; the app to switch to is another.
+            if description.type == .launchTask { values.append(.string(app.id)) }
             values += appOrder.filter { $0 != app.id }.map(EventFieldValue.string)
         case .identifier(.session):
             values += app.sessions.map { .string($0.id) }

@@ -92,6 +92,7 @@ extension Device {
         apps[existing: id].heldResources = nil
         apps[existing: id].hiddenViews = nil
         apps[existing: id].shownAlerts = nil
+        apps[existing: id].scheduledTasks = nil  // its BGTaskScheduler tasks die with it (LIFECYCLE §15)
         recordTermination(id, reason, notified: notified, foreground: foreground)
         if foregroundApp == id { foregroundApp = nil }
         if appBeforeLock == id { appBeforeLock = nil }

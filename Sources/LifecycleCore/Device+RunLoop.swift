@@ -20,5 +20,9 @@ extension Device {
             if app.state == .background || app.state == .suspended { apps[existing: id].pendingRedraws += 1 }
         }
         record(id, .runLoop(event: input, delivered: delivered, coalesced: nil))
+        // A tap the app handles with actions is the user's action (a continued task's submission, LIFECYCLE §15).
+        if input == .touch, delivered, !app.delegate.actions(inside: ScheduledTasks.userAction).isEmpty {
+            invoke(id, ScheduledTasks.userAction)
+        }
     }
 }

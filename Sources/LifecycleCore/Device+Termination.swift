@@ -14,9 +14,11 @@ extension Device {
     /// The app switcher's swipe: no callback, but an active app first resigns active.
     mutating func forceQuit(_ id: String) {
         // The wake policy (LIFECYCLE §6), once the app has passed through inactive on its way out.
+        let continued = continuedTasks(of: id)
         defer {
             stopWakesAfterForceQuit(id)
             cancelTransfersAfterForceQuit(id)
+            recordSwitcherCancels(id, continued)
         }
         if usesScenes(id) {
             forceQuitScenes(id)

@@ -15,6 +15,7 @@ extension Device {
             if let expiry = budgetExpiry(of: id) { earliest = min(earliest, expiry) }
             if let suspension = suspensionTime(of: id) { earliest = min(earliest, suspension) }
             if let disconnect = sceneDisconnectTime(of: id) { earliest = min(earliest, disconnect) }
+            if let task = scheduledTaskDeadline(of: id) { earliest = min(earliest, task) }
         }
         return earliest.isFinite ? earliest : nil
     }
@@ -67,6 +68,9 @@ extension Device {
             }
             if let disconnect = sceneDisconnectTime(of: id), disconnect <= time {
                 disconnectIdleScenes(id)
+            }
+            if let task = scheduledTaskDeadline(of: id), task <= time {
+                fireScheduledTasks(id)
             }
             suspendIfDue(id)
         }

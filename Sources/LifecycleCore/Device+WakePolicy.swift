@@ -41,7 +41,7 @@ extension Device {
     }
 
     /// Why Background App Refresh is not available to `app`: the device's switch, the app's, Low Power Mode.
-    private func refreshDenial(of app: AppInstance) -> WakeRefusal? {
+    func refreshDenial(of app: AppInstance) -> WakeRefusal? {
         let version = configuration.iosVersion
         guard version.hasBackgroundAppRefresh else { return nil }
         switch setting(.backgroundAppRefresh) {

@@ -61,6 +61,13 @@ public enum Event: Equatable, Sendable, Codable {
     /// The system ends the app's oldest background transfer under way named `name` (LIFECYCLE §14): the harness
     /// decides when, and how.
     case finishTransfer(name: String, outcome: TransferOutcome)
+    /// The user cancels the app's continued processing task from its Live Activity (LIFECYCLE §15, iOS 26).
+    case cancelContinuedTask(identifier: String)
+
+    // Device events added since.
+    /// The system runs an app's pending BGTaskScheduler request now (LIFECYCLE §15): what
+    /// `_simulateLaunchForTaskWithIdentifier:` does on a device in the debugger.
+    case launchTask(app: String, identifier: String)
 
     /// The wire name of the event's `type` (`EventType`, whose catalogue describes it).
     public var type: String { eventType.name }

@@ -18,7 +18,9 @@ public enum EventType: Int, Sendable, CaseIterable {
     case advanceTime, change
     // App events added since.
     case backgroundAppRefreshSwitch
-    case finishTransfer
+    case finishTransfer, cancelContinuedTask
+    // Device events added since.
+    case launchTask
 
     /// The event's description: one entry of the catalogue, built once. (The raw value is the case's
     /// position, so this is an array's element: events are decoded, applied and journaled by the million.)
@@ -267,6 +269,23 @@ public enum EventType: Int, Sendable, CaseIterable {
             ) { v throws(EventFieldError) in
                 .finishTransfer(name: try v.requiredString(0), outcome: try v.choice(1, TransferOutcome.self))
             }
+        case .cancelContinuedTask:
+            return .init(
+                type, .app, "The user cancels the app's continued processing task from its Live Activity (iOS 26)",
+                [F("identifier", .text, .required, "the task's identifier")],
+                example: ["identifier": "com.example.export.1"]
+            ) { v throws(EventFieldError) in .cancelContinuedTask(identifier: try v.requiredString(0)) }
+        case .launchTask:
+            return .init(
+                type, .device, "The system runs an app's pending BGTaskScheduler request now (iOS 13)",
+                [
+                    F("app", .identifier(.app), .required, "the id of the app whose request runs"),
+                    F("identifier", .text, .required, "the identifier of the pending request"),
+                ],
+                example: ["identifier": "com.example.refresh"]
+            ) { v throws(EventFieldError) in
+                .launchTask(app: try v.requiredString(0), identifier: try v.requiredString(1))
+            }
         }
     }
 }
@@ -514,6 +533,8 @@ extension Event {
         case .change: .change
         case .backgroundAppRefreshSwitch: .backgroundAppRefreshSwitch
         case .finishTransfer: .finishTransfer
+        case .cancelContinuedTask: .cancelContinuedTask
+        case .launchTask: .launchTask
         }
     }
 
@@ -553,6 +574,8 @@ extension Event {
         case .change(let kind, let value): .init(.string(kind.rawValue), value.map(EventFieldValue.json))
         case .backgroundAppRefreshSwitch(let enabled): .init(.bool(enabled))
         case .finishTransfer(let name, let outcome): .init(.string(name), .string(outcome.rawValue))
+        case .cancelContinuedTask(let identifier): .init(.string(identifier))
+        case .launchTask(let app, let identifier): .init(.string(app), .string(identifier))
         case .terminate, .forceQuit, .crash, .backgroundFetch, .memoryWarning, .runLoop, .homeButton, .lock, .unlock,
             .notificationCenterOpened, .notificationCenterClosed, .reboot, .callEnded, .appSwitcherOpened,
             .appSwitcherClosed:

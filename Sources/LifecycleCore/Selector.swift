@@ -79,6 +79,7 @@ public enum Selector {
     public static let configurable =
         appDelegateSelectors + sceneSelectors.filter { !appDelegateSelectors.contains($0) } + alertSelectors
         + urlSessionSelectors
+        + [ScheduledTasks.launchHandler, ScheduledTasks.expirationHandler, ScheduledTasks.userAction]
     /// What a delegate's `returns` may name: the `BOOL` methods, the one that returns a configuration's name,
     /// and the scene's restoration activity (false: it returns nil).
     public static let returning = [

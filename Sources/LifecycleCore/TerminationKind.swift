@@ -21,6 +21,7 @@ extension TerminationReason {
         case .gpuInBackground: TerminationKind(code: nil, signal: .segmentationFault, category: .badAccess)
         case .sharedResourceInUse: TerminationKind(code: "0xdead10cc", signal: .kill, category: .fileLock)
         case .suspendedWithLockedFile: TerminationKind(code: "0xdead10cc", signal: .kill, category: .fileLock)
+        case .scheduledTaskExpired: TerminationKind(code: "0x2182bad2", signal: .kill, category: .taskTimeout)
         }
     }
 }

@@ -51,6 +51,11 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         /// A background transfer of the app's started, finished (or failed) in the system's hands, or was cancelled
         /// by the user's force-quit (LIFECYCLE §14).
         case transfer(event: TransferEvent, session: String, task: TransferTask, name: String)
+        /// A BGTaskScheduler request or task (LIFECYCLE §15): submitted, refused (`reason`: the error), begun,
+        /// progress (`progress`), completed, expired or cancelled (`reason`: why).
+        case scheduledTask(
+            event: ScheduledTaskEvent, identifier: String, kind: ScheduledTaskKind, reason: ScheduledTaskReason?,
+            progress: Double?)
     }
 
     /// The wire name of the entry's kind.
@@ -69,6 +74,7 @@ public struct TimelineEntry: Equatable, Sendable, Codable {
         case .launchImage: "launchImage"
         case .wakeRefused: "wakeRefused"
         case .transfer: "transfer"
+        case .scheduledTask: "scheduledTask"
         }
     }
 
@@ -120,6 +126,9 @@ public enum TerminationReason: String, Sendable, Codable, CaseIterable {
     /// It had not called the completion handler of `application:handleEventsForBackgroundURLSession:completionHandler:`
     /// when its window closed: `0x2182bad3` (LIFECYCLE §14).
     case backgroundURLSessionExpired
+    /// A BGTaskScheduler task still running when its time ran out, its expiration handler leaving it unfinished:
+    /// `0x2182bad2` (LIFECYCLE §15).
+    case scheduledTaskExpired
 }
 
 /// How an app last stopped running.

@@ -8,6 +8,8 @@ public enum Wake: String, Sendable, Codable, CaseIterable {
     case silentPush
     /// The app's background URL session has events for it (LIFECYCLE §14).
     case backgroundURLSession
+    /// The system runs a BGTaskScheduler task (`launchTask`, LIFECYCLE §15).
+    case backgroundTask
 }
 
 /// Why the wake policy refused a wake, in the order the policy asks.

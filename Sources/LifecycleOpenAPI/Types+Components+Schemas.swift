@@ -48,7 +48,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Selector`.
         public typealias Selector = Swift.String
-        /// A method of the app delegate, the scene delegate, an alert's or action sheet's delegate, or a background URL session's delegate, spelled as UIKit spells it. Any other name answers 400 `invalid-field`, naming the nearest one (an app replayed from a journal written before this check may still show one).
+        /// A method of the app delegate, the scene delegate, an alert's or action sheet's delegate, a background URL session's delegate, spelled as UIKit spells it; or a BGTaskScheduler handler (see docs/LIFECYCLE.md §15). Any other name answers 400 `invalid-field`, naming the nearest one (an app replayed from a journal written before this check may still show one).
         ///
         /// - Remark: Generated from `#/components/schemas/DelegateSelector`.
         @frozen public enum DelegateSelector: String, Codable, Hashable, Sendable, CaseIterable {
@@ -94,6 +94,9 @@ extension Components {
             case URLSession_colon_downloadTask_colon_didFinishDownloadingToURL_colon_ = "URLSession:downloadTask:didFinishDownloadingToURL:"
             case URLSession_colon_task_colon_didCompleteWithError_colon_ = "URLSession:task:didCompleteWithError:"
             case URLSessionDidFinishEventsForBackgroundURLSession_colon_ = "URLSessionDidFinishEventsForBackgroundURLSession:"
+            case BGTaskScheduler_period_launchHandler = "BGTaskScheduler.launchHandler"
+            case BGTask_period_expirationHandler = "BGTask.expirationHandler"
+            case touchesEnded_colon_withEvent_colon_ = "touchesEnded:withEvent:"
         }
         /// `notRunning`; `inactive` (foreground, not receiving touches); `active` (foreground,
         /// receiving events); `background` (running code, not visible); `suspended` (in memory,
@@ -183,6 +186,9 @@ extension Components {
         /// - `backgroundURLSessionExpired`: woken for its background URL session, it had not called the
         ///   completion handler of `application:handleEventsForBackgroundURLSession:completionHandler:`
         ///   30 s later (code `0x2182bad3`, docs/LIFECYCLE.md §14).
+        /// - `scheduledTaskExpired`: a BGTaskScheduler task was still running when its time ran out and its
+        ///   expiration handler left it unfinished (`endsTasksOnExpiration` false; code `0x2182bad2`,
+        ///   docs/LIFECYCLE.md §15).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/TerminationReason`.
@@ -200,6 +206,7 @@ extension Components {
             case sharedResourceInUse = "sharedResourceInUse"
             case suspendedWithLockedFile = "suspendedWithLockedFile"
             case backgroundURLSessionExpired = "backgroundURLSessionExpired"
+            case scheduledTaskExpired = "scheduledTaskExpired"
         }
         /// A scene's `UIScene.ActivationState`; `unattached` when the session has no connected scene (docs/LIFECYCLE.md §11.2).
         ///
@@ -1752,6 +1759,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppInfo/launchImages`.
             public var launchImages: [Swift.String]?
+            /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit (a trailing `*` is a wildcard, as continued tasks' identifiers use). From iOS 13 an app that lists any has `backgroundFetch` refused: the key disables `application:performFetchWithCompletionHandler:` (docs/LIFECYCLE.md §15). An app's snapshot shows it only when it lists some.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppInfo/bgTaskIdentifiers`.
+            public var bgTaskIdentifiers: [Swift.String]?
             /// `UIApplicationSceneManifest`; absent or null: none. Present on iOS 13+, the app uses the scene life cycle (docs/LIFECYCLE.md §11.1).
             ///
             /// - Remark: Generated from `#/components/schemas/AppInfo/sceneManifest`.
@@ -1764,6 +1775,7 @@ extension Components {
             ///   - urlSchemes: URL schemes the app handles.
             ///   - externalAccessoryProtocols: `UISupportedExternalAccessoryProtocols`: the app talks to accessories. Without the `external-accessory` background mode, its session closes when it enters the background (`EAAccessoryDidDisconnectNotification`) and opens again when it returns (`EAAccessoryDidConnectNotification`), while an accessory is connected (docs/LIFECYCLE.md §6).
             ///   - launchImages: The launch images the bundle holds, by base name (`Default`, `Default-mail`). A foreground launch of an app-delegate app records a `launchImage` entry naming the one the system shows: for a URL launch the image named with a hyphen and the URL's scheme when listed, else `Default` when listed (docs/LIFECYCLE.md §4).
+            ///   - bgTaskIdentifiers: `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit (a trailing `*` is a wildcard, as continued tasks' identifiers use). From iOS 13 an app that lists any has `backgroundFetch` refused: the key disables `application:performFetchWithCompletionHandler:` (docs/LIFECYCLE.md §15). An app's snapshot shows it only when it lists some.
             ///   - sceneManifest: `UIApplicationSceneManifest`; absent or null: none. Present on iOS 13+, the app uses the scene life cycle (docs/LIFECYCLE.md §11.1).
             public init(
                 exitsOnSuspend: Swift.Bool? = nil,
@@ -1771,6 +1783,7 @@ extension Components {
                 urlSchemes: [Swift.String]? = nil,
                 externalAccessoryProtocols: [Swift.String]? = nil,
                 launchImages: [Swift.String]? = nil,
+                bgTaskIdentifiers: [Swift.String]? = nil,
                 sceneManifest: Components.Schemas.SceneManifest? = nil
             ) {
                 self.exitsOnSuspend = exitsOnSuspend
@@ -1778,6 +1791,7 @@ extension Components {
                 self.urlSchemes = urlSchemes
                 self.externalAccessoryProtocols = externalAccessoryProtocols
                 self.launchImages = launchImages
+                self.bgTaskIdentifiers = bgTaskIdentifiers
                 self.sceneManifest = sceneManifest
             }
             public enum CodingKeys: String, CodingKey {
@@ -1786,6 +1800,7 @@ extension Components {
                 case urlSchemes
                 case externalAccessoryProtocols
                 case launchImages
+                case bgTaskIdentifiers
                 case sceneManifest
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -1810,6 +1825,10 @@ extension Components {
                     [Swift.String].self,
                     forKey: .launchImages
                 )
+                self.bgTaskIdentifiers = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .bgTaskIdentifiers
+                )
                 self.sceneManifest = try container.decodeIfPresent(
                     Components.Schemas.SceneManifest.self,
                     forKey: .sceneManifest
@@ -1820,6 +1839,7 @@ extension Components {
                     "urlSchemes",
                     "externalAccessoryProtocols",
                     "launchImages",
+                    "bgTaskIdentifiers",
                     "sceneManifest"
                 ])
             }
@@ -2100,7 +2120,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDelegate/endsTasksOnExpiration`.
             public var endsTasksOnExpiration: Swift.Bool?
-            /// What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts. A callback the delegate does not implement takes none.
+            /// What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts, start a background transfer, submit BGTaskScheduler requests. A callback the delegate does not implement takes none. An action the device's OS does not have (a background transfer before iOS 7.0, a BGTaskScheduler request before 13.0, a continued one before 26.0) answers 400 `invalid-field` naming this member and both versions, and creates nothing.
             ///
             /// - Remark: Generated from `#/components/schemas/AppDelegate/actions`.
             public struct actionsPayload: Codable, Hashable, Sendable {
@@ -2120,7 +2140,7 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts. A callback the delegate does not implement takes none.
+            /// What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts, start a background transfer, submit BGTaskScheduler requests. A callback the delegate does not implement takes none. An action the device's OS does not have (a background transfer before iOS 7.0, a BGTaskScheduler request before 13.0, a continued one before 26.0) answers 400 `invalid-field` naming this member and both versions, and creates nothing.
             ///
             /// - Remark: Generated from `#/components/schemas/AppDelegate/actions`.
             public var actions: Components.Schemas.AppDelegate.actionsPayload?
@@ -2135,7 +2155,7 @@ extension Components {
             ///   - durations: Simulated seconds each listed callback takes (0 otherwise); too long a callback trips the watchdog.
             ///   - returns: Return values of BOOL callbacks (true otherwise), e.g. `application:didFinishLaunchingWithOptions:`; for `application:configurationForConnectingSceneSession:options:` a configuration name (a string).
             ///   - endsTasksOnExpiration: Whether the expiration handler ends the background tasks (otherwise the app is killed with `backgroundTaskExpired`).
-            ///   - actions: What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts. A callback the delegate does not implement takes none.
+            ///   - actions: What the app does inside a callback, by selector, in order, as the callback starts (docs/LIFECYCLE.md §6): ask for background time, draw with the GPU, take up or let go of a resource, hide or show sensitive views, show or dismiss alerts, start a background transfer, submit BGTaskScheduler requests. A callback the delegate does not implement takes none. An action the device's OS does not have (a background transfer before iOS 7.0, a BGTaskScheduler request before 13.0, a continued one before 26.0) answers 400 `invalid-field` naming this member and both versions, and creates nothing.
             ///   - live: True: the delegate is answered live, callback by callback, by the team's own code (in process through the Swift client's delegate protocols) instead of by this script (docs/LIFECYCLE.md §13); the other fields are then left out. Each answer (implemented or not, the value returned, the seconds taken, the actions) goes through the rules a script's does.
             public init(
                 notImplemented: [Components.Schemas.DelegateSelector]? = nil,
@@ -2196,7 +2216,7 @@ extension Components {
                 ])
             }
         }
-        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires. `startBackgroundTransfer {session, task?, name}` (iOS 7 and later; an app created with it on an earlier device is refused): a download or upload in the background URL session `session`, which the system carries out whatever becomes of the process (docs/LIFECYCLE.md §14).
+        /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires. `startBackgroundTransfer {session, task?, name}` (iOS 7 and later; an app created with it on an earlier device is refused): a download or upload in the background URL session `session`, which the system carries out whatever becomes of the process (docs/LIFECYCLE.md §14). `submitTask`, `cancelTaskRequest`, `reportProgress`: BGTaskScheduler's `submit(_:)`, `cancel(taskRequestWithIdentifier:)` and a continued task's progress (docs/LIFECYCLE.md §15).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAction`.
         @frozen public enum CallbackAction: Codable, Hashable, Sendable {
@@ -2204,6 +2224,8 @@ extension Components {
             case acquire(Components.Schemas.ResourceAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/BeginBackgroundTaskAction`.
             case beginBackgroundTask(Components.Schemas.BeginBackgroundTaskAction)
+            /// - Remark: Generated from `#/components/schemas/CallbackAction/CancelTaskRequestAction`.
+            case cancelTaskRequest(Components.Schemas.CancelTaskRequestAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/DismissAlertsAction`.
             case dismissAlerts(Components.Schemas.DismissAlertsAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/EndBackgroundTaskAction`.
@@ -2212,12 +2234,16 @@ extension Components {
             case hideViews(Components.Schemas.ViewsAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ResourceAction`.
             case release(Components.Schemas.ResourceAction)
+            /// - Remark: Generated from `#/components/schemas/CallbackAction/ReportProgressAction`.
+            case reportProgress(Components.Schemas.ReportProgressAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ShowAlertAction`.
             case showAlert(Components.Schemas.ShowAlertAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/ViewsAction`.
             case showViews(Components.Schemas.ViewsAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/StartBackgroundTransferAction`.
             case startBackgroundTransfer(Components.Schemas.StartBackgroundTransferAction)
+            /// - Remark: Generated from `#/components/schemas/CallbackAction/SubmitTaskAction`.
+            case submitTask(Components.Schemas.SubmitTaskAction)
             /// - Remark: Generated from `#/components/schemas/CallbackAction/UseGPUAction`.
             case useGPU(Components.Schemas.UseGPUAction)
             public enum CodingKeys: String, CodingKey {
@@ -2234,6 +2260,8 @@ extension Components {
                     self = .acquire(try .init(from: decoder))
                 case "beginBackgroundTask":
                     self = .beginBackgroundTask(try .init(from: decoder))
+                case "cancelTaskRequest":
+                    self = .cancelTaskRequest(try .init(from: decoder))
                 case "dismissAlerts":
                     self = .dismissAlerts(try .init(from: decoder))
                 case "endBackgroundTask":
@@ -2242,12 +2270,16 @@ extension Components {
                     self = .hideViews(try .init(from: decoder))
                 case "release":
                     self = .release(try .init(from: decoder))
+                case "reportProgress":
+                    self = .reportProgress(try .init(from: decoder))
                 case "showAlert":
                     self = .showAlert(try .init(from: decoder))
                 case "showViews":
                     self = .showViews(try .init(from: decoder))
                 case "startBackgroundTransfer":
                     self = .startBackgroundTransfer(try .init(from: decoder))
+                case "submitTask":
+                    self = .submitTask(try .init(from: decoder))
                 case "useGPU":
                     self = .useGPU(try .init(from: decoder))
                 default:
@@ -2264,6 +2296,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .beginBackgroundTask(value):
                     try value.encode(to: encoder)
+                case let .cancelTaskRequest(value):
+                    try value.encode(to: encoder)
                 case let .dismissAlerts(value):
                     try value.encode(to: encoder)
                 case let .endBackgroundTask(value):
@@ -2272,11 +2306,15 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .release(value):
                     try value.encode(to: encoder)
+                case let .reportProgress(value):
+                    try value.encode(to: encoder)
                 case let .showAlert(value):
                     try value.encode(to: encoder)
                 case let .showViews(value):
                     try value.encode(to: encoder)
                 case let .startBackgroundTransfer(value):
+                    try value.encode(to: encoder)
+                case let .submitTask(value):
                     try value.encode(to: encoder)
                 case let .useGPU(value):
                     try value.encode(to: encoder)
@@ -2320,6 +2358,213 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "do",
                     "task"
+                ])
+            }
+        }
+        /// `BGTaskScheduler.submit(_:)` (iOS 13; `continued` iOS 26): the request waits until `launchTask` runs it (a continued task starts at once when the device has room, else by its strategy). A refused submission is a `scheduledTask` entry `refused` with the error: `notPermitted` (an identifier `info.bgTaskIdentifiers` does not list, the `fetch` or `processing` mode missing, a continued task not submitted from a tap of the app in front), `unavailable` (Background App Refresh off), `tooManyPendingTaskRequests` (1 refresh, 10 processing), `immediateRunIneligible` (a continued task with strategy `fail` that cannot start now). An app naming it on an OS without it is refused when it is created (400).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SubmitTaskAction`.
+        public struct SubmitTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case refresh = "refresh"
+                case processing = "processing"
+                case continued = "continued"
+            }
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/kind`.
+            public var kind: Components.Schemas.SubmitTaskAction.kindPayload
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/identifier`.
+            public var identifier: Swift.String
+            /// `earliestBeginDate`, in seconds after the submission.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/earliestBegin`.
+            public var earliestBegin: Swift.Double?
+            /// Processing only: runs only while `batteryState` is `charging` or `full`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/requiresExternalPower`.
+            public var requiresExternalPower: Swift.Bool?
+            /// Processing only: kept and shown; the network is not simulated.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/requiresNetworkConnectivity`.
+            public var requiresNetworkConnectivity: Swift.Bool?
+            /// Continued only; absent: `queue`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/strategy`.
+            @frozen public enum strategyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case queue = "queue"
+                case fail = "fail"
+            }
+            /// Continued only; absent: `queue`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/strategy`.
+            public var strategy: Components.Schemas.SubmitTaskAction.strategyPayload?
+            /// Continued only: the Live Activity's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/title`.
+            public var title: Swift.String?
+            /// Creates a new `SubmitTaskAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - kind:
+            ///   - identifier:
+            ///   - earliestBegin: `earliestBeginDate`, in seconds after the submission.
+            ///   - requiresExternalPower: Processing only: runs only while `batteryState` is `charging` or `full`.
+            ///   - requiresNetworkConnectivity: Processing only: kept and shown; the network is not simulated.
+            ///   - strategy: Continued only; absent: `queue`.
+            ///   - title: Continued only: the Live Activity's title.
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                kind: Components.Schemas.SubmitTaskAction.kindPayload,
+                identifier: Swift.String,
+                earliestBegin: Swift.Double? = nil,
+                requiresExternalPower: Swift.Bool? = nil,
+                requiresNetworkConnectivity: Swift.Bool? = nil,
+                strategy: Components.Schemas.SubmitTaskAction.strategyPayload? = nil,
+                title: Swift.String? = nil
+            ) {
+                self._do = _do
+                self.kind = kind
+                self.identifier = identifier
+                self.earliestBegin = earliestBegin
+                self.requiresExternalPower = requiresExternalPower
+                self.requiresNetworkConnectivity = requiresNetworkConnectivity
+                self.strategy = strategy
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case kind
+                case identifier
+                case earliestBegin
+                case requiresExternalPower
+                case requiresNetworkConnectivity
+                case strategy
+                case title
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.SubmitTaskAction.kindPayload.self,
+                    forKey: .kind
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.earliestBegin = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .earliestBegin
+                )
+                self.requiresExternalPower = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .requiresExternalPower
+                )
+                self.requiresNetworkConnectivity = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .requiresNetworkConnectivity
+                )
+                self.strategy = try container.decodeIfPresent(
+                    Components.Schemas.SubmitTaskAction.strategyPayload.self,
+                    forKey: .strategy
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "kind",
+                    "identifier",
+                    "earliestBegin",
+                    "requiresExternalPower",
+                    "requiresNetworkConnectivity",
+                    "strategy",
+                    "title"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction`.
+        public struct CancelTaskRequestAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `CancelTaskRequestAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - identifier:
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                identifier: Swift.String
+            ) {
+                self._do = _do
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "identifier"
+                ])
+            }
+        }
+        /// A continued task's progress, inside its launch handler (`BGTaskScheduler.launchHandler`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReportProgressAction`.
+        public struct ReportProgressAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportProgressAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/ReportProgressAction/fraction`.
+            public var fraction: Swift.Double
+            /// Creates a new `ReportProgressAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - fraction:
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                fraction: Swift.Double
+            ) {
+                self._do = _do
+                self.fraction = fraction
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case fraction
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.fraction = try container.decode(
+                    Swift.Double.self,
+                    forKey: .fraction
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "fraction"
                 ])
             }
         }
@@ -3186,6 +3431,169 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundTransfers`.
             public var backgroundTransfers: [Components.Schemas.BackgroundTransfer]
+            /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload`.
+            public struct pendingTaskRequestsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/kind`.
+                @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case refresh = "refresh"
+                    case processing = "processing"
+                    case continued = "continued"
+                }
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/kind`.
+                public var kind: Components.Schemas.App.pendingTaskRequestsPayloadPayload.kindPayload
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/identifier`.
+                public var identifier: Swift.String
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/earliestBegin`.
+                public var earliestBegin: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/requiresExternalPower`.
+                public var requiresExternalPower: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/requiresNetworkConnectivity`.
+                public var requiresNetworkConnectivity: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/strategy`.
+                @frozen public enum strategyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case queue = "queue"
+                    case fail = "fail"
+                }
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/strategy`.
+                public var strategy: Components.Schemas.App.pendingTaskRequestsPayloadPayload.strategyPayload?
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/title`.
+                public var title: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequestsPayload/submittedAt`.
+                public var submittedAt: Components.Schemas.Time
+                /// Creates a new `pendingTaskRequestsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - kind:
+                ///   - identifier:
+                ///   - earliestBegin:
+                ///   - requiresExternalPower:
+                ///   - requiresNetworkConnectivity:
+                ///   - strategy:
+                ///   - title:
+                ///   - submittedAt:
+                public init(
+                    kind: Components.Schemas.App.pendingTaskRequestsPayloadPayload.kindPayload,
+                    identifier: Swift.String,
+                    earliestBegin: Swift.Double? = nil,
+                    requiresExternalPower: Swift.Bool? = nil,
+                    requiresNetworkConnectivity: Swift.Bool? = nil,
+                    strategy: Components.Schemas.App.pendingTaskRequestsPayloadPayload.strategyPayload? = nil,
+                    title: Swift.String? = nil,
+                    submittedAt: Components.Schemas.Time
+                ) {
+                    self.kind = kind
+                    self.identifier = identifier
+                    self.earliestBegin = earliestBegin
+                    self.requiresExternalPower = requiresExternalPower
+                    self.requiresNetworkConnectivity = requiresNetworkConnectivity
+                    self.strategy = strategy
+                    self.title = title
+                    self.submittedAt = submittedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case kind
+                    case identifier
+                    case earliestBegin
+                    case requiresExternalPower
+                    case requiresNetworkConnectivity
+                    case strategy
+                    case title
+                    case submittedAt
+                }
+            }
+            /// Its BGTaskScheduler requests that have not run, oldest first (queued continued tasks included): each as `submitTask` took it, with `submittedAt` (docs/LIFECYCLE.md §15).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequests`.
+            public typealias pendingTaskRequestsPayload = [Components.Schemas.App.pendingTaskRequestsPayloadPayload]
+            /// Its BGTaskScheduler requests that have not run, oldest first (queued continued tasks included): each as `submitTask` took it, with `submittedAt` (docs/LIFECYCLE.md §15).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/pendingTaskRequests`.
+            public var pendingTaskRequests: Components.Schemas.App.pendingTaskRequestsPayload
+            /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload`.
+            public struct runningTasksPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/identifier`.
+                public var identifier: Swift.String
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/kind`.
+                @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case refresh = "refresh"
+                    case processing = "processing"
+                    case continued = "continued"
+                }
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/kind`.
+                public var kind: Components.Schemas.App.runningTasksPayloadPayload.kindPayload
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/began`.
+                public var began: Components.Schemas.Time
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/expiresAt`.
+                public var expiresAt: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/App/runningTasksPayload/progress`.
+                public var progress: Swift.Double?
+                /// Creates a new `runningTasksPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - identifier:
+                ///   - kind:
+                ///   - began:
+                ///   - expiresAt:
+                ///   - progress:
+                public init(
+                    identifier: Swift.String,
+                    kind: Components.Schemas.App.runningTasksPayloadPayload.kindPayload,
+                    began: Components.Schemas.Time,
+                    expiresAt: Swift.Double? = nil,
+                    progress: Swift.Double? = nil
+                ) {
+                    self.identifier = identifier
+                    self.kind = kind
+                    self.began = began
+                    self.expiresAt = expiresAt
+                    self.progress = progress
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case identifier
+                    case kind
+                    case began
+                    case expiresAt
+                    case progress
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.identifier = try container.decode(
+                        Swift.String.self,
+                        forKey: .identifier
+                    )
+                    self.kind = try container.decode(
+                        Components.Schemas.App.runningTasksPayloadPayload.kindPayload.self,
+                        forKey: .kind
+                    )
+                    self.began = try container.decode(
+                        Components.Schemas.Time.self,
+                        forKey: .began
+                    )
+                    self.expiresAt = try container.decodeIfPresent(
+                        Swift.Double.self,
+                        forKey: .expiresAt
+                    )
+                    self.progress = try container.decodeIfPresent(
+                        Swift.Double.self,
+                        forKey: .progress
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "identifier",
+                        "kind",
+                        "began",
+                        "expiresAt",
+                        "progress"
+                    ])
+                }
+            }
+            /// Its BGTaskScheduler tasks running, oldest first: when each began, when its time runs out (null: no limit, a continued task) and its reported progress.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/runningTasks`.
+            public typealias runningTasksPayload = [Components.Schemas.App.runningTasksPayloadPayload]
+            /// Its BGTaskScheduler tasks running, oldest first: when each began, when its time runs out (null: no limit, a continued task) and its reported progress.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/runningTasks`.
+            public var runningTasks: Components.Schemas.App.runningTasksPayload
             /// How the app last ended, or null if it never has.
             ///
             /// - Remark: Generated from `#/components/schemas/App/termination`.
@@ -3250,6 +3658,8 @@ extension Components {
             ///   - backgroundAppRefreshSwitch: The app's own Background App Refresh switch (`backgroundAppRefreshSwitch` event).
             ///   - wakesStoppedByForceQuit: True from the user's `forceQuit` (iOS 7+) until the user brings the app in front or the device reboots: no fetch or silent push wakes it.
             ///   - backgroundTransfers: The app's background transfers, oldest first: under way, or ended and waiting to be told (docs/LIFECYCLE.md §14). They outlive the process but not the user's force-quit.
+            ///   - pendingTaskRequests: Its BGTaskScheduler requests that have not run, oldest first (queued continued tasks included): each as `submitTask` took it, with `submittedAt` (docs/LIFECYCLE.md §15).
+            ///   - runningTasks: Its BGTaskScheduler tasks running, oldest first: when each began, when its time runs out (null: no limit, a continued task) and its reported progress.
             ///   - termination: How the app last ended, or null if it never has.
             ///   - info:
             ///   - delegate:
@@ -3282,6 +3692,8 @@ extension Components {
                 backgroundAppRefreshSwitch: Swift.Bool,
                 wakesStoppedByForceQuit: Swift.Bool,
                 backgroundTransfers: [Components.Schemas.BackgroundTransfer],
+                pendingTaskRequests: Components.Schemas.App.pendingTaskRequestsPayload,
+                runningTasks: Components.Schemas.App.runningTasksPayload,
                 termination: Components.Schemas.Termination? = nil,
                 info: Components.Schemas.AppInfo,
                 delegate: Components.Schemas.AppDelegate,
@@ -3314,6 +3726,8 @@ extension Components {
                 self.backgroundAppRefreshSwitch = backgroundAppRefreshSwitch
                 self.wakesStoppedByForceQuit = wakesStoppedByForceQuit
                 self.backgroundTransfers = backgroundTransfers
+                self.pendingTaskRequests = pendingTaskRequests
+                self.runningTasks = runningTasks
                 self.termination = termination
                 self.info = info
                 self.delegate = delegate
@@ -3347,6 +3761,8 @@ extension Components {
                 case backgroundAppRefreshSwitch
                 case wakesStoppedByForceQuit
                 case backgroundTransfers
+                case pendingTaskRequests
+                case runningTasks
                 case termination
                 case info
                 case delegate
@@ -3438,6 +3854,14 @@ extension Components {
                     [Components.Schemas.BackgroundTransfer].self,
                     forKey: .backgroundTransfers
                 )
+                self.pendingTaskRequests = try container.decode(
+                    Components.Schemas.App.pendingTaskRequestsPayload.self,
+                    forKey: .pendingTaskRequests
+                )
+                self.runningTasks = try container.decode(
+                    Components.Schemas.App.runningTasksPayload.self,
+                    forKey: .runningTasks
+                )
                 self.termination = try container.decodeIfPresent(
                     Components.Schemas.Termination.self,
                     forKey: .termination
@@ -3506,6 +3930,8 @@ extension Components {
                     "backgroundAppRefreshSwitch",
                     "wakesStoppedByForceQuit",
                     "backgroundTransfers",
+                    "pendingTaskRequests",
+                    "runningTasks",
                     "termination",
                     "info",
                     "delegate",
@@ -3701,6 +4127,8 @@ extension Components {
             case beginBackgroundTask(Components.Schemas.BeginBackgroundTaskEvent)
             /// - Remark: Generated from `#/components/schemas/Event/DeviceActionEvent`.
             case callEnded(Components.Schemas.DeviceActionEvent)
+            /// - Remark: Generated from `#/components/schemas/Event/CancelContinuedTaskEvent`.
+            case cancelContinuedTask(Components.Schemas.CancelContinuedTaskEvent)
             /// - Remark: Generated from `#/components/schemas/Event/ChangeEvent`.
             case change(Components.Schemas.ChangeEvent)
             /// - Remark: Generated from `#/components/schemas/Event/SceneSessionEvent`.
@@ -3723,6 +4151,8 @@ extension Components {
             case interruptionEnded(Components.Schemas.InterruptionEndedEvent)
             /// - Remark: Generated from `#/components/schemas/Event/LaunchEvent`.
             case launch(Components.Schemas.LaunchEvent)
+            /// - Remark: Generated from `#/components/schemas/Event/LaunchTaskEvent`.
+            case launchTask(Components.Schemas.LaunchTaskEvent)
             /// - Remark: Generated from `#/components/schemas/Event/RunLoopEvent`.
             case location(Components.Schemas.RunLoopEvent)
             /// - Remark: Generated from `#/components/schemas/Event/DeviceActionEvent`.
@@ -3797,6 +4227,8 @@ extension Components {
                     self = .beginBackgroundTask(try .init(from: decoder))
                 case "callEnded":
                     self = .callEnded(try .init(from: decoder))
+                case "cancelContinuedTask":
+                    self = .cancelContinuedTask(try .init(from: decoder))
                 case "change":
                     self = .change(try .init(from: decoder))
                 case "closeScene":
@@ -3819,6 +4251,8 @@ extension Components {
                     self = .interruptionEnded(try .init(from: decoder))
                 case "launch":
                     self = .launch(try .init(from: decoder))
+                case "launchTask":
+                    self = .launchTask(try .init(from: decoder))
                 case "location":
                     self = .location(try .init(from: decoder))
                 case "lock":
@@ -3893,6 +4327,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .callEnded(value):
                     try value.encode(to: encoder)
+                case let .cancelContinuedTask(value):
+                    try value.encode(to: encoder)
                 case let .change(value):
                     try value.encode(to: encoder)
                 case let .closeScene(value):
@@ -3914,6 +4350,8 @@ extension Components {
                 case let .interruptionEnded(value):
                     try value.encode(to: encoder)
                 case let .launch(value):
+                    try value.encode(to: encoder)
+                case let .launchTask(value):
                     try value.encode(to: encoder)
                 case let .location(value):
                     try value.encode(to: encoder)
@@ -3986,6 +4424,8 @@ extension Components {
             case interruptionBegan(Components.Schemas.InterruptionBeganEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/InterruptionEndedEvent`.
             case interruptionEnded(Components.Schemas.InterruptionEndedEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/LaunchTaskEvent`.
+            case launchTask(Components.Schemas.LaunchTaskEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceActionEvent`.
             case lock(Components.Schemas.DeviceActionEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/MemoryPressureEvent`.
@@ -4028,6 +4468,8 @@ extension Components {
                     self = .interruptionBegan(try .init(from: decoder))
                 case "interruptionEnded":
                     self = .interruptionEnded(try .init(from: decoder))
+                case "launchTask":
+                    self = .launchTask(try .init(from: decoder))
                 case "lock":
                     self = .lock(try .init(from: decoder))
                 case "memoryPressure":
@@ -4069,6 +4511,8 @@ extension Components {
                 case let .interruptionBegan(value):
                     try value.encode(to: encoder)
                 case let .interruptionEnded(value):
+                    try value.encode(to: encoder)
+                case let .launchTask(value):
                     try value.encode(to: encoder)
                 case let .lock(value):
                     try value.encode(to: encoder)
@@ -5248,6 +5692,48 @@ extension Components {
                 ])
             }
         }
+        /// The user cancels the app's continued processing task from its Live Activity (iOS 26).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CancelContinuedTaskEvent`.
+        public struct CancelContinuedTaskEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CancelContinuedTaskEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The task's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CancelContinuedTaskEvent/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `CancelContinuedTaskEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier: The task's identifier.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                identifier: Swift.String
+            ) {
+                self._type = _type
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier"
+                ])
+            }
+        }
         /// A device-level event without fields: `homeButton`, `lock` and `unlock` (the
         /// sleep/wake button), `notificationCenterOpened`, `notificationCenterClosed`, `reboot`,
         /// `callEnded` (the call the user answered hangs up; `409` when none is in progress),
@@ -5614,6 +6100,61 @@ extension Components {
                     "type",
                     "kind",
                     "value"
+                ])
+            }
+        }
+        /// The system runs an app's pending BGTaskScheduler request now (iOS 13).
+        ///
+        /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent`.
+        public struct LaunchTaskEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// The id of the app whose request runs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/app`.
+            public var app: Components.Schemas.Id
+            /// The identifier of the pending request.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `LaunchTaskEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - app: The id of the app whose request runs.
+            ///   - identifier: The identifier of the pending request.
+            public init(
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                app: Components.Schemas.Id,
+                identifier: Swift.String
+            ) {
+                self._type = _type
+                self.app = app
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case app
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._type
+                )
+                self.app = try container.decode(
+                    Components.Schemas.Id.self,
+                    forKey: .app
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "app",
+                    "identifier"
                 ])
             }
         }
@@ -6306,6 +6847,8 @@ extension Components {
             case runloop(Components.Schemas.RunLoopEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/SceneStateEntry`.
             case sceneState(Components.Schemas.SceneStateEntry)
+            /// - Remark: Generated from `#/components/schemas/Entry/ScheduledTaskEntry`.
+            case scheduledTask(Components.Schemas.ScheduledTaskEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/SnapshotEntry`.
             case snapshot(Components.Schemas.SnapshotEntry)
             /// - Remark: Generated from `#/components/schemas/Entry/StateEntry`.
@@ -6342,6 +6885,8 @@ extension Components {
                     self = .runloop(try .init(from: decoder))
                 case "sceneState":
                     self = .sceneState(try .init(from: decoder))
+                case "scheduledTask":
+                    self = .scheduledTask(try .init(from: decoder))
                 case "snapshot":
                     self = .snapshot(try .init(from: decoder))
                 case "state":
@@ -6377,6 +6922,8 @@ extension Components {
                 case let .runloop(value):
                     try value.encode(to: encoder)
                 case let .sceneState(value):
+                    try value.encode(to: encoder)
+                case let .scheduledTask(value):
                     try value.encode(to: encoder)
                 case let .snapshot(value):
                     try value.encode(to: encoder)
@@ -6518,15 +7065,16 @@ extension Components {
             public var app: Components.Schemas.EntryApp?
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/kind`.
             public var kind: OpenAPIRuntime.OpenAPIValueContainer
-            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
+            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one), or a BGTaskScheduler task (`launchTask`, docs/LIFECYCLE.md §15; the request stays pending).
             ///
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
             @frozen public enum wakePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case backgroundFetch = "backgroundFetch"
                 case silentPush = "silentPush"
                 case backgroundURLSession = "backgroundURLSession"
+                case backgroundTask = "backgroundTask"
             }
-            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
+            /// What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one), or a BGTaskScheduler task (`launchTask`, docs/LIFECYCLE.md §15; the request stays pending).
             ///
             /// - Remark: Generated from `#/components/schemas/WakeRefusedEntry/wake`.
             public var wake: Components.Schemas.WakeRefusedEntry.wakePayload
@@ -6558,7 +7106,7 @@ extension Components {
             ///   - time:
             ///   - app:
             ///   - kind:
-            ///   - wake: What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, or its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one).
+            ///   - wake: What would have woken it: `backgroundFetch`, a `remoteNotification` with `contentAvailable`, its background URL session's ended transfers (`finishTransfer`; only the force-quit refuses that one), or a BGTaskScheduler task (`launchTask`, docs/LIFECYCLE.md §15; the request stays pending).
             ///   - reason: The first that holds: the user force-quit the app and has not brought it in front since (nor rebooted);
             public init(
                 seq: Components.Schemas.Seq,
@@ -6616,6 +7164,152 @@ extension Components {
                     "kind",
                     "wake",
                     "reason"
+                ])
+            }
+        }
+        /// A BGTaskScheduler request or task (docs/LIFECYCLE.md §15): `submitted`; `refused` (`reason`: the error code); `began` (the launch handler, `BGTaskScheduler.launchHandler`, follows); `progress` (`progress`: the fraction a continued task reported); `completed` (the app called `setTaskCompleted(success: true)`: the handler's duration passed); `expired` (`reason`: `timeUp`, `deviceInUse`, `noLaunchHandler`; after `BGTask.expirationHandler`); `cancelled` (`reason`: `user`, `appSwitcher`, `app`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry`.
+        public struct ScheduledTaskEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/seq`.
+            public var seq: Components.Schemas.Seq
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/time`.
+            public var time: Components.Schemas.Time
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/app`.
+            public var app: Components.Schemas.EntryApp?
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/event`.
+            @frozen public enum eventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case submitted = "submitted"
+                case refused = "refused"
+                case began = "began"
+                case progress = "progress"
+                case completed = "completed"
+                case expired = "expired"
+                case cancelled = "cancelled"
+            }
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/event`.
+            public var event: Components.Schemas.ScheduledTaskEntry.eventPayload
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/identifier`.
+            public var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/taskKind`.
+            @frozen public enum taskKindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case refresh = "refresh"
+                case processing = "processing"
+                case continued = "continued"
+            }
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/taskKind`.
+            public var taskKind: Components.Schemas.ScheduledTaskEntry.taskKindPayload
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/reason`.
+            @frozen public enum reasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case unavailable = "unavailable"
+                case tooManyPendingTaskRequests = "tooManyPendingTaskRequests"
+                case notPermitted = "notPermitted"
+                case immediateRunIneligible = "immediateRunIneligible"
+                case timeUp = "timeUp"
+                case deviceInUse = "deviceInUse"
+                case user = "user"
+                case appSwitcher = "appSwitcher"
+                case noLaunchHandler = "noLaunchHandler"
+                case app = "app"
+            }
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/reason`.
+            public var reason: Components.Schemas.ScheduledTaskEntry.reasonPayload?
+            /// - Remark: Generated from `#/components/schemas/ScheduledTaskEntry/progress`.
+            public var progress: Swift.Double?
+            /// Creates a new `ScheduledTaskEntry`.
+            ///
+            /// - Parameters:
+            ///   - seq:
+            ///   - time:
+            ///   - app:
+            ///   - kind:
+            ///   - event:
+            ///   - identifier:
+            ///   - taskKind:
+            ///   - reason:
+            ///   - progress:
+            public init(
+                seq: Components.Schemas.Seq,
+                time: Components.Schemas.Time,
+                app: Components.Schemas.EntryApp? = nil,
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                event: Components.Schemas.ScheduledTaskEntry.eventPayload,
+                identifier: Swift.String,
+                taskKind: Components.Schemas.ScheduledTaskEntry.taskKindPayload,
+                reason: Components.Schemas.ScheduledTaskEntry.reasonPayload? = nil,
+                progress: Swift.Double? = nil
+            ) {
+                self.seq = seq
+                self.time = time
+                self.app = app
+                self.kind = kind
+                self.event = event
+                self.identifier = identifier
+                self.taskKind = taskKind
+                self.reason = reason
+                self.progress = progress
+            }
+            public enum CodingKeys: String, CodingKey {
+                case seq
+                case time
+                case app
+                case kind
+                case event
+                case identifier
+                case taskKind
+                case reason
+                case progress
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.seq = try container.decode(
+                    Components.Schemas.Seq.self,
+                    forKey: .seq
+                )
+                self.time = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .time
+                )
+                self.app = try container.decodeIfPresent(
+                    Components.Schemas.EntryApp.self,
+                    forKey: .app
+                )
+                self.kind = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .kind
+                )
+                self.event = try container.decode(
+                    Components.Schemas.ScheduledTaskEntry.eventPayload.self,
+                    forKey: .event
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.taskKind = try container.decode(
+                    Components.Schemas.ScheduledTaskEntry.taskKindPayload.self,
+                    forKey: .taskKind
+                )
+                self.reason = try container.decodeIfPresent(
+                    Components.Schemas.ScheduledTaskEntry.reasonPayload.self,
+                    forKey: .reason
+                )
+                self.progress = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .progress
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "seq",
+                    "time",
+                    "app",
+                    "kind",
+                    "event",
+                    "identifier",
+                    "taskKind",
+                    "reason",
+                    "progress"
                 ])
             }
         }

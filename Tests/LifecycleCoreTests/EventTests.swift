@@ -22,10 +22,12 @@ struct EventTests {
             .openScene(session: nil, url: nil, sourceApplication: nil, placement: .split),
             .closeScene(session: "s1"), .disconnectScene(session: "s1"), .moveTo(state: .suspended),
             .backgroundAppRefreshSwitch(enabled: false), .finishTransfer(name: "photo", outcome: .failure),
+            .cancelContinuedTask(identifier: "com.example.export.1"),
+            .launchTask(app: "a", identifier: "com.example.refresh"),
         ] + RunLoopEvent.allCases.map(Event.runLoop)
 
     @Test(
-        "every event type has its wire name once, and the device events are those that LIFECYCLE §5–§7 post to a device"
+        "every event type has its wire name once, and the device events are those that LIFECYCLE §5–§7 and §13 post to a device"
     )
     func wireNamesAndTargets() {
         #expect(Self.everyEvent.map(\.type).sorted() == Event.allTypes.sorted())
@@ -35,7 +37,7 @@ struct EventTests {
                 "homeButton", "switchApp", "lock", "unlock", "interruptionBegan", "interruptionEnded", "callEnded",
                 "bannerNotification", "notificationCenterOpened", "notificationCenterClosed", "appSwitcherOpened",
                 "appSwitcherClosed", "memoryPressure",
-                "reboot", "advanceTime", "change",
+                "reboot", "advanceTime", "change", "launchTask",
             ])
         for event in Self.everyEvent {
             #expect(event.isDeviceEvent == Event.deviceTypes.contains(event.type), "\(event.type)")

@@ -101,6 +101,30 @@ struct RandomWalk {
             app.sensitiveViews = ["secret", "other"]
             app.delegate.endsTasksOnExpiration = random.chance(75)
             app.memoryMB = random.pick([50, 100, 150, 250])
+            if configuration.iosVersion >= Version(13, 0), random.chance(40) {
+                // BGTaskScheduler (LIFECYCLE §15): requests submitted as the app leaves, a continued one on a tap.
+                app.info.bgTaskIdentifiers = ["com.example.t.*"]
+                var background: [CallbackAction] = [
+                    .submitTask(request: .init(kind: .refresh, identifier: "com.example.t.r")),
+                    .submitTask(
+                        request: .init(
+                            kind: .processing, identifier: "com.example.t.p",
+                            requiresExternalPower: random.pick([nil, true]))),
+                ]
+                if random.chance(20) { background.append(.cancelTaskRequest(identifier: "com.example.t.r")) }
+                app.delegate.actions = app.delegate.actions ?? [:]
+                app.delegate.actions![Selector.didEnterBackground] = background
+                app.delegate.durations[ScheduledTasks.launchHandler] = random.pick([0, 10, 40, 400])
+                if configuration.iosVersion >= Version(26, 0) {
+                    app.delegate.actions![ScheduledTasks.userAction] = [
+                        .submitTask(
+                            request: .init(
+                                kind: .continued, identifier: "com.example.t.c\(appIndex)",
+                                strategy: random.pick([nil, .fail])))
+                    ]
+                    app.delegate.actions![ScheduledTasks.launchHandler] = [.reportProgress(fraction: 0.5)]
+                }
+            }
             try! device.addApp(id: "app\(appIndex)", configuration: app)
             states["app\(appIndex)"] = .notRunning
         }
@@ -129,7 +153,7 @@ struct RandomWalk {
 
     mutating func appEvent(on device: Device, app: String) -> Event {
         let modes = BackgroundMode.continuous.sorted() + ["fetch"]
-        switch Int.random(in: 0..<25, using: &random) {
+        switch Int.random(in: 0..<26, using: &random) {
         case 0, 1: return .foregroundLaunch
         case 2: return .backgroundLaunch
         case 3: return .urlLaunch(random.pick(["\(app)://x", "other://y"]), from: "com.apple.mobilesafari")
@@ -169,16 +193,20 @@ struct RandomWalk {
             return .finishTransfer(
                 name: names.isEmpty || random.chance(10) ? "ghost" : random.pick(names),
                 outcome: random.pick(TransferOutcome.allCases))
+        case 24: return .cancelContinuedTask(identifier: "com.example.t.c\(random.pick([0, 1, 2, 3]))")
         default: return .runLoop(random.pick(RunLoopEvent.allCases))
         }
     }
 
     mutating func deviceEvent(on device: Device) -> Event {
-        switch Int.random(in: 0..<25, using: &random) {
+        switch Int.random(in: 0..<26, using: &random) {
         case 0, 1, 2: return .homeButton
         case 22: return .callEnded
         case 23: return .appSwitcherOpened
         case 24: return .appSwitcherClosed
+        case 25:
+            return .launchTask(
+                app: random.pick(device.appOrder), identifier: random.pick(["com.example.t.r", "com.example.t.p"]))
         case 3: return .switchApp(to: random.pick(device.appOrder + ["ghost"]))
         case 4, 5: return .lock
         case 6, 7: return .unlock

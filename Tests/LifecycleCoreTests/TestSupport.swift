@@ -33,7 +33,7 @@ struct Sim {
         scenes: SceneManifest? = nil, configurationForConnecting: String? = nil, sdk: String? = nil,
         accessoryProtocols: [String]? = nil, actions: [String: [CallbackAction]]? = nil,
         sensitiveViews: [String]? = nil,
-        launchImages: [String]? = nil, restorableState: JSONValue? = nil
+        launchImages: [String]? = nil, restorableState: JSONValue? = nil, bgTaskIdentifiers: [String]? = nil
     ) {
         var configuration = AppConfiguration(bundleId: "com.example.\(id)", iosVersion: ios.map { Version($0)! })
         configuration.info = InfoPlist(
@@ -47,6 +47,7 @@ struct Sim {
         configuration.delegate.actions = actions
         configuration.sensitiveViews = sensitiveViews
         configuration.info.launchImages = launchImages
+        configuration.info.bgTaskIdentifiers = bgTaskIdentifiers
         configuration.restorableState = restorableState
         configuration.delegate.configurationForConnecting = configurationForConnecting
         configuration.sdkVersion = sdk.map { Version($0)! }
@@ -188,6 +189,9 @@ extension TimelineEntry {
         case .launchImage(let image): "launch image \(image)"
         case .wakeRefused(let wake, let reason): "refused \(wake) \(reason)"
         case .transfer(let event, let session, let task, let name): "transfer \(event) \(session) \(task) \(name)"
+        case .scheduledTask(let event, let identifier, let kind, let reason, let progress):
+            "bgtask \(event) \(kind) \(identifier)" + (reason.map { " \($0)" } ?? "")
+                + (progress.map { " \($0)" } ?? "")
         case .snapshot(let visible, let hidden):
             "snapshot visible:\(visible.joined(separator: ",")) hidden:\(hidden.joined(separator: ","))"
                 + (session.map { " \($0)" } ?? "")

@@ -43,6 +43,11 @@ import Testing
             .transfer(event: .started, session: "com.example.bg", task: .download, name: "photo-1"),
             .transfer(event: .cancelled, session: "é", task: .upload, name: "log"),
             .termination(reason: .backgroundURLSessionExpired, notified: false, foreground: false),
+            .wakeRefused(wake: .backgroundTask, reason: .forceQuit),
+            .scheduledTask(
+                event: .refused, identifier: "com.example.x", kind: .refresh, reason: .notPermitted, progress: nil),
+            .scheduledTask(
+                event: .progress, identifier: "com.example.e.1", kind: .continued, reason: nil, progress: 0.5),
         ]
         return bodies.enumerated().flatMap { index, body in
             let plain = TimelineEntry(seq: UInt64(index + 1), time: Double(index) * 0.1, app: "a", body: body)
@@ -58,7 +63,7 @@ import Testing
 
     @Test func everyKindReadsBackAsItWasWritten() throws {
         let kinds = Set(Self.handMade.map(\.kind))
-        #expect(kinds.count == 13, "a kind of entry with no case here: \(kinds.sorted())")
+        #expect(kinds.count == 14, "a kind of entry with no case here: \(kinds.sorted())")
         for entry in Self.handMade {
             #expect(try Self.roundTrip(entry) == entry, "\(entry)")
         }

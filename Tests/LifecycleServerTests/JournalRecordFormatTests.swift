@@ -32,6 +32,8 @@ import Testing
         "moveTo": ["state": "suspended"],
         "backgroundAppRefreshSwitch": ["enabled": false],
         "finishTransfer": ["name": "photo-1", "outcome": "failure"],
+        "cancelContinuedTask": ["identifier": "com.example.export.1"],
+        "launchTask": ["app": "a", "identifier": "com.example.refresh"],
     ]
 
     static func event(_ type: String) throws -> Event {

@@ -15,7 +15,9 @@ enum EntryCoding {
         /// A termination that says whether the app was in front: `termination`'s members, then that flag.
         /// (`termination` alone is one recorded before it was kept.)
         case terminationInFront
-        /// Background transfers (LIFECYCLE §14); 13 to 19 are another topic's.
+        /// A BGTaskScheduler request or task (LIFECYCLE §15).
+        case scheduledTask
+        /// Background transfers (LIFECYCLE §14); 14 to 19 are free.
         case transfer = 20
     }
 
@@ -91,6 +93,13 @@ enum EntryCoding {
             w.string(session)
             choice(task)
             w.string(name)
+        case .scheduledTask(let event, let identifier, let kind, let reason, let progress):
+            start(.scheduledTask, entry.time, &w)
+            choice(event)
+            w.string(identifier)
+            choice(kind)
+            optional(reason) { choice($0) }
+            optional(progress) { w.double($0) }
         }
     }
 
@@ -164,6 +173,10 @@ enum EntryCoding {
             body = .wakeRefused(wake: try choice(), reason: try choice())
         case .transfer:
             body = .transfer(event: try choice(), session: try r.string(), task: try choice(), name: try r.string())
+        case .scheduledTask:
+            body = .scheduledTask(
+                event: try choice(), identifier: try r.string(), kind: try choice(),
+                reason: try optional { try choice() }, progress: try optional { try r.double() })
         }
         guard r.isAtEnd else { throw JournaledInput.CorruptRecord() }
         return TimelineEntry(seq: seq, time: time, app: app, body: body, session: session, sceneState: sceneState)

@@ -75,6 +75,34 @@ extension AppRequest {
             }
             return .startBackgroundTransfer(
                 session: names[0], task: try reader.enumeration("task", TransferTask.self) ?? .download, name: names[1])
+        case .submitTask:
+            try reader.rejectUnknown(allowed: [
+                "do", "kind", "identifier", "earliestBegin", "requiresExternalPower", "requiresNetworkConnectivity",
+                "strategy", "title",
+            ])
+            guard let kind = try reader.enumeration("kind", ScheduledTaskKind.self) else {
+                throw .invalidField(
+                    reader.path("kind"), "\(reader.path("kind")) is required: the kind of task request",
+                    allowed: ScheduledTaskKind.allCases.map(\.rawValue))
+            }
+            return .submitTask(
+                request: ScheduledTaskRequest(
+                    kind: kind, identifier: try reader.requiredString("identifier"),
+                    earliestBegin: try reader.number("earliestBegin", in: 0...Device.maximumTime),
+                    requiresExternalPower: try reader.bool("requiresExternalPower"),
+                    requiresNetworkConnectivity: try reader.bool("requiresNetworkConnectivity"),
+                    strategy: try reader.enumeration("strategy", ContinuedStrategy.self),
+                    title: try reader.string("title")))
+        case .cancelTaskRequest:
+            try reader.rejectUnknown(allowed: ["do", "identifier"])
+            return .cancelTaskRequest(identifier: try reader.requiredString("identifier"))
+        case .reportProgress:
+            try reader.rejectUnknown(allowed: ["do", "fraction"])
+            guard let fraction = try reader.number("fraction", in: 0...1) else {
+                throw .invalidField(
+                    reader.path("fraction"), "\(reader.path("fraction")) is required: the fraction done, from 0 to 1")
+            }
+            return .reportProgress(fraction: fraction)
         }
     }
 }

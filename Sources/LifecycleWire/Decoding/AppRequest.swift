@@ -55,7 +55,7 @@ package struct AppRequest {
         if let info = try reader.object("info") {
             try info.rejectUnknown(allowed: [
                 "exitsOnSuspend", "backgroundModes", "urlSchemes", "sceneManifest", "externalAccessoryProtocols",
-                "launchImages",
+                "launchImages", "bgTaskIdentifiers",
             ])
             // null is a value here: no manifest (API.md), as the app snapshot shows it.
             if info.value("sceneManifest") != .null, let manifest = try info.object("sceneManifest") {
@@ -69,6 +69,9 @@ package struct AppRequest {
             }
             if let images = try info.strings("launchImages"), !images.isEmpty {
                 configuration.info.launchImages = images
+            }
+            if let identifiers = try info.strings("bgTaskIdentifiers"), !identifiers.isEmpty {
+                configuration.info.bgTaskIdentifiers = identifiers
             }
         }
         if let delegate = try reader.object("delegate") {

@@ -71,6 +71,15 @@ package enum EntryDecoder {
                 let name = json["name"]?.stringValue
             else { return nil }
             body = .transfer(event: event, session: session, task: task, name: name)
+        case "scheduledTask":
+            guard let event = choice(json["event"], ScheduledTaskEvent.self),
+                let identifier = json["identifier"]?.stringValue,
+                let taskKind = choice(json["taskKind"], ScheduledTaskKind.self),
+                let reason = optional(json["reason"], { choice($0, ScheduledTaskReason.self) }),
+                let progress = optional(json["progress"], \.numberValue)
+            else { return nil }
+            body = .scheduledTask(
+                event: event, identifier: identifier, kind: taskKind, reason: reason, progress: progress)
         default:
             return nil
         }

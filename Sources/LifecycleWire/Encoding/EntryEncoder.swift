@@ -109,6 +109,21 @@ package enum EntryEncoder {
             w.string(task.rawValue)
             w.field("name")
             w.string(name)
+        case .scheduledTask(let event, let identifier, let kind, let reason, let progress):
+            w.field("event")
+            w.string(event.rawValue)
+            w.field("identifier")
+            w.string(identifier)
+            w.field("taskKind")
+            w.string(kind.rawValue)
+            if let reason {
+                w.field("reason")
+                w.string(reason.rawValue)
+            }
+            if let progress {
+                w.field("progress")
+                w.number(progress)
+            }
         }
         w.endObject()
     }

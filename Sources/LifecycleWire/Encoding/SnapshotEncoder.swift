@@ -103,6 +103,33 @@ package enum SnapshotEncoder {
             w.endObject()
         }
         w.endArray()
+        w.field("pendingTaskRequests")
+        w.beginArray()
+        for pending in app.pendingTaskRequests {
+            w.beginObject()
+            taskRequest(pending.request, into: &w)
+            w.field("submittedAt")
+            w.number(pending.submittedAt)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("runningTasks")
+        w.beginArray()
+        for task in app.runningTasks {
+            w.beginObject()
+            w.field("identifier")
+            w.string(task.identifier)
+            w.field("kind")
+            w.string(task.kind.rawValue)
+            w.field("began")
+            w.number(task.began)
+            w.field("expiresAt")
+            if let expiry = task.expiresAt { w.number(expiry) } else { w.null() }
+            w.field("progress")
+            if let progress = task.progress { w.number(progress) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
         w.field("termination")
         if let termination = app.termination {
             w.beginObject()
@@ -141,6 +168,11 @@ package enum SnapshotEncoder {
         strings(info.externalAccessoryProtocols ?? [], into: &w)
         w.field("launchImages")
         strings(info.launchImages ?? [], into: &w)
+        // Only when listed: configurations written before the key (exports among them) stay byte for byte.
+        if let identifiers = info.bgTaskIdentifiers {
+            w.field("bgTaskIdentifiers")
+            strings(identifiers, into: &w)
+        }
         w.endObject()
     }
 
@@ -231,8 +263,44 @@ package enum SnapshotEncoder {
             w.string(task.rawValue)
             w.field("name")
             w.string(name)
+        case .submitTask(let request):
+            taskRequest(request, into: &w)
+        case .cancelTaskRequest(let identifier):
+            w.field("identifier")
+            w.string(identifier)
+        case .reportProgress(let fraction):
+            w.field("fraction")
+            w.number(fraction)
         }
         w.endObject()
+    }
+
+    /// A BGTaskScheduler request's members, as a `submitTask` action takes them (absent optional ones left out).
+    private static func taskRequest(_ request: ScheduledTaskRequest, into w: inout JSONWriter) {
+        w.field("kind")
+        w.string(request.kind.rawValue)
+        w.field("identifier")
+        w.string(request.identifier)
+        if let begin = request.earliestBegin {
+            w.field("earliestBegin")
+            w.number(begin)
+        }
+        if let power = request.requiresExternalPower {
+            w.field("requiresExternalPower")
+            w.bool(power)
+        }
+        if let network = request.requiresNetworkConnectivity {
+            w.field("requiresNetworkConnectivity")
+            w.bool(network)
+        }
+        if let strategy = request.strategy {
+            w.field("strategy")
+            w.string(strategy.rawValue)
+        }
+        if let title = request.title {
+            w.field("title")
+            w.string(title)
+        }
     }
 
     /// What the system kept of an app's or a scene's state, or null.

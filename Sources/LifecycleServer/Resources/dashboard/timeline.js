@@ -51,6 +51,8 @@ export function describe(entry) {
     case "launchImage": return `launch image ${entry.image} — ${at}`;
     case "wakeRefused": return `${entry.wake} refused: ${entry.reason} — ${at}`;
     case "transfer": return `${entry.task} ${entry.name} (${entry.urlSession}) ${entry.event} — ${at}`;
+    case "scheduledTask":
+      return `${entry.taskKind} task ${entry.identifier} ${entry.event}${entry.reason ? ` (${entry.reason})` : ""}${entry.progress != null ? ` ${Math.round(entry.progress * 100)}%` : ""} — ${at}`;
     case "snapshot": return `snapshot: ${entry.visible.length ? `showing ${entry.visible.join(", ")}` : "nothing sensitive showing"} — ${at}`;
     default: return `${entry.kind} — ${at}`;
   }
