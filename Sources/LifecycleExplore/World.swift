@@ -69,6 +69,14 @@ package struct ExploreWorld: Sendable {
         }
     }
 
+    /// A world of these setup steps and no property: what a probe of the model walks (`ModelBands`).
+    package init(name: String, source: String, setup: [JSONValue]) {
+        self.name = name
+        self.source = source
+        self.setup = setup
+        properties = []
+    }
+
     /// A written step with `${run}` replaced by this process's `run`.
     static func substituted(_ step: JSONValue, at label: String) throws(ExploreError) -> JSONValue {
         do {
@@ -81,14 +89,7 @@ package struct ExploreWorld: Sendable {
     /// The setup steps as a walk starts from them, each device on `version` (nil: the one its step gives).
     package func setupSteps(on version: Version?) -> [JSONValue] {
         guard let version else { return setup }
-        return setup.map { step in
-            guard step["do"]?.stringValue?.hasSuffix("/v1/devices") == true, case .object(var members) = step,
-                case .object(var body)? = members["body"]
-            else { return step }
-            body["iosVersion"] = .string(version.description)
-            members["body"] = .object(body)
-            return .object(members)
-        }
+        return Scenario.onVersion(setup, version.description)
     }
 
     /// The world built, as a daemon would build it from the setup steps (its decoders and the core).

@@ -30,20 +30,39 @@ public enum ScenarioReport {
 
     /// Two columns, expected and actual, one item a row, `>` at the first row that differs.
     public static func sideBySide(_ expected: [JSONValue], _ actual: [JSONValue], marking index: Int) -> String {
+        columns(["expected", "actual"], [expected, actual], marking: index)
+    }
+
+    /// Lists side by side under their headers, one item a row, `>` at row `index`.
+    public static func columns(_ headers: [String], _ lists: [[JSONValue]], marking index: Int?) -> String {
         func cell(_ items: [JSONValue], _ row: Int) -> String {
             guard row < items.count else { return "" }
             if let text = items[row].stringValue { return text }
             return Pattern.text(items[row], limit: 60)
         }
-        let rows = max(expected.count, actual.count)
-        let width = max(8, (0..<rows).map { cell(expected, $0).count }.max() ?? 0)
-        func padded(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        var lines = ["       " + padded("expected") + "  actual"]
+        let rows = lists.map(\.count).max() ?? 0
+        let widths = zip(headers, lists).map { header, items in
+            max(header.count, (0..<rows).map { cell(items, $0).count }.max() ?? 0)
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, text in
+                column == cells.count - 1
+                    ? text : text + String(repeating: " ", count: max(0, widths[column] - text.count))
+            }.joined(separator: "  ")
+        }
+        var lines = ["       " + line(headers)]
         for row in 0..<rows {
             let mark = row == index ? ">" : " "
-            lines.append("     \(mark) " + padded(cell(expected, row)) + "  " + cell(actual, row))
+            lines.append("     \(mark) " + line(lists.map { cell($0, row) }))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The first row at which lists differ (one has an item another has not, or a different one); nil when they
+    /// are the same.
+    public static func firstDifference(_ lists: [[JSONValue]]) -> Int? {
+        let rows = lists.map(\.count).max() ?? 0
+        return (0..<rows).first { row in Set(lists.map { row < $0.count ? $0[row] : nil }).count > 1 }
     }
 
     /// JUnit XML: one `testsuite`, a `testcase` per scenario (its file as the class name), a `failure` with the

@@ -58,6 +58,29 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Name each scenario's namespace as it runs.")
     var verbose = false
 
+    @Flag(
+        help:
+            "After the run, report which app states, transitions, events, callbacks and scene states the scenarios exercised, per OS band of the model, out of those the model can produce there."
+    )
+    var coverage = false
+
+    @Option(
+        name: [.customLong("format"), .customLong("coverage-format")],
+        help: "How --coverage and --versions report: text or json (the JSON alone on standard output).")
+    var format: String?
+
+    @Flag(
+        help:
+            "Run each scenario again with a neutral interruption before each events step in turn (lock and unlock, Home and back, a declined call, a memory warning, a system kill and relaunch), where the model takes it; report the expectations that break."
+    )
+    var perturb = false
+
+    @Option(
+        help:
+            "Run each scenario on these iOS versions (comma-separated, e.g. 9.0,13.0,17.0; all: one of each band of the model) and show each app's callbacks side by side."
+    )
+    var versions: String?
+
     @Argument(help: "Scenario files, or folders of them (their *.json files, in name order).")
     var paths: [String]
 
@@ -73,6 +96,7 @@ struct CheckCommand: ParsableCommand {
                 "--namespace-prefix \(namespacePrefix) does not begin namespace names (\(NamespaceName.pattern)): "
                     + "lower-case letters, digits and -, starting with a letter or digit, at most 50 characters")
         }
+        try validateModes()
     }
 
     /// Exit status 2: a file is not a valid scenario, and nothing ran.
@@ -114,6 +138,16 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let scenarios = try readScenarios()
         if validateOnly { return }
+        let (transport, daemon) = try makeTransport()
+        defer { daemon?.stop() }
+        if perturb { return try perturbing(scenarios, through: transport) }
+        if versions != nil { return try comparingVersions(scenarios, through: transport) }
+        let recorder = coverage ? EventRecorder(transport) : nil
+        try checking(scenarios, through: recorder ?? transport, recorder: recorder)
+    }
+
+    /// The transport the scenarios run through, and the daemon in this process when there is no --url.
+    func makeTransport() throws -> (any ScenarioTransport, Daemon?) {
         let transport: any ScenarioTransport
         var daemon: Daemon?
         if let url {
@@ -128,7 +162,18 @@ struct CheckCommand: ParsableCommand {
             daemon = local
             transport = InProcessScenarioTransport(service: local.service)
         }
-        defer { daemon?.stop() }
+        return (transport, daemon)
+    }
+
+    /// What `check` does without --perturb and --versions: each scenario once, PASS or FAIL; with --coverage,
+    /// what they exercised.
+    private func checking(_ scenarios: [Scenario], through transport: any ScenarioTransport, recorder: EventRecorder?)
+        throws
+    {
+        let report = coverage ? CoverageCollector() : nil
+        // With --coverage --format json the JSON alone goes to standard output.
+        let toError = format == "json" && coverage
+        @Sendable func print(_ line: String) { if toError { printError(line) } else { Swift.print(line) } }
         let run = String(UUID().uuidString.lowercased().prefix(8))
         // Up to --parallel scenarios at once, each in its namespace, on threads of their own (a worker waits for
         // each answer, which the daemon's queues give: Dispatch's threads are not to be held); reported in the
@@ -146,8 +191,10 @@ struct CheckCommand: ParsableCommand {
                         return index
                     }
                     guard index < scenarios.count else { return }
+                    let space = namespace ?? "\(namespacePrefix)\(run)-\(index + 1)"
                     let result = check(
-                        scenarios[index], in: namespace ?? "\(namespacePrefix)\(run)-\(index + 1)", through: transport)
+                        scenarios[index], in: space, through: transport,
+                        inspect: report.map { report in { report.add(space, transport, token, recorder) } })
                     results.withLock { $0[index] = result }
                     if parallel == 1 { print(ScenarioReport.line(result)) }
                 }
@@ -161,13 +208,15 @@ struct CheckCommand: ParsableCommand {
         if let junit {
             try Data(ScenarioReport.junit(finished).utf8).write(to: URL(fileURLWithPath: junit))
         }
+        if let report { Swift.print(try report.report(format: format ?? "text")) }
         if failed > 0 || finished.isEmpty { throw ExitCode.failure }
     }
 
     /// Runs one scenario in `space`, deleting that namespace afterwards when it was the scenario's own.
-    private func check(_ scenario: Scenario, in space: String, through transport: any ScenarioTransport)
-        -> ScenarioResult
-    {
+    func check(
+        _ scenario: Scenario, in space: String, through transport: any ScenarioTransport,
+        inspect: (() -> Void)? = nil
+    ) -> ScenarioResult {
         let started = ContinuousClock.now
         if verbose { print("     \(scenario.file) in the namespace \(space)") }
         var failure: Mismatch?
@@ -180,6 +229,7 @@ struct CheckCommand: ParsableCommand {
         } catch {
             failure = Mismatch("\(error)")
         }
+        inspect?()
         if namespace == nil {
             _ = try? transport.exchange(
                 method: "DELETE", path: "/v1/namespaces/\(space)",

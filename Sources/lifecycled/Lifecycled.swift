@@ -18,7 +18,7 @@ struct Lifecycled: ParsableCommand {
         usage: """
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
-              lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] <paths> ...
+              lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] [--coverage | --perturb | --versions <list>|all] [--format text|json] <paths> ...
               lifecycled explore --scenario <file> [--property <file> ...] [--seed <n>] [--walks <n>] [--steps <n>] [--versions <list>] [--out <file>]
             """,
         discussion: """
