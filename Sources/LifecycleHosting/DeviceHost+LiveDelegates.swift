@@ -23,26 +23,32 @@ extension DeviceHost {
                     state: instance.state)
                 return completion(.failure(.rejected(refusal)))
             }
-            liveDelegates[app] = answerer
+            liveDelegates.delegates[app] = answerer
             completion(.success(()))
         }
     }
 
-    /// Who answers the live delegates of the input about to be applied: nil when none is attached (the
-    /// scripted apps' case: nothing is asked).
-    var liveAnswering: (any CallbackAnswering)? {
-        liveDelegates.isEmpty ? nil : LiveDelegateRouter(delegates: liveDelegates)
-    }
+    /// Who answers the live delegates of the input about to be applied: the device's one router (a scripted app
+    /// is never asked).
+    var liveAnswering: (any CallbackAnswering)? { liveDelegates }
 }
 
-/// The live delegates of one device's apps, each asked for its own app's callbacks.
-final class LiveDelegateRouter: CallbackAnswering {
-    let delegates: [String: any CallbackAnswering]
+/// The live delegates of one device's apps, each asked for its own app's callbacks: the one attached in process,
+/// else a client over HTTP (`PendingCallbacks`), for at most `timeout` seconds.
+final class LiveDelegateRouter: CallbackAnswering, @unchecked Sendable {
+    /// Confined to the device's queue.
+    var delegates: [String: any CallbackAnswering] = [:]
+    let overHTTP: PendingCallbacks
+    let timeout: Double
 
-    init(delegates: [String: any CallbackAnswering]) { self.delegates = delegates }
+    init(overHTTP: PendingCallbacks, timeout: Double) {
+        self.overHTTP = overHTTP
+        self.timeout = timeout
+    }
 
     func answer(_ callback: PendingCallback) -> CallbackAnswer {
-        delegates[callback.app]?.answer(callback) ?? .hang
+        if let delegate = delegates[callback.app] { return delegate.answer(callback) }
+        return overHTTP.ask(callback, timeout: timeout)
     }
 }
 

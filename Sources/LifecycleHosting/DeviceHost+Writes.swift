@@ -45,7 +45,7 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             stateBytes.subtract(described, ordering: .relaxed)
-            liveDelegates[appID] = nil
+            liveDelegates.delegates[appID] = nil
             rescheduleTimer()
             commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
         }
