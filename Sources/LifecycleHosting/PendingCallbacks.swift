@@ -32,6 +32,12 @@ package final class PendingCallbacks: Sendable {
         var polls: [Poll] = []
         /// Callbacks that got no answer in time, since the host was made.
         var timedOut = 0
+
+        /// The callback of `app` still waiting for its answer.
+        func waiting(app: String) -> Pending? {
+            guard answer == nil, let pending, pending.callback.app == app else { return nil }
+            return pending
+        }
     }
 
     private let state = Mutex(State())
@@ -41,31 +47,33 @@ package final class PendingCallbacks: Sendable {
 
     package init(clock: any HostClock) { self.clock = clock }
 
-    /// The callback of app `app` waiting for its answer, if any.
+    /// The callback of app `app` waiting for its answer, if any: one answered already is not shown, even before
+    /// the device's queue has taken its answer (a client reading again at once would answer it twice).
     package func pending(app: String) -> Pending? {
-        state.withLock { $0.pending?.callback.app == app ? $0.pending : nil }
+        state.withLock { $0.waiting(app: app) }
     }
 
     /// The callback of app `app` waiting for its answer; if none, `park` is asked for a poll woken when the next
     /// callback of the device is published (it looks again).
     package func pending(app: String, orPark park: () -> Poll?) -> Pending? {
         state.withLock { state in
-            if let pending = state.pending, pending.callback.app == app { return pending }
+            if let pending = state.waiting(app: app) { return pending }
             if let poll = park() { state.polls.append(poll) }
             return nil
         }
     }
 
-    /// Hands `answer` to callback `id` of app `app`; the device's queue goes on with it.
-    package func give(_ answer: CallbackAnswer, to id: Int, app: String) -> Result<Void, Refusal> {
+    /// Hands `answer` to callback `id` of app `app`, and the device's queue goes on with it; nil when taken, else
+    /// why not.
+    package func give(_ answer: CallbackAnswer, to id: Int, app: String) -> Refusal? {
         state.withLock { state in
             guard let pending = state.pending, pending.callback.app == app, state.answer == nil else {
-                return .failure(.nothingPending)
+                return .nothingPending
             }
-            guard pending.id == id else { return .failure(.otherCallback(pending: pending.id)) }
+            guard pending.id == id else { return .otherCallback(pending: pending.id) }
             state.answer = answer
             answered.signal()
-            return .success(())
+            return nil
         }
     }
 

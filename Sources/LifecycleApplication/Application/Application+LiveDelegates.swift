@@ -41,15 +41,15 @@ extension Application {
     ) throws(APIError) {
         let host = try liveAppHost(app, in: space)
         switch host.pendingCallbacks.give(answer, to: callback, app: app) {
-        case .success:
+        case nil:
             return
-        case .failure(.nothingPending):
+        case .nothingPending:
             throw APIError(
                 Rejection(
                     code: .invalidTransition,
                     detail: "app \(app) waits on no callback: callback \(callback) was answered already, or taken as "
                         + "hung once its deadline passed (--live-answer-timeout), or never asked"))
-        case .failure(.otherCallback(let pending)):
+        case .otherCallback(let pending):
             throw APIError(
                 Rejection(
                     code: .invalidTransition,
