@@ -58,12 +58,19 @@ extension DeviceHost {
         package var json: JSONValue
         package var app: String?
         package var idempotencyKey: String?
+        /// A live delegate's answers given with the events (a recording replayed, LIFECYCLE §13): the callbacks
+        /// are answered from them, in order, and not asked of the app's delegate; nil: asked.
+        package var answers: [CallbackAnswer]?
 
-        package init(events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil) {
+        package init(
+            events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil,
+            answers: [CallbackAnswer]? = nil
+        ) {
             self.events = events
             self.json = json
             self.app = app
             self.idempotencyKey = idempotencyKey
+            self.answers = answers
         }
     }
 
@@ -98,7 +105,8 @@ extension DeviceHost {
             let now = clockNow()
             let outcome: Outcome
             do throws(Rejection) {
-                outcome = try device.apply(request.events, app: request.app, now: now, answering: liveAnswering)
+                let answering = request.answers.map { RecordedAnswers($0) } ?? liveAnswering
+                outcome = try device.apply(request.events, app: request.app, now: now, answering: answering)
             } catch {
                 return completion(.failure(.rejected(error)))
             }

@@ -335,6 +335,9 @@ def main():
                 fail(f"answering a pending callback: expected 200, got {status}")
     launching.join()
     c.call("POST", "/v1/apps/live1/pending-callback", {"callback": 1})
+    # Events with the answers given (a recorded session replayed): 200, and a bad answer 400.
+    c.call("POST", "/v1/apps/live1/events", {"events": [{"type": "homeButton"}], "answers": [{}, {}, {}, {}]})
+    c.call("POST", "/v1/apps/live1/events", {"events": [{"type": "activate"}], "answers": [{"duration": -1}]})
     c.call("POST", "/v1/apps/live1/pending-callback", {"callback": 1, "actions": [{"do": "fly"}]})
     c.call("GET", "/v1/apps/a1/pending-callback")
     c.call("POST", "/v1/apps/nope/pending-callback", {"callback": 1})

@@ -4,11 +4,14 @@ delegates over HTTP"; docs/LIFECYCLE.md §13), through the real binary: the even
 long-polls `GET .../pending-callback` and answers each callback with one POST; what the answers say (a
 duration, a background task begun) is in the timeline; an answer that takes longer than the watchdog allows
 gets the app killed with `watchdog`; a callback left unanswered past --live-answer-timeout hangs until the
-watchdog, and the late answer is refused with 409.
+watchdog, and the late answer is refused with 409; the session exported with its answers passes `lifecycled check`
+with nobody answering.
 
 Usage: live-delegate-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
+import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -134,11 +137,31 @@ def never_answered(base):
     check("unanswered: the app is not running", request(f"{base}/v1/apps/hung")[2]["state"] == "notRunning")
 
 
+def exported(base, binary, work):
+    status, _, scenario = request(f"{base}/v1/export")
+    check("export: the live session exports", status == 200, (status, scenario))
+    if status != 200:
+        return
+    answered = [step for step in scenario["steps"] if isinstance(step.get("body"), dict) and "answers" in step["body"]]
+    check("export: each events POST a delegate answered carries its answers", len(answered) == 4,
+          [step["do"] for step in answered])
+    check("export: the unanswered callback is recorded as hung",
+          any(answer.get("hung") for step in answered for answer in step["body"]["answers"]))
+    path = os.path.join(work, "live.scenario.json")
+    with open(path, "w") as handle:
+        json.dump(scenario, handle)
+    # No daemon answers here: the answers in the scenario are all the live code there is.
+    checked = subprocess.run([binary, "check", path], capture_output=True, text=True, timeout=120)
+    check("export: `lifecycled check` passes it with no live code", checked.returncode == 0,
+          checked.stdout[-600:] + checked.stderr[-600:])
+
+
 def main(binary, work):
     with Daemon(binary, "--in-memory", "--live-answer-timeout", str(TIMEOUT),
                 log=os.path.join(work, "log")) as daemon:
         for part in (answered_in_time, answered_too_slowly, never_answered):
             part(daemon.url)
+        exported(daemon.url, binary, work)
 
 
 if __name__ == "__main__":

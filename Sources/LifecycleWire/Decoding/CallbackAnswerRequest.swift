@@ -2,7 +2,7 @@ package import LifecycleCore
 
 /// A live delegate's answer to one callback as JSON (LIFECYCLE §13): `implemented`, `returns`, `duration`,
 /// `actions` (a script's actions plus `endBackgroundTask`), and in a recording `hung`. Read from
-/// `POST .../apps/{id}/pending-callback` (with `callback`, the id it answers) and from a scenario step's `answers`.
+/// `POST .../apps/{id}/pending-callback` (with `callback`, the id it answers) and from an events POST's `answers`.
 package enum CallbackAnswerRequest {
     package static let fields = ["implemented", "returns", "duration", "actions", "hung"]
 
@@ -41,8 +41,24 @@ package enum CallbackAnswerRequest {
         return (callback, try answer(reader, besides: "callback"))
     }
 
-    /// `answers` of a scenario step: the answers its input got, in the order asked.
-    package static func answers(_ value: JSONValue, path: String) throws(APIError) -> [CallbackAnswer] {
+    /// An events POST's body: the events, and the answers given with them when it is
+    /// `{"events": [...], "answers": [...]}` (a recorded live session replayed, docs/SCENARIOS.md), else none.
+    package static func answeredEvents(_ body: JSONValue) throws(APIError) -> (
+        events: JSONValue, answers: [CallbackAnswer]?
+    ) {
+        guard case .object(let members) = body, members["type"] == nil, members["answers"] != nil else {
+            return (body, nil)
+        }
+        let reader = try FieldReader(body)
+        try reader.rejectUnknown(allowed: ["events", "answers"])
+        guard let events = reader.value("events") else {
+            throw .invalidField("events", "events is required with answers: the events the answers were given to")
+        }
+        return (events, try answers(reader.value("answers") ?? .array([]), path: "answers"))
+    }
+
+    /// The answers an input got, in the order asked (`answers` of an events POST).
+    static func answers(_ value: JSONValue, path: String) throws(APIError) -> [CallbackAnswer] {
         guard case .array(let items) = value else {
             throw .invalidField(path, "\(path) must be an array of answers, not \(value.typeName)")
         }

@@ -44,25 +44,22 @@ package enum LiveAnswerEncoder {
     }
 
     /// An answer: `implemented`, `returns` (when given), `duration`, `actions`, `hung` (when true).
-    package static func answer(_ answer: CallbackAnswer, into w: inout JSONWriter) {
-        w.beginObject()
-        w.field("implemented")
-        w.bool(answer.implemented)
-        if let returns = answer.returns {
-            w.field("returns")
-            w.bool(returns)
-        }
-        w.field("duration")
-        w.number(answer.duration)
-        w.field("actions")
-        w.beginArray()
-        for action in answer.actions { SnapshotEncoder.action(action, into: &w) }
-        w.endArray()
-        if answer.hung == true {
-            w.field("hung")
-            w.bool(true)
-        }
-        w.endObject()
+    package static func json(_ answer: CallbackAnswer) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "implemented": .bool(answer.implemented), "duration": .number(answer.duration),
+            "actions": .array(answer.actions.map(action)),
+        ]
+        if let returns = answer.returns { members["returns"] = .bool(returns) }
+        if answer.hung == true { members["hung"] = .bool(true) }
+        return .object(members)
+    }
+
+    /// One action as `delegate.actions` takes it.
+    private static func action(_ action: CallbackAction) -> JSONValue {
+        var w = JSONWriter(reservingCapacity: 64)
+        SnapshotEncoder.action(action, into: &w)
+        // What the writer just wrote parses.
+        return (try? JSONParser.parse(w.bytes)) ?? .null
     }
 
     private static func optional(_ value: Double?, into w: inout JSONWriter) {
