@@ -30,7 +30,8 @@ package final class DeviceHost: @unchecked Sendable {
     /// What every device queue runs on: Dispatch's global queue, whose threads are about as many as the
     /// cores. A queue of its own (the default target is the overcommitting global queue) gets a thread
     /// whenever it has work, so a busy daemon ran a thread per active device and switched between them
-    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve.
+    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve; an input
+    /// that may wait for a live delegate's answer over HTTP runs on a thread of its own (`onThreadOfItsOwn`).
     package static let workers = DispatchQueue.global()
     /// Where snapshots are encoded, one at a time: devices tend to reach their snapshot together (as many
     /// entries since the last), and encoding them all at once took every core from the requests for as long.
