@@ -35,6 +35,9 @@ public struct ServiceOptions: Sendable {
     public var seeds: [SeedScenario] = []
     /// The longest long poll a `wait` may ask for, in seconds; a longer `wait` answers 400.
     public var maxWait = 60.0
+    /// Wall-clock seconds a live app's callback waits for its answer over HTTP before it is taken as hung
+    /// (LIFECYCLE §13).
+    public var liveAnswerTimeout = 10.0
     /// Seconds between the `: keep-alive` comments of every open event stream.
     public var streamKeepAliveSeconds = 15.0
     /// Prometheus exposition text for `GET /metrics`.

@@ -80,6 +80,10 @@ public struct DaemonConfiguration: Sendable {
                 service.maxWait.isFinite && (0...3600).contains(service.maxWait), "max-wait",
                 "must be from 0 to 3600 seconds"
             ),
+            (
+                service.liveAnswerTimeout.isFinite && (0...3600).contains(service.liveAnswerTimeout),
+                "live-answer-timeout", "must be from 0 to 3600 seconds"
+            ),
             (service.maxDevicesPerNamespace >= 1, "max-devices-per-namespace", "must be 1 or more"),
             (service.maxAppsPerNamespace >= 1, "max-apps-per-namespace", "must be 1 or more"),
             (service.maxNamespaces >= 1, "max-namespaces", "must be 1 or more"),

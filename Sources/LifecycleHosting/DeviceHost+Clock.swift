@@ -13,7 +13,13 @@ extension DeviceHost {
         // Capped at a day: a far deadline is looked at again then, and the delay always fits Dispatch.
         let delay = min(anchor.seconds(until: deadline, speed: device.configuration.clockSpeed), 86_400)
         if timer == nil {
-            timer = anchor.clock.makeTimer(on: queue) { [weak self] in self?.clockFired() }
+            timer = anchor.clock.makeTimer(on: queue) { [weak self] in
+                guard let self else { return }
+                // A deadline may ask a live delegate over HTTP (a task's expiration): as an input does, it waits on a
+                // thread of its own.
+                if liveDelegates.waitsOverHTTP(on: device) { return onThreadOfItsOwn { self.clockFired() } }
+                clockFired()
+            }
         }
         timer?.schedule(after: delay)
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 package import LifecycleCore
 
 /// Live delegates attached to a device's apps (LIFECYCLE §13): asked on the device's queue, synchronously,
@@ -23,26 +24,57 @@ extension DeviceHost {
                     state: instance.state)
                 return completion(.failure(.rejected(refusal)))
             }
-            liveDelegates[app] = answerer
+            liveDelegates.delegates[app] = answerer
             completion(.success(()))
         }
     }
 
-    /// Who answers the live delegates of the input about to be applied: nil when none is attached (the
-    /// scripted apps' case: nothing is asked).
-    var liveAnswering: (any CallbackAnswering)? {
-        liveDelegates.isEmpty ? nil : LiveDelegateRouter(delegates: liveDelegates)
+    /// Who answers the live delegates of the input about to be applied: the device's one router (a scripted app
+    /// is never asked).
+    var liveAnswering: (any CallbackAnswering)? { liveDelegates }
+
+    /// Runs `body` on a thread of its own with the device's queue held (suspended) until it returns: for an input
+    /// whose callbacks may wait for answers over HTTP, so that the wait takes none of the workers every device
+    /// queue shares (`workers`), whatever the number of devices waiting. Called on the queue; nothing else runs
+    /// there meanwhile, so `body` has the host's queue-confined state to itself.
+    func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
+        queue.suspend()
+        let thread = Thread { [queue] in
+            body()
+            queue.resume()
+        }
+        thread.name = "lifecycled.live-delegate"
+        thread.start()
     }
 }
 
-/// The live delegates of one device's apps, each asked for its own app's callbacks.
-final class LiveDelegateRouter: CallbackAnswering {
-    let delegates: [String: any CallbackAnswering]
+/// The live delegates of one device's apps, each asked for its own app's callbacks: the one attached in process,
+/// else a client over HTTP (`PendingCallbacks`), for at most `timeout` seconds.
+final class LiveDelegateRouter: CallbackAnswering, @unchecked Sendable {
+    /// Confined to the device's queue.
+    var delegates: [String: any CallbackAnswering] = [:]
+    /// The device's live apps; nil once its apps changed, until looked at again (`waitsOverHTTP`).
+    var liveApps: Set<String>?
+    let overHTTP: PendingCallbacks
+    let timeout: Double
 
-    init(delegates: [String: any CallbackAnswering]) { self.delegates = delegates }
+    init(overHTTP: PendingCallbacks, timeout: Double) {
+        self.overHTTP = overHTTP
+        self.timeout = timeout
+    }
+
+    /// Whether a callback of `device` may wait for its answer over HTTP: it has a live app with no delegate
+    /// attached in process. A scripted device's answer costs a look at an empty set.
+    func waitsOverHTTP(on device: Device) -> Bool {
+        if liveApps == nil {
+            liveApps = Set(device.appsInOrder.lazy.filter { $0.configuration.delegate.isLive }.map(\.id))
+        }
+        return liveApps?.contains { delegates[$0] == nil } ?? false
+    }
 
     func answer(_ callback: PendingCallback) -> CallbackAnswer {
-        delegates[callback.app]?.answer(callback) ?? .hang
+        if let delegate = delegates[callback.app] { return delegate.answer(callback) }
+        return overHTTP.ask(callback, timeout: timeout)
     }
 }
 

@@ -30,6 +30,7 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             stateBytes.add(Self.describedBytes(ofApp: appID, configuration), ordering: .relaxed)
+            liveDelegates.liveApps = nil
             let added = device
             commit(.app(id: appID, configuration: configuration)) { result in completion(result.map { added }) }
         }
@@ -45,7 +46,8 @@ extension DeviceHost {
                 return completion(.failure(.rejected(error)))
             }
             stateBytes.subtract(described, ordering: .relaxed)
-            liveDelegates[appID] = nil
+            liveDelegates.delegates[appID] = nil
+            liveDelegates.liveApps = nil
             rescheduleTimer()
             commit(.deleteApp(id: appID), removedApp: appID, completion: completion)
         }
@@ -58,12 +60,19 @@ extension DeviceHost {
         package var json: JSONValue
         package var app: String?
         package var idempotencyKey: String?
+        /// A live delegate's answers given with the events (a recording replayed, LIFECYCLE §13): the callbacks
+        /// are answered from them, in order, and not asked of the app's delegate; nil: asked.
+        package var answers: [CallbackAnswer]?
 
-        package init(events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil) {
+        package init(
+            events: [Event], json: JSONValue, app: String?, idempotencyKey: String? = nil,
+            answers: [CallbackAnswer]? = nil
+        ) {
             self.events = events
             self.json = json
             self.app = app
             self.idempotencyKey = idempotencyKey
+            self.answers = answers
         }
     }
 
@@ -76,67 +85,81 @@ extension DeviceHost {
     package func applyEvents(
         _ request: EventsRequest, completion: @escaping @Sendable (Result<EventsAnswer, HostError>) -> Void
     ) {
-        let trace = settings.trace
-        let arrived = trace == nil ? 0 : SlowTrace.now()
+        let arrived = settings.trace == nil ? 0 : SlowTrace.now()
         queue.async { [self] in
-            guard life == .live else { return completion(.failure(.deviceGone(id))) }
-            let started = trace == nil ? 0 : SlowTrace.now()
-            var fingerprint: UInt64?
-            var scopedKey: IdempotencyKey?
-            if let key = request.idempotencyKey {
-                let print = FNV1a.hash(JSONWriter.encode(request.json))
-                let scoped = IdempotencyKey(app: request.app, key: key)
-                if let first = idempotency[scoped] {
-                    guard first.fingerprint == print else { return completion(.failure(.idempotencyKeyReused)) }
-                    let replay = EventsAnswer(body: first.body, replayed: true)
-                    afterDurable { result in completion(result.map { replay }) }
-                    return
-                }
-                fingerprint = print
-                scopedKey = scoped
+            // A callback this input asks may wait for its answer over HTTP: the input goes on a thread of its own
+            // (the device's queue held), so that the wait holds no worker other devices run on.
+            if liveDelegates.waitsOverHTTP(on: device) {
+                return onThreadOfItsOwn { self.applyEventsNow(request, arrived: arrived, completion: completion) }
             }
-            let now = clockNow()
-            let outcome: Outcome
-            do throws(Rejection) {
-                outcome = try device.apply(request.events, app: request.app, now: now, answering: liveAnswering)
-            } catch {
-                return completion(.failure(.rejected(error)))
-            }
-            // Where the entries are in the answer is noted only when a reader follows the device now (one that
-            // comes later renders them itself): most changes are followed by nobody.
-            let followed = !outcome.entries.isEmpty && shared.withLock { $0.isFollowed }
-            let rendered = settings.rendering.answer(
-                to: AppliedEvents(device: device, app: request.app, outcome: outcome), notingEntries: followed)
-            let body = rendered.body
-            // Remembered at once, so a retry racing with this request waits for its durability rather than
-            // applying the events twice; forgotten again if the record never becomes durable.
-            if let scopedKey, let fingerprint {
-                idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
-            }
-            let entry = JournaledInput.events(
-                app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint
-            ).withAnswers(outcome.answers)
-            let served = followed ? ServedEntries(rendered, of: outcome.entries) : nil
-            // Armed before the change is journaled: by the time it is answered, the timer of its deadline is set
-            // (it fires on this queue, after this block, either way).
-            rescheduleTimer()
-            let applied = trace == nil ? 0 : SlowTrace.now()
-            commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
-                [self, scopedKey] result in
-                if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
-                if let trace {
-                    let durable = SlowTrace.now()
-                    trace.note(
-                        "event", from: arrived, to: durable,
-                        phases: [
-                            "queued": started - arrived, "apply": applied - started, "durable": durable - applied,
-                        ],
-                        detail: ["device": id, "events": "\(request.events.count)"])
-                }
-                completion(result.map { EventsAnswer(body: body, replayed: false) })
-            }
-            settings.observer.applied(request.events)
+            applyEventsNow(request, arrived: arrived, completion: completion)
         }
+    }
+
+    /// Applies the events, on the device's queue (or on a thread of its own, the queue held).
+    private func applyEventsNow(
+        _ request: EventsRequest, arrived: UInt64,
+        completion: @escaping @Sendable (Result<EventsAnswer, HostError>) -> Void
+    ) {
+        let trace = settings.trace
+        guard life == .live else { return completion(.failure(.deviceGone(id))) }
+        let started = trace == nil ? 0 : SlowTrace.now()
+        var fingerprint: UInt64?
+        var scopedKey: IdempotencyKey?
+        if let key = request.idempotencyKey {
+            let print = FNV1a.hash(JSONWriter.encode(request.json))
+            let scoped = IdempotencyKey(app: request.app, key: key)
+            if let first = idempotency[scoped] {
+                guard first.fingerprint == print else { return completion(.failure(.idempotencyKeyReused)) }
+                let replay = EventsAnswer(body: first.body, replayed: true)
+                afterDurable { result in completion(result.map { replay }) }
+                return
+            }
+            fingerprint = print
+            scopedKey = scoped
+        }
+        let now = clockNow()
+        let outcome: Outcome
+        do throws(Rejection) {
+            let answering = request.answers.map { RecordedAnswers($0) } ?? liveAnswering
+            outcome = try device.apply(request.events, app: request.app, now: now, answering: answering)
+        } catch {
+            return completion(.failure(.rejected(error)))
+        }
+        // Where the entries are in the answer is noted only when a reader follows the device now (one that
+        // comes later renders them itself): most changes are followed by nobody.
+        let followed = !outcome.entries.isEmpty && shared.withLock { $0.isFollowed }
+        let rendered = settings.rendering.answer(
+            to: AppliedEvents(device: device, app: request.app, outcome: outcome), notingEntries: followed)
+        let body = rendered.body
+        // Remembered at once, so a retry racing with this request waits for its durability rather than
+        // applying the events twice; forgotten again if the record never becomes durable.
+        if let scopedKey, let fingerprint {
+            idempotency.remember(scopedKey, .init(fingerprint: fingerprint, body: body))
+        }
+        let entry = JournaledInput.events(
+            app: request.app, now: now, events: request.events, key: scopedKey?.key, fingerprint: fingerprint
+        ).withAnswers(outcome.answers)
+        let served = followed ? ServedEntries(rendered, of: outcome.entries) : nil
+        // Armed before the change is journaled: by the time it is answered, the timer of its deadline is set
+        // (it fires on this queue, after this block, either way).
+        rescheduleTimer()
+        let applied = trace == nil ? 0 : SlowTrace.now()
+        commit(entry, stored: RetainedEntry.retaining(outcome.entries), served: served) {
+            [self, scopedKey] result in
+            if case .failure = result, let scopedKey { queue.async { self.idempotency.forget(scopedKey) } }
+            if let trace {
+                let durable = SlowTrace.now()
+                trace.note(
+                    "event", from: arrived, to: durable,
+                    phases: [
+                        "queued": started - arrived, "apply": applied - started, "durable": durable - applied,
+                    ],
+                    detail: ["device": id, "events": "\(request.events.count)"])
+            }
+            completion(result.map { EventsAnswer(body: body, replayed: false) })
+        }
+        settings.observer.applied(request.events)
     }
 
     /// Deletes the device: no change is applied or journaled after this runs on the queue. `releaseApps`

@@ -30,7 +30,8 @@ package final class DeviceHost: @unchecked Sendable {
     /// What every device queue runs on: Dispatch's global queue, whose threads are about as many as the
     /// cores. A queue of its own (the default target is the overcommitting global queue) gets a thread
     /// whenever it has work, so a busy daemon ran a thread per active device and switched between them
-    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve.
+    /// on every event. Nothing run on a device queue waits for another one, so this cannot starve; an input
+    /// that may wait for a live delegate's answer over HTTP runs on a thread of its own (`onThreadOfItsOwn`).
     package static let workers = DispatchQueue.global()
     /// Where snapshots are encoded, one at a time: devices tend to reach their snapshot together (as many
     /// entries since the last), and encoding them all at once took every core from the requests for as long.
@@ -60,8 +61,11 @@ package final class DeviceHost: @unchecked Sendable {
     var journalBytesSinceSnapshot = 0
     /// The timer of the core's next deadline, on a realtime clock (`rescheduleTimer`).
     var timer: (any HostTimer)?
-    /// The live delegates attached to apps of the device, by app (`attachDelegate`); never journaled.
-    var liveDelegates: [String: any CallbackAnswering] = [:]
+    /// The live delegates attached to apps of the device, by app (`attachDelegate`), and the callbacks of the
+    /// others, answered over HTTP; never journaled.
+    let liveDelegates: LiveDelegateRouter
+    /// The callback of a live app waiting for its answer over HTTP, if any (LIFECYCLE §13).
+    package var pendingCallbacks: PendingCallbacks { liveDelegates.overHTTP }
 
     /// A device about to be created (`create` journals it), or one rebuilt from its journaled creation.
     /// `clock`: the wall clock a realtime device clock follows, `anchorWall` where it read 0 on it.
@@ -77,6 +81,8 @@ package final class DeviceHost: @unchecked Sendable {
         self.settings = settings
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        liveDelegates = LiveDelegateRouter(
+            overHTTP: PendingCallbacks(clock: clock), timeout: settings.liveAnswerTimeout)
         recordingLeft = history.recordingBytes > 0 ? history.recordingBytes : nil
         shared = Protected(
             PublishedDevice(
@@ -98,6 +104,8 @@ package final class DeviceHost: @unchecked Sendable {
         self.settings = settings
         life = .live
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
+        liveDelegates = LiveDelegateRouter(
+            overHTTP: PendingCallbacks(clock: clock), timeout: settings.liveAnswerTimeout)
         // A snapshot saved without the device's inputs, or with more than the budget now allows, leaves it
         // unrecorded: an export could not replay it from its creation.
         var recording = snapshot.recording ?? InputRecording(complete: false)

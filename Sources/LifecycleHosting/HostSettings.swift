@@ -16,6 +16,9 @@ package struct HostSettings: Sendable {
     package var snapshotBytes = 16 << 20
     /// How long a replayed answer waits for its first request's record to be durable.
     package var durableDeadline = 30.0
+    /// Wall-clock seconds a live app's callback waits for its answer over HTTP before it hangs
+    /// (`--live-answer-timeout`).
+    package var liveAnswerTimeout = 10.0
     /// The daemon's budget of what clients make it hold; nil: each device's own bounds only.
     package var memoryBudget: MemoryBudget?
     /// The namespace the device is in, for the budget's count per namespace.

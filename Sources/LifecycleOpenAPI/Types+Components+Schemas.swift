@@ -2216,6 +2216,87 @@ extension Components {
                 ])
             }
         }
+        /// What a live delegate did in one callback (docs/LIFECYCLE.md §13).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CallbackAnswer`.
+        public struct CallbackAnswer: Codable, Hashable, Sendable {
+            /// False when the delegate does not implement the method.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswer/implemented`.
+            public var implemented: Swift.Bool?
+            /// What a `BOOL` method returned; YES when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswer/returns`.
+            public var returns: Swift.Bool?
+            /// Seconds of simulated time it took.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswer/duration`.
+            public var duration: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswer/actions`.
+            public var actions: [Components.Schemas.CallbackAction]?
+            /// In a recording: the callback got no answer, and ran until the watchdog.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswer/hung`.
+            public var hung: Swift.Bool?
+            /// Creates a new `CallbackAnswer`.
+            ///
+            /// - Parameters:
+            ///   - implemented: False when the delegate does not implement the method.
+            ///   - returns: What a `BOOL` method returned; YES when left out.
+            ///   - duration: Seconds of simulated time it took.
+            ///   - actions:
+            ///   - hung: In a recording: the callback got no answer, and ran until the watchdog.
+            public init(
+                implemented: Swift.Bool? = nil,
+                returns: Swift.Bool? = nil,
+                duration: Swift.Double? = nil,
+                actions: [Components.Schemas.CallbackAction]? = nil,
+                hung: Swift.Bool? = nil
+            ) {
+                self.implemented = implemented
+                self.returns = returns
+                self.duration = duration
+                self.actions = actions
+                self.hung = hung
+            }
+            public enum CodingKeys: String, CodingKey {
+                case implemented
+                case returns
+                case duration
+                case actions
+                case hung
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.implemented = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .implemented
+                )
+                self.returns = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .returns
+                )
+                self.duration = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .duration
+                )
+                self.actions = try container.decodeIfPresent(
+                    [Components.Schemas.CallbackAction].self,
+                    forKey: .actions
+                )
+                self.hung = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .hung
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "implemented",
+                    "returns",
+                    "duration",
+                    "actions",
+                    "hung"
+                ])
+            }
+        }
         /// One thing an app does inside a callback. `beginBackgroundTask {name?, duration?}`: as the event of that name; refused (a `backgroundTask` entry `refused`, task 0) inside `applicationWillTerminate:` and wherever the event would be refused. `useGPU`: OpenGL ES commands; in the background the app is killed at once (`gpuInBackground`). `acquire` and `release {resource}`: the Address Book or Calendar still held at suspension gets the app killed (`sharedResourceInUse`); a Bonjour service or listening socket is closed by the system then (a `resource` entry `closedBySystem`). `hideViews` and `showViews {views?}`: hide or show sensitive views (every one when `views` is omitted) before the system's snapshot. `showAlert {style?, title?}`: shows an alert view or action sheet (the app's `alerts`), kept across the background; an app linked before 4.0 has each cancelled when it quits (`alertViewCancel:`/`actionSheetCancel:`). `dismissAlerts`: the app dismisses them itself. `endBackgroundTask {task}`: ends the app's unfinished task of that id (nothing otherwise); inside a task's expiration handler, the task expires. `startBackgroundTransfer {session, task?, name}` (iOS 7 and later; an app created with it on an earlier device is refused): a download or upload in the background URL session `session`, which the system carries out whatever becomes of the process (docs/LIFECYCLE.md §14). `submitTask`, `cancelTaskRequest`, `reportProgress`: BGTaskScheduler's `submit(_:)`, `cancel(taskRequestWithIdentifier:)` and a continued task's progress (docs/LIFECYCLE.md §15).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAction`.
@@ -4031,7 +4112,11 @@ extension Components {
                 ])
             }
         }
-        /// One event, or an array of 1 to 1000 applied in order, all or nothing. App-level and device-level types are both accepted.
+        /// One event, or an array of 1 to 1000 applied in order, all or nothing. App-level and device-level types
+        /// are both accepted. Or `{"events", "answers"}`: the events with the answers live delegates gave to their
+        /// callbacks (docs/LIFECYCLE.md §13), in the order asked, which answer them in place of the delegates (a
+        /// recorded live session replayed, docs/SCENARIOS.md); a callback past the last answer hangs.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/EventRequest`.
         @frozen public enum EventRequest: Codable, Hashable, Sendable {
@@ -4039,6 +4124,81 @@ extension Components {
             case Event(Components.Schemas.Event)
             /// - Remark: Generated from `#/components/schemas/EventRequest/case2`.
             case case2([Components.Schemas.Event])
+            /// - Remark: Generated from `#/components/schemas/EventRequest/case3`.
+            public struct Case3Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EventRequest/case3/events`.
+                @frozen public enum eventsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/EventRequest/case3/events/case1`.
+                    case Event(Components.Schemas.Event)
+                    /// - Remark: Generated from `#/components/schemas/EventRequest/case3/events/case2`.
+                    case case2([Components.Schemas.Event])
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .Event(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .case2(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .Event(value):
+                            try value.encode(to: encoder)
+                        case let .case2(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/EventRequest/case3/events`.
+                public var events: Components.Schemas.EventRequest.Case3Payload.eventsPayload
+                /// - Remark: Generated from `#/components/schemas/EventRequest/case3/answers`.
+                public var answers: [Components.Schemas.CallbackAnswer]
+                /// Creates a new `Case3Payload`.
+                ///
+                /// - Parameters:
+                ///   - events:
+                ///   - answers:
+                public init(
+                    events: Components.Schemas.EventRequest.Case3Payload.eventsPayload,
+                    answers: [Components.Schemas.CallbackAnswer]
+                ) {
+                    self.events = events
+                    self.answers = answers
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case events
+                    case answers
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.events = try container.decode(
+                        Components.Schemas.EventRequest.Case3Payload.eventsPayload.self,
+                        forKey: .events
+                    )
+                    self.answers = try container.decode(
+                        [Components.Schemas.CallbackAnswer].self,
+                        forKey: .answers
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "events",
+                        "answers"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/EventRequest/case3`.
+            case case3(Components.Schemas.EventRequest.Case3Payload)
             public init(from decoder: any Swift.Decoder) throws {
                 var errors: [any Swift.Error] = []
                 do {
@@ -4049,6 +4209,12 @@ extension Components {
                 }
                 do {
                     self = .case2(try decoder.decodeFromSingleValueContainer())
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case3(try .init(from: decoder))
                     return
                 } catch {
                     errors.append(error)
@@ -4065,10 +4231,14 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .case2(value):
                     try encoder.encodeToSingleValueContainer(value)
+                case let .case3(value):
+                    try value.encode(to: encoder)
                 }
             }
         }
-        /// One device-level event, or an array of 1 to 1000 applied in order, all or nothing.
+        /// One device-level event, or an array of 1 to 1000 applied in order, all or nothing; or
+        /// `{"events", "answers"}`, the events with live delegates' answers (as for an app's events).
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceEventRequest`.
         @frozen public enum DeviceEventRequest: Codable, Hashable, Sendable {
@@ -4076,6 +4246,81 @@ extension Components {
             case DeviceEvent(Components.Schemas.DeviceEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case2`.
             case case2([Components.Schemas.DeviceEvent])
+            /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3`.
+            public struct Case3Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3/events`.
+                @frozen public enum eventsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3/events/case1`.
+                    case DeviceEvent(Components.Schemas.DeviceEvent)
+                    /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3/events/case2`.
+                    case case2([Components.Schemas.DeviceEvent])
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .DeviceEvent(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .case2(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .DeviceEvent(value):
+                            try value.encode(to: encoder)
+                        case let .case2(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3/events`.
+                public var events: Components.Schemas.DeviceEventRequest.Case3Payload.eventsPayload
+                /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3/answers`.
+                public var answers: [Components.Schemas.CallbackAnswer]
+                /// Creates a new `Case3Payload`.
+                ///
+                /// - Parameters:
+                ///   - events:
+                ///   - answers:
+                public init(
+                    events: Components.Schemas.DeviceEventRequest.Case3Payload.eventsPayload,
+                    answers: [Components.Schemas.CallbackAnswer]
+                ) {
+                    self.events = events
+                    self.answers = answers
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case events
+                    case answers
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.events = try container.decode(
+                        Components.Schemas.DeviceEventRequest.Case3Payload.eventsPayload.self,
+                        forKey: .events
+                    )
+                    self.answers = try container.decode(
+                        [Components.Schemas.CallbackAnswer].self,
+                        forKey: .answers
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "events",
+                        "answers"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DeviceEventRequest/case3`.
+            case case3(Components.Schemas.DeviceEventRequest.Case3Payload)
             public init(from decoder: any Swift.Decoder) throws {
                 var errors: [any Swift.Error] = []
                 do {
@@ -4086,6 +4331,12 @@ extension Components {
                 }
                 do {
                     self = .case2(try decoder.decodeFromSingleValueContainer())
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case3(try .init(from: decoder))
                     return
                 } catch {
                     errors.append(error)
@@ -4102,6 +4353,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .case2(value):
                     try encoder.encodeToSingleValueContainer(value)
+                case let .case3(value):
+                    try value.encode(to: encoder)
                 }
             }
         }

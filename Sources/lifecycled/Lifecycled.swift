@@ -128,6 +128,12 @@ struct Lifecycled: ParsableCommand {
 
     @Option(
         help:
+            "Longest a live app's callback waits for its answer over HTTP, in seconds; an unanswered one is taken as hung. (default: \(defaults.service.liveAnswerTimeout))"
+    )
+    var liveAnswerTimeout: Double?
+
+    @Option(
+        help:
             "Largest event in bytes of JSON (each of a batch; also a device's or app's description); larger answer 413. (default: \(defaults.service.maxEventBytes))"
     )
     var maxEventBytes: Int?

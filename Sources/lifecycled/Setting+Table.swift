@@ -36,6 +36,7 @@ extension Setting {
             .list("allowed-hosts", flag: "--allowed-host", \.allowedHost) { $0.daemon.http.allowedHosts = $1 },
             .list("allowed-origins", flag: "--allowed-origin", \.allowedOrigin) { $0.daemon.http.allowedOrigins = $1 },
             .number("max-wait", \.maxWait) { $0.daemon.service.maxWait = $1 },
+            .number("live-answer-timeout", \.liveAnswerTimeout) { $0.daemon.service.liveAnswerTimeout = $1 },
             .integer("max-event-bytes", \.maxEventBytes) { $0.daemon.service.maxEventBytes = $1 },
             .integer("max-answer-bytes", \.maxAnswerBytes) { $0.daemon.service.maxAnswerBytes = $1 },
             .integer("history-bytes", \.historyBytes) { $0.daemon.service.historyBytes = $1 },

@@ -11,6 +11,7 @@ import argparse
 import json
 import re
 import sys
+import threading
 import urllib.error
 import urllib.request
 
@@ -317,6 +318,29 @@ def main():
         fail(f"verify of a callback a1 never had: expected 409 verification-failed, got {status}")
     c.call("POST", "/v1/apps/a1/verify", {"callbacks": [], "match": "all"})
     c.call("POST", "/v1/apps/nope/verify", {"callbacks": ["applicationDidBecomeActive:"]})
+    # A live app's pending callback: none (200 null), answered over HTTP while its launch waits (200), then a
+    # late or stray answer (409), a bad answer (400), a scripted app (409) and a missing one (404).
+    c.call("POST", "/v1/apps", {"id": "live1", "device": "d1", "bundleId": "com.example.live",
+                                "delegate": {"live": True}})
+    c.call("GET", "/v1/apps/live1/pending-callback")
+    launching = threading.Thread(target=lambda: c.call("POST", "/v1/apps/live1/events", {"type": "launch"}))
+    launching.start()
+    while launching.is_alive():
+        status, read = c.call("GET", "/v1/apps/live1/pending-callback?wait=1")
+        if status == 200 and read and read.get("pending"):
+            callback = read["pending"]["id"]
+            c.call("POST", "/v1/apps/live1/pending-callback", {"callback": callback, "duration": "slow"})
+            status, _ = c.call("POST", "/v1/apps/live1/pending-callback", {"callback": callback, "returns": True})
+            if status != 200:
+                fail(f"answering a pending callback: expected 200, got {status}")
+    launching.join()
+    c.call("POST", "/v1/apps/live1/pending-callback", {"callback": 1})
+    # Events with the answers given (a recorded session replayed): 200, and a bad answer 400.
+    c.call("POST", "/v1/apps/live1/events", {"events": [{"type": "homeButton"}], "answers": [{}, {}, {}, {}]})
+    c.call("POST", "/v1/apps/live1/events", {"events": [{"type": "activate"}], "answers": [{"duration": -1}]})
+    c.call("POST", "/v1/apps/live1/pending-callback", {"callback": 1, "actions": [{"do": "fly"}]})
+    c.call("GET", "/v1/apps/a1/pending-callback")
+    c.call("POST", "/v1/apps/nope/pending-callback", {"callback": 1})
     # Query bounds: after beyond 2^63-1, empty values, wait above --max-wait, limit above 1000 on every path.
     for path in ["/v1/apps/a1/timeline?after=9223372036854775808", "/v1/devices/d1/timeline?after=",
                  "/v1/apps/a1/callbacks?wait=", "/v1/apps/a1/callbacks?wait=3601", "/v1/apps?after=",
@@ -390,6 +414,7 @@ def check_namespaces(c):
            headers={"Idempotency-Key": "k1", "Content-Type": "application/json"})
     c.call("POST", f"{ns}/devices/d1/events", {"type": "lock"})
     c.call("POST", f"{ns}/apps/a1/verify", {"callbacks": ["applicationDidBecomeActive:"], "match": "subsequence"})
+    c.call("GET", f"{ns}/apps/a1/pending-callback?wait=0.1")
     for path in ["/devices", "/devices/d1", "/devices/d1/timeline", "/apps", "/apps?device=d1", "/apps/a1",
                  "/apps/a1/callbacks", "/apps/a1/timeline?limit=2", "/apps/a1/notifications",
                  "/apps/a1/notifications?delivered=true", "/apps/a1/callbacks?after=100000&wait=0.2"]:

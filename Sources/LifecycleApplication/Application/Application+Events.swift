@@ -26,15 +26,18 @@ extension Application {
         idempotencyKey: String?,
         completion: @escaping @Sendable (Result<DeviceHost.EventsAnswer, APIError>) -> Void
     ) throws(APIError) {
-        try checkSize(of: json, rawBytes: rawBytes, batch: true, what: "an event")
-        let events = try EventDecoder.decode(json, deviceOnly: app == nil)
+        let (batch, answers) = try CallbackAnswerRequest.answeredEvents(json)
+        try checkSize(of: batch, rawBytes: rawBytes, batch: true, what: "an event")
+        let events = try EventDecoder.decode(batch, deviceOnly: app == nil)
         if let key = idempotencyKey {
             guard !key.isEmpty, key.utf8.count <= 256 else {
                 throw .invalidField("Idempotency-Key", "Idempotency-Key must be 1 to 256 characters")
             }
         }
         let namespace = space.name
-        host.applyEvents(.init(events: events, json: json, app: app, idempotencyKey: idempotencyKey)) {
+        host.applyEvents(
+            .init(events: events, json: json, app: app, idempotencyKey: idempotencyKey, answers: answers)
+        ) {
             [metrics] result in
             switch result {
             case .success(let answer):

@@ -20,6 +20,7 @@ extension Application {
         settings.snapshotBytes = options.snapshotBytes
         settings.memoryBudget = memoryBudget
         settings.namespace = space.name
+        settings.liveAnswerTimeout = options.liveAnswerTimeout
         if options.traceSlowMilliseconds > 0 {
             settings.trace = SlowTrace(milliseconds: options.traceSlowMilliseconds, logger: logger)
         }

@@ -179,7 +179,10 @@ package enum ScenarioExport {
     /// The request that replays one input of device `id`, in the order they came, from its creation; nil for
     /// an input that needs none. `replica` is a copy of the device replayed along, for the time each input
     /// found a realtime clock at.
-    private static func step(replaying input: JournaledInput, of id: String, replica: inout Device?) throws -> Step? {
+    /// `answers`: what live delegates answered during the input (LIFECYCLE §13), written with its events.
+    private static func step(
+        replaying input: JournaledInput, of id: String, replica: inout Device?, answers: [CallbackAnswer]? = nil
+    ) throws -> Step? {
         switch input {
         case .device(let configuration, _):
             if configuration.clockMode == .realtime { replica = try Device(id: id, configuration: configuration) }
@@ -196,27 +199,27 @@ package enum ScenarioExport {
         case .events(let app, let now, let events, let key, _):
             var body = events.map(EventEncoder.json)
             if let gap = try catchUp(&replica, to: now) { body.insert(gap, at: 0) }
-            _ = try replica?.apply(events, app: app, now: now)
+            _ = try replica?.apply(events, app: app, now: now, answering: answers.map { RecordedAnswers($0) })
             let path = app.map { "/v1/apps/\($0)/events" } ?? "/v1/devices/\(id)/events"
             var headers: [String: JSONValue] = [:]
             if let key { headers["Idempotency-Key"] = .string(key) }
-            return step("POST \(path)", body: .array(body), headers: headers)
+            return step("POST \(path)", body: answered(.array(body), answers), headers: headers)
         case .advance(let now):
-            guard let gap = try catchUp(&replica, to: now) else { return nil }
-            _ = replica?.advance(to: now)
-            return step("POST /v1/devices/\(id)/events", body: .array([gap]))
-        case .answered:
-            // A scenario has no way yet to hand the answers back to the replay (LIFECYCLE §13).
-            throw LiveAnswersNotExported(device: id)
+            let gap = try catchUp(&replica, to: now)
+            _ = replica?.advance(to: now, answering: answers.map { RecordedAnswers($0) })
+            // A deadline that asked a live delegate is replayed with its answers even with no time to catch up.
+            let zero: JSONValue? = answers == nil ? nil : EventEncoder.json(.advanceTime(seconds: 0))
+            guard let gap = gap ?? zero else { return nil }
+            return step("POST /v1/devices/\(id)/events", body: answered(.array([gap]), answers))
+        case .answered(let input, let given):
+            return try step(replaying: input, of: id, replica: &replica, answers: given)
         }
     }
 
-    /// A device whose live delegates answered callbacks: its recording cannot be written as a scenario yet.
-    package struct LiveAnswersNotExported: Error, CustomStringConvertible {
-        package var device: String
-        package var description: String {
-            "device \(device) has a live delegate's answers in its recording: a scenario cannot replay them yet"
-        }
+    /// An events POST's body with the answers live delegates gave during it: `{"events", "answers"}`.
+    private static func answered(_ events: JSONValue, _ answers: [CallbackAnswer]?) -> JSONValue {
+        guard let answers else { return events }
+        return .object(["events": events, "answers": .array(answers.map(LiveAnswerEncoder.json))])
     }
 
     /// The `advanceTime` event that brings a realtime replica's clock to `now`, if it is behind.

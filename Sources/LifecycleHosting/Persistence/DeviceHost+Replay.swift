@@ -6,6 +6,8 @@ import Synchronization
 extension DeviceHost {
     /// Re-applies one journaled input: the same inputs give the same state, entries and answers.
     package func replay(_ entry: JournaledInput) throws {
+        // The apps may change: which are live is looked at again.
+        liveDelegates.liveApps = nil
         try replay(entry, answering: nil, recordedAs: entry)
     }
 

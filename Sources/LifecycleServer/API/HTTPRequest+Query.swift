@@ -13,16 +13,19 @@ extension HTTPRequest {
             }
             page.after = value
         }
-        if let text = query["wait"] {
-            guard let value = Double(text), value.isFinite, value >= 0, value <= maxWait else {
-                throw .invalidField(
-                    "wait",
-                    "wait must be a number of seconds from 0 to \(maxWait.formatted) (--max-wait), not \"\(text)\"")
-            }
-            page.wait = value
-        }
+        page.wait = try waitQuery(maxWait: maxWait)
         page.limit = try limitQuery()
         return page
+    }
+
+    /// `wait`: seconds a long poll is held, 0 when absent; above `maxWait` answers 400.
+    func waitQuery(maxWait: Double) throws(APIError) -> Double {
+        guard let text = query["wait"] else { return 0 }
+        guard let value = Double(text), value.isFinite, value >= 0, value <= maxWait else {
+            throw .invalidField(
+                "wait", "wait must be a number of seconds from 0 to \(maxWait.formatted) (--max-wait), not \"\(text)\"")
+        }
+        return value
     }
 
     /// `limit` and `after` (an id) of device and app lists.

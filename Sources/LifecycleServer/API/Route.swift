@@ -23,6 +23,8 @@ enum Route: String, CaseIterable, Sendable {
     case appVerify
     /// `GET .../apps/{id}/exits`: the app's terminations counted as MetricKit's `MXAppExitMetric` does.
     case appExits
+    /// `GET` and `POST .../apps/{id}/pending-callback`: a live app's callback waiting for its answer, and its answer.
+    case appPendingCallback
     /// `GET .../export` and `POST .../import`: the namespace as a scenario, and a scenario applied to it.
     case export, `import`
     case namespaces, namespace, namespaceReset

@@ -214,6 +214,18 @@ extension Route {
                         done(try service.exits(scope, request, app: try match.requireID()))
                     }
                 ])
+        case .appPendingCallback:
+            RouteDeclaration(
+                "/v1/apps/{id}/pending-callback", namespaced: true, access: .pathNamespace,
+                [
+                    .scoped("GET") { service, scope, request, match, done throws(APIError) in
+                        try service.readPendingCallback(scope, request, app: try match.requireID(), done)
+                    },
+                    // Not gated: the answer lets an input already accepted finish, while its namespace is frozen too.
+                    .scoped("POST", gated: false) { service, scope, request, match, done throws(APIError) in
+                        try service.answerPendingCallback(scope, request, app: try match.requireID(), done)
+                    },
+                ])
         case .export:
             RouteDeclaration(
                 "/v1/export", namespaced: true, access: .pathNamespace,

@@ -18,7 +18,7 @@ extension AppRequest {
     }
 
     /// One action, `{"do": ...}` and its fields: a script's, or one a live delegate answered (LIFECYCLE §13).
-    private static func action(_ reader: FieldReader) throws(APIError) -> CallbackAction {
+    static func action(_ reader: FieldReader) throws(APIError) -> CallbackAction {
         guard let name = try reader.enumeration("do", CallbackAction.Name.self) else {
             throw .invalidField(
                 reader.path("do"), "\(reader.path("do")) is required: what the app does",

@@ -220,7 +220,7 @@ package enum SnapshotEncoder {
     }
 
     /// One callback action as `delegate.actions` takes it: `do`, then its fields (absent optional ones left out).
-    private static func action(_ action: CallbackAction, into w: inout JSONWriter) {
+    package static func action(_ action: CallbackAction, into w: inout JSONWriter) {
         w.beginObject()
         w.field("do")
         w.string(action.name.rawValue)

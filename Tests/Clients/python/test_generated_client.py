@@ -5,11 +5,12 @@ import contextlib
 import io
 import os
 import re
+import threading
 
 from lifecycled_client import AuthenticatedClient
 from lifecycled_client.api.apps import create_app_in_namespace, get_app_in_namespace
 from lifecycled_client.api.events import post_app_events_in_namespace
-from lifecycled_client.api.timeline import get_app_callbacks_in_namespace
+from lifecycled_client.api.timeline import get_app_callbacks_in_namespace, get_app_timeline_in_namespace
 from lifecycled_client.models import (
     App, AppCreate, AppEventResult, AppState, DeviceActionEvent, DeviceActionEventType, InterruptionEndedEvent,
     LaunchEvent, Problem,
@@ -73,3 +74,51 @@ def test_the_guides_example_runs_as_written():
     assert printed.getvalue().strip() == str([
         "application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:",
         "applicationDidBecomeActive:", "applicationWillResignActive:", "applicationDidEnterBackground:"])
+
+
+def test_a_live_delegate_answered_over_http_and_one_too_slow_killed_by_the_watchdog():
+    """The app's delegate is this test's code: each callback is read with a long poll and answered with one POST
+    while the events POST waits (docs/API.md, "Live delegates over HTTP"). The answer to
+    applicationDidEnterBackground: takes longer than its watchdog allows: the app is killed with `watchdog`."""
+    from lifecycled_client.api.apps import answer_pending_callback_in_namespace, get_pending_callback_in_namespace
+    from lifecycled_client.models import AppDelegate, CallbackAnswerRequest
+
+    def answer_until_done(c, app, posting, answer):
+        answered = []
+        while posting.is_alive():
+            read = get_pending_callback_in_namespace.sync(NS, app, client=c, wait=0.5)
+            if read.pending is None:
+                continue
+            body = CallbackAnswerRequest(callback=read.pending.id, **answer(read.pending))
+            assert answer_pending_callback_in_namespace.sync(NS, app, client=c, body=body).answered == read.pending.id
+            answered.append(read.pending.selector)
+        posting.join()
+        return answered
+
+    def post_in_background(event):
+        def post():
+            with client() as c:
+                post_app_events_in_namespace.sync(NS, "tracker", client=c, body=event)
+        thread = threading.Thread(target=post)
+        thread.start()
+        return thread
+
+    with client() as c:
+        create_app_in_namespace.sync(NS, client=c, body=AppCreate(
+            bundle_id="com.example.tracker", id="tracker", delegate=AppDelegate(live=True)))
+        launched = answer_until_done(c, "tracker", post_in_background(LaunchEvent(type_="launch")),
+                                     lambda pending: {"returns": True})
+        assert "application:didFinishLaunchingWithOptions:" in launched
+        assert get_app_in_namespace.sync(NS, "tracker", client=c).state == AppState.ACTIVE
+
+        def too_slow(pending):
+            if pending.selector == "applicationDidEnterBackground:":
+                return {"duration": pending.limit + 1}
+            return {}
+
+        home = post_in_background(DeviceActionEvent(type_=DeviceActionEventType.HOMEBUTTON))
+        assert "applicationDidEnterBackground:" in answer_until_done(c, "tracker", home, too_slow)
+        assert get_app_in_namespace.sync(NS, "tracker", client=c).state == AppState.NOTRUNNING
+        page = get_app_timeline_in_namespace.sync(NS, "tracker", client=c, limit=1000)
+        ended = [entry for entry in page.items if entry.kind == "termination"]
+        assert ended and ended[-1].reason == "watchdog"

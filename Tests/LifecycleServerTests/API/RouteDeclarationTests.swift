@@ -119,7 +119,10 @@ struct RouteDeclarationTests {
             route.operations.filter { $0.isWrite && !$0.gated }.map { "\($0.method) \(route)" }
         }
         #expect(
-            ungated.sorted() == ["DELETE namespace", "POST appVerify", "POST import", "POST reset", "PUT namespace"])
+            ungated.sorted() == [
+                "DELETE namespace", "POST appPendingCallback", "POST appVerify", "POST import", "POST reset",
+                "PUT namespace",
+            ])
         let freeing = Route.allCases.flatMap { route in
             route.operations.filter { $0.effect == .freeing }.map { "\($0.method) \(route)" }
         }
