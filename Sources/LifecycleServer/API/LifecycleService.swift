@@ -62,13 +62,6 @@ public final class LifecycleService: HTTPResponder {
     /// Whether recovery is done and the service is not draining.
     public var isReady: Bool { application.isReady }
 
-    /// Rebuilds every device from the journal (`Application.recover`), applies the `--seed` scenarios, then
-    /// opens for requests. Returns how many records were replayed.
-    @discardableResult
-    public func recover() throws -> Int {
-        try application.recover(seeding: { try applySeeds() })
-    }
-
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         application.setPhase(.draining)
@@ -82,27 +75,6 @@ public final class LifecycleService: HTTPResponder {
     /// Waits until every change accepted so far on every device is durable (`Application.finishDraining`).
     public func finishDraining() {
         application.finishDraining()
-    }
-
-    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        respond(to: request, trusted: false, completion: completion)
-    }
-
-    /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
-    /// request was allowed into; a seed), which no token needs to allow. The request goes through
-    /// `RequestMiddleware`'s steps (`run`) to the handler its route declares (`Route.declaration`).
-    func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let match = Route.match(request.path)
-        inFlight.add(1, ordering: .relaxed)
-        var routed = RoutedRequest(
-            done: AnswerSink(
-                service: self, started: started, match: match, requestID: RequestID.of(request), send: completion))
-        do throws(APIError) {
-            try run(&routed, request, match, trusted: trusted)
-        } catch {
-            routed.done(error.response)
-        }
     }
 
     /// The HTTP layer's refusals answer the same problem documents as the API's own errors.

@@ -167,19 +167,6 @@ extension Route {
 }
 
 extension Route.Match {
-    /// The id the path names. Every route with an id in its path has one once matched; a route without
-    /// answers 404 rather than trapping.
-    func requireID() throws(APIError) -> String {
-        guard let id else { throw .notFound("no resource at this path") }
-        return id
-    }
-
-    /// The namespace the path names (`/v1/namespaces/{ns}`).
-    func requireNamespace() throws(APIError) -> String {
-        guard let namespace else { throw .notFound("no namespace in this path") }
-        return namespace
-    }
-
     /// What the request touches, for access tokens. Every resource path without a namespace is the namespace
     /// `default`; so is a path no route matches.
     var accessScope: AccessScope {
