@@ -27,7 +27,7 @@ struct ApplicationTests {
         logger.logLevel = .error
         return Application(
             journal: journal, options: options, logger: logger, rendering: NoRendering(),
-            version1: { _ in throw JournaledInput.CorruptRecord() })
+            version1: { _ in throw CorruptRecord() })
     }
 
     @Test("A namespace it creates is journaled with its settings, and the next start recovers it")
