@@ -31,7 +31,7 @@ public final class LifecycleService: HTTPResponder {
     let inFlight = Atomic<Int>(0)
     let openAPIDocument: [UInt8]
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
-    let streams: StreamHub
+    let eventStreams: EventStreamHub
 
     public convenience init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.init(journal: journal, options: options, logger: logger, openAPIDocument: nil)
@@ -47,11 +47,11 @@ public final class LifecycleService: HTTPResponder {
         logsAccess = options.accessLog && logger.logLevel <= .info
         metrics = ServiceMetrics(application: application.metrics)
         self.openAPIDocument = openAPIDocument ?? OpenAPIDocument.load(maxWait: options.maxWait)
-        streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
+        eventStreams = EventStreamHub(keepAliveSeconds: options.eventStreamKeepAliveSeconds)
     }
 
     /// Event streams open now.
-    public var openStreams: Int { streams.count }
+    public var openEventStreams: Int { eventStreams.count }
 
     /// Exports under way now.
     public var exportsInFlight: Int { application.exports.count }
@@ -65,7 +65,7 @@ public final class LifecycleService: HTTPResponder {
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         application.setPhase(.draining)
-        streams.endAll(.shutdown)
+        eventStreams.endAll(.shutdown)
         for host in application.allHosts() {
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
