@@ -39,7 +39,7 @@ public struct ServiceOptions: Sendable {
     /// (LIFECYCLE §13).
     public var liveAnswerTimeout = 10.0
     /// Seconds between the `: keep-alive` comments of every open event stream.
-    public var streamKeepAliveSeconds = 15.0
+    public var eventStreamKeepAliveSeconds = 15.0
     /// Prometheus exposition text for `GET /metrics`.
     public var metricsText: @Sendable () -> String = { "" }
     /// The access tokens in force; nil: tokens are off (`setTokens` changes them later).

@@ -14,7 +14,7 @@ package final class Registry: Sendable {
 
     private let shards: [Shard]
     private let deviceCount = Atomic<Int>(0)
-    private let appCount = Atomic<Int>(0)
+    private let appTotal = Atomic<Int>(0)
     /// Bumped whenever an app id comes or goes: the version of `sortedApps`.
     private let appsVersion = Atomic<UInt64>(0)
     private let sortedApps = Protected<(version: UInt64, apps: [(id: String, host: DeviceHost)])?>(nil)
@@ -32,7 +32,7 @@ package final class Registry: Sendable {
     }
 
     package var devices: Int { deviceCount.load(ordering: .relaxed) }
-    package var apps: Int { appCount.load(ordering: .relaxed) }
+    package var apps: Int { appTotal.load(ordering: .relaxed) }
 
     package func device(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.devices[id] } }
     package func app(_ id: String) -> DeviceHost? { shard(id).maps.withLock { $0.apps[id] } }
@@ -70,14 +70,14 @@ package final class Registry: Sendable {
 
     /// Claims an app id for `host` unless it is taken or the registry holds `limit` apps already.
     package func reserveApp(_ id: String, on host: DeviceHost, limit: Int) throws(Refusal) {
-        try Self.claim(appCount, limit: limit)
+        try Self.claim(appTotal, limit: limit)
         let inserted = shard(id).maps.withLock { maps -> Bool in
             guard maps.apps[id] == nil else { return false }
             maps.apps[id] = host
             return true
         }
         guard inserted else {
-            appCount.subtract(1, ordering: .relaxed)
+            appTotal.subtract(1, ordering: .relaxed)
             throw .taken
         }
         appsVersion.add(1, ordering: .releasing)
@@ -103,7 +103,7 @@ package final class Registry: Sendable {
             return true
         }
         if removed {
-            appCount.subtract(1, ordering: .relaxed)
+            appTotal.subtract(1, ordering: .relaxed)
             appsVersion.add(1, ordering: .releasing)
         }
     }
@@ -152,7 +152,7 @@ package final class Registry: Sendable {
                 for app in hostApps { maps(app).pointee.apps[app] = host }
             }
             deviceCount.add(hosts.count, ordering: .relaxed)
-            appCount.add(apps, ordering: .relaxed)
+            appTotal.add(apps, ordering: .relaxed)
             appsVersion.add(1, ordering: .releasing)
         }
         insert(0)
@@ -171,7 +171,7 @@ package final class Registry: Sendable {
         func clear(_ index: Int) {
             guard index < shards.count else {
                 deviceCount.store(0, ordering: .relaxed)
-                appCount.store(0, ordering: .relaxed)
+                appTotal.store(0, ordering: .relaxed)
                 appsVersion.add(1, ordering: .releasing)
                 return
             }

@@ -2,6 +2,7 @@ import LifecycleCore
 import LifecycleHosting
 import LifecycleStore
 import LifecycleWire
+import Locking
 import Logging
 import TestSupport
 import Testing
@@ -27,7 +28,26 @@ struct ApplicationTests {
         logger.logLevel = .error
         return Application(
             journal: journal, options: options, logger: logger, rendering: NoRendering(),
-            version1: { _ in throw JournaledInput.CorruptRecord() })
+            version1: { _ in throw CorruptRecord() })
+    }
+
+    @Test("A seed applies to a namespace that does not exist, or to an empty default, and to nothing else")
+    func seedsApplyOnce() throws {
+        let application = Self.application(MemoryJournal())
+        _ = try application.recover(seeding: {})
+        #expect(application.seedApplies(to: "default"))
+        #expect(application.seedApplies(to: "mail"))
+        _ = try application.obtainNamespace(
+            "mail", settings: NamespaceSettings(createdAt: 1_000, lastUsedAt: 1_000), method: "POST",
+            authorization: { nil })
+        #expect(!application.seedApplies(to: "mail"))
+        let created = Protected<Bool?>(nil)
+        try application.createDevice(
+            in: application.namespaces.defaultSpace, id: "d1", request: try DeviceRequest(.object([:]))
+        ) { result in created.withLock { $0 = (try? result.get()) != nil } }
+        #expect(eventually { created.withLock { $0 } != nil })
+        #expect(created.withLock { $0 } == true)
+        #expect(!application.seedApplies(to: "default"))
     }
 
     @Test("A namespace it creates is journaled with its settings, and the next start recovers it")

@@ -81,7 +81,7 @@ import Testing
             #expect(Self.ids(reply.object["devices"]).count == 1)
             let tag = try #require(reply.header("ETag"))
             #expect(try server.get("/v1/changes", headers: [("If-None-Match", tag)]).status == 304)
-            #expect(server.service.openStreams == 0)
+            #expect(server.service.openEventStreams == 0)
         }
     }
 }

@@ -87,7 +87,7 @@ import Testing
         var huge = bytes
         huge[9] = 0x7F
         for damaged in [wrongLength, cut, flipped, huge, Array(bytes.prefix(9))] {
-            #expect(throws: JournaledInput.CorruptRecord.self) {
+            #expect(throws: CorruptRecord.self) {
                 try DeviceSnapshot(bytes: damaged, historyLimit: 8, rendering: WireRendering())
             }
         }

@@ -100,7 +100,7 @@ import Testing
             #expect(stream.head.status == 400)
             let unknown = try EventStreamClient(port: server.port, path: "/v1/apps/nope/timeline")
             #expect(unknown.head.status == 404)
-            #expect(server.service.openStreams == 0)
+            #expect(server.service.openEventStreams == 0)
         }
     }
 
@@ -114,7 +114,7 @@ import Testing
             #expect(end.event == "end")
             #expect(Self.json(end)["reason"] as? String == "deleted")
             #expect(try stream.nextEvent() == nil)
-            #expect(eventually { server.service.openStreams == 0 && server.http.openStreams == 0 })
+            #expect(eventually { server.service.openEventStreams == 0 && server.http.openStreams == 0 })
         }
     }
 
@@ -124,7 +124,7 @@ import Testing
             let timeline = try EventStreamClient(port: server.port, path: "/v1/apps/a/timeline")
             let changes = try EventStreamClient(port: server.port, path: "/v1/changes")
             #expect(try changes.nextEvent()?.event == "snapshot")
-            #expect(eventually { server.service.openStreams == 2 })
+            #expect(eventually { server.service.openEventStreams == 2 })
             #expect(try server.post("/v1/reset", "{}").status == 204)
             for stream in [timeline, changes] {
                 let events = try stream.events { $0.event == "end" }
@@ -140,11 +140,11 @@ import Testing
             do {
                 let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/timeline")
                 _ = try Self.entries(stream, count: try server.allEntries("/v1/apps/a/timeline").count)
-                #expect(eventually { server.service.openStreams == 1 && server.http.openStreams == 1 })
+                #expect(eventually { server.service.openEventStreams == 1 && server.http.openStreams == 1 })
             }  // the client closes its socket here, while its stream is suspended
-            #expect(eventually { server.service.openStreams == 0 && server.http.openStreams == 0 })
+            #expect(eventually { server.service.openEventStreams == 0 && server.http.openStreams == 0 })
             #expect(eventually { server.http.openConnections == 0 })
-            #expect(server.service.streams.count == 0)
+            #expect(server.service.eventStreams.count == 0)
         }
     }
 
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func anIdleStreamGetsKeepAliveComments() throws {
-        try withDaemon(transport: .live, configure: { $0.streamKeepAliveSeconds = 0.1 }) { server in
+        try withDaemon(transport: .live, configure: { $0.eventStreamKeepAliveSeconds = 0.1 }) { server in
             try server.createApp(Self.app)
             let stream = try EventStreamClient(port: server.port, path: "/v1/apps/a/callbacks")
             var comments = 0

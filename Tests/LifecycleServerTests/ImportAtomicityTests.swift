@@ -186,7 +186,7 @@ import Testing
             let refused = try server.post("/v1/namespaces/s/import", body)
             expectProblem(refused, status: 409, code: "import-failed")
             #expect(refused.string("detail")?.contains("event stream") == true, "\(refused.text)")
-            #expect(server.service.openStreams == 0)
+            #expect(server.service.openEventStreams == 0)
         }
     }
 

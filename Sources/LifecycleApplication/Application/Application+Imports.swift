@@ -136,4 +136,18 @@ extension Application {
         guard let registry = namespaces.existing(name)?.registry else { return false }
         return app ? registry.app(id) != nil : registry.device(id) != nil
     }
+
+    /// The rules of the steps of an import into the namespace `name` (`ImportSteps`): the ids they create must
+    /// be ones the namespace does not hold (`holds`).
+    package func importSteps(into name: String) -> ImportSteps {
+        ImportSteps(taken: { [weak self] id, app in self?.holds(id, app: app, in: name) ?? false })
+    }
+
+    /// Whether a `--seed` scenario is applied to the namespace `name`: once, so a namespace that exists already
+    /// (`default`: one that holds a device) is left as it is, and a restart with the same data directory applies
+    /// nothing twice.
+    package func seedApplies(to name: String) -> Bool {
+        guard let existing = namespaces.existing(name) else { return true }
+        return existing.isDefault && existing.registry.allDevices().isEmpty
+    }
 }

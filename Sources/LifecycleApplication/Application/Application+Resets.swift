@@ -45,10 +45,10 @@ extension Application {
             }
             durable.notify(queue: .global()) { [self] in
                 // Streams on the namespace end saying why: a reset, or the namespace's deletion.
-                let reason: StreamEnd = deleting ? .deleted : .reset
+                let reason: EventStreamEnd = deleting ? .deleted : .reset
                 for host in hosts {
                     let watchers = host.shared.withLock { $0.watchers.values.map(\.watcher) }
-                    for case let stream as any StreamEnding in watchers { stream.end(reason) }
+                    for case let stream as any EventStreamEnding in watchers { stream.end(reason) }
                 }
                 space.changeFeed.endAll(reason)
                 for host in hosts { host.markGone(withNamespace: deleting ? space.name : nil) }

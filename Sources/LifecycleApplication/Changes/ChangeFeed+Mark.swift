@@ -35,7 +35,7 @@ extension ChangeFeed {
 }
 
 /// Why the daemon ends a stream of its own accord (sent as the stream's last event, `event: end`).
-package enum StreamEnd: String, Sendable {
+package enum EventStreamEnd: String, Sendable {
     /// The app or device the stream follows was deleted.
     case deleted
     /// `POST /v1/reset` deleted everything.
@@ -47,11 +47,11 @@ package enum StreamEnd: String, Sendable {
 }
 
 /// A stream the daemon may end of its own accord (an event stream), saying why.
-package protocol StreamEnding: AnyObject, Sendable {
-    func end(_ reason: StreamEnd)
+package protocol EventStreamEnding: AnyObject, Sendable {
+    func end(_ reason: EventStreamEnd)
 }
 
 /// What follows a `ChangeFeed` (a `changes` event stream): it hears the marks, and an end.
-package protocol ChangeSubscriber: StreamEnding {
+package protocol ChangeSubscriber: EventStreamEnding {
     func mark(_ marks: [ChangeFeed.Mark])
 }

@@ -25,27 +25,27 @@ package final class ChangeFeed: Sendable {
 
     /// `host` published a change: it and `apps` changed, `removedApp` (if any) is gone.
     package func changed(_ host: DeviceHost, apps: Set<String>, removedApp: String?) {
-        let streams = subscribers.withLock { Array($0.values) }
-        guard !streams.isEmpty else { return }
+        let subscribed = subscribers.withLock { Array($0.values) }
+        guard !subscribed.isEmpty else { return }
         var marks = [Mark(kind: .device, id: host.id, host: host, deleted: false)]
         for app in apps { marks.append(.init(kind: .app, id: app, host: host, deleted: false)) }
         if let removedApp { marks.append(.init(kind: .app, id: removedApp, host: host, deleted: true)) }
-        for stream in streams { stream.mark(marks) }
+        for subscriber in subscribed { subscriber.mark(marks) }
     }
 
     /// Ends every stream following the feed with `event: end` and `reason` (the namespace was reset or
     /// deleted).
-    package func endAll(_ reason: StreamEnd) {
+    package func endAll(_ reason: EventStreamEnd) {
         for stream in subscribers.withLock({ Array($0.values) }) { stream.end(reason) }
     }
 
     /// `host` was deleted with `apps`.
     func deleted(_ host: DeviceHost, apps: [String]) {
-        let streams = subscribers.withLock { Array($0.values) }
-        guard !streams.isEmpty else { return }
+        let subscribed = subscribers.withLock { Array($0.values) }
+        guard !subscribed.isEmpty else { return }
         var marks = apps.map { Mark(kind: .app, id: $0, host: host, deleted: true) }
         marks.append(.init(kind: .device, id: host.id, host: host, deleted: true))
-        for stream in streams { stream.mark(marks) }
+        for subscriber in subscribed { subscriber.mark(marks) }
     }
 
     /// `{"devices": [...], "apps": [...]}` for every device of the feed (sorted by id) and its apps, with

@@ -24,11 +24,10 @@ enum Deflate {
     }
 
     /// The original bytes of `compressed`, which must inflate to exactly `count` bytes.
-    static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(JournaledInput.CorruptRecord) -> [UInt8]
-    {
+    static func decompress(_ compressed: ArraySlice<UInt8>, count: Int) throws(CorruptRecord) -> [UInt8] {
         // Deflate expands at most about 1,032 times: a larger claimed length is damage, refused before allocating.
         guard count >= 0, count <= Int(UInt32.max), count <= compressed.count * 1_040 + 64 else {
-            throw JournaledInput.CorruptRecord()
+            throw CorruptRecord()
         }
         var output = [UInt8](repeating: 0, count: count)
         var size = uLong(count)
@@ -37,7 +36,7 @@ enum Deflate {
                 uncompress(out.baseAddress, &size, input.baseAddress, uLong(input.count))
             }
         }
-        guard status == Z_OK, size == uLong(count) else { throw JournaledInput.CorruptRecord() }
+        guard status == Z_OK, size == uLong(count) else { throw CorruptRecord() }
         return output
     }
 }

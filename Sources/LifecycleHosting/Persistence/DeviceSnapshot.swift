@@ -115,7 +115,7 @@ package struct DeviceSnapshot {
     /// Loads a snapshot of any version; `rendering` reads the entries of versions before 4, stored as served.
     package init(bytes: [UInt8], historyLimit: Int, rendering: any HostRendering) throws {
         var outer = ByteReader(bytes)
-        guard try outer.take(4) == Self.magic[...] else { throw JournaledInput.CorruptRecord() }
+        guard try outer.take(4) == Self.magic[...] else { throw CorruptRecord() }
         let version = try outer.byte()
         var input: ByteReader<[UInt8]>
         switch version {
@@ -123,7 +123,7 @@ package struct DeviceSnapshot {
             input = outer
         case 2, 3, 4:
             let count = try outer.u64()
-            guard count <= UInt64(Int.max) else { throw JournaledInput.CorruptRecord() }
+            guard count <= UInt64(Int.max) else { throw CorruptRecord() }
             input = ByteReader(try Deflate.decompress(outer.rest(), count: Int(count)))
         default:
             throw UnknownVersion(version: version)
@@ -132,7 +132,7 @@ package struct DeviceSnapshot {
         device = try JSONDecoder().decode(Device.self, from: Data(try input.blob()))
         guard let anchor = header["anchorWall"]?.numberValue, case .array(let apps)? = header["apps"],
             case .array(let answers)? = header["idempotency"]
-        else { throw JournaledInput.CorruptRecord() }
+        else { throw CorruptRecord() }
         anchorWall = anchor
         func ring(_ description: JSONValue?) -> (EntryRing, UInt64) {
             let evicted = description?["evictedThrough"]?.stringValue.flatMap { UInt64($0) } ?? 0
@@ -143,7 +143,7 @@ package struct DeviceSnapshot {
         var appIDs: [String] = []
         var rings: [(ring: EntryRing, oldest: UInt64)] = []
         for app in apps {
-            guard let id = app["id"]?.stringValue else { throw JournaledInput.CorruptRecord() }
+            guard let id = app["id"]?.stringValue else { throw CorruptRecord() }
             appIDs.append(id)
             rings.append(ring(app["timeline"]))
         }
@@ -154,7 +154,7 @@ package struct DeviceSnapshot {
             let app = try input.u32()
             let named = flags & 8 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
             let session = flags & 4 != 0 ? String(decoding: try input.blob(), as: UTF8.self) : nil
-            guard app == Self.noApp || Int(app) < appIDs.count else { throw JournaledInput.CorruptRecord() }
+            guard app == Self.noApp || Int(app) < appIDs.count else { throw CorruptRecord() }
             let appID = named ?? (app == Self.noApp ? nil : appIDs[Int(app)])
             let stored = Array(try input.blob())
             let made: RetainedEntry
@@ -162,7 +162,7 @@ package struct DeviceSnapshot {
                 made = try RetainedEntry(seq: seq, app: appID, session: session, encoded: stored)
             } else {
                 guard let served = rendering.entry(served: stored), served.seq == seq else {
-                    throw JournaledInput.CorruptRecord()
+                    throw CorruptRecord()
                 }
                 made = RetainedEntry(served)
             }
@@ -175,14 +175,14 @@ package struct DeviceSnapshot {
         appTimelines = Dictionary(zip(appIDs, rings.map(\.ring))) { first, _ in first }
         idempotency = try answers.map { item in
             guard let stored = item["key"]?.stringValue, let print = item["fp"]?.stringValue.flatMap({ UInt64($0) })
-            else { throw JournaledInput.CorruptRecord() }
+            else { throw CorruptRecord() }
             let key: IdempotencyKey
             if version >= 3 {
                 key = IdempotencyKey(app: item["app"]?.stringValue, key: stored)
             } else {
                 // Versions 1 and 2: the key scoped to the path, and the status of a first answer (always 2xx).
                 guard let status = item["status"]?.numberValue, (200...299).contains(status) else {
-                    throw JournaledInput.CorruptRecord()
+                    throw CorruptRecord()
                 }
                 key = IdempotencyKey(pathScoped: stored)
             }

@@ -29,10 +29,6 @@ package enum JournaledInput: Equatable, Codable {
     package init(bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws {
         self = try JournalRecordFormat.decode(bytes, version1: version1)
     }
-
-    package struct CorruptRecord: Error {
-        package init() {}
-    }
 }
 
 /// The versions of the journal's record format.

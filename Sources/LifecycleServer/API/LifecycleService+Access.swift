@@ -11,7 +11,7 @@ extension LifecycleService {
     public func setTokens(_ table: TokenTable?) {
         let policy = AccessPolicy(table: table)
         application.access.withLock { $0 = policy }
-        streams.endRevoked(by: policy)
+        eventStreams.endRevoked(by: policy)
     }
 
     /// The 401 or 403 for `request` on `route` (nil when it may go on), and the name of the token it

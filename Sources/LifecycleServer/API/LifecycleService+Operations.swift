@@ -25,7 +25,7 @@ extension LifecycleService {
     func metricsResponse() -> HTTPResponse {
         metrics.parkedPolls.record(parked.load(ordering: .relaxed))
         application.recordCounts()
-        metrics.openStreams.record(streams.count)
+        metrics.openEventStreams.record(eventStreams.count)
         metrics.historyBytes.record(application.memoryBudget.total)
         if let use = application.journal.diskUse {
             metrics.storeUsedBytes.record(use.usedBytes)

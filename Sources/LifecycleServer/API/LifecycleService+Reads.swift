@@ -21,7 +21,7 @@ extension LifecycleService {
             let filter: @Sendable (RetainedEntry) -> Bool = { entry in
                 (!callbacksOnly || entry.isCallback) && (session.map(entry.isIn(session:)) ?? true)
             }
-            return try streamTimeline(request, query: query, host: host, app: id, filter: filter, done)
+            return try openTimelineEventStream(request, query: query, host: host, app: id, filter: filter, done)
         }
         switch (callbacksOnly, session) {
         case (true, nil): try page(request, query: query, host: host, app: id, filter: { $0.isCallback }, done)
@@ -42,7 +42,7 @@ extension LifecycleService {
         let query = try request.pageQuery(maxWait: options.maxWait)
         let host = try device(scope, id)
         if request.acceptsEventStream {
-            return try streamTimeline(request, query: query, host: host, app: nil, filter: { _ in true }, done)
+            return try openTimelineEventStream(request, query: query, host: host, app: nil, filter: { _ in true }, done)
         }
         try page(request, query: query, host: host, app: nil, filter: { _ in true }, done)
     }

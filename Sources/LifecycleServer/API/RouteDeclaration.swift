@@ -70,23 +70,13 @@ struct Operation: Sendable {
         case freeing
     }
 
-    /// What an import's step may do with the operation (`ImportTransport`); nil: an import may not take it.
-    enum ImportUse: Sendable {
-        /// Creates a device, whose id the namespace must not hold already.
-        case createDevice
-        /// Creates an app, whose id the namespace must not hold already, on a device the import created.
-        case createApp
-        /// Reads, drives or deletes a device the import created.
-        case ownDevice
-        /// Reads, drives or deletes an app the import created.
-        case ownApp
-    }
-
     let method: String
     let effect: Effect
     /// Whether a change passes its namespace's write gate (refused while frozen, counted while under way).
     /// Only a `.scoped` change can: a `.plain` one has no namespace yet.
     let gated: Bool
+    /// What an import's step may do with it (`ImportUse`, the application's `ImportSteps` deciding); nil: an
+    /// import may not take it.
     let importUse: ImportUse?
     let handler: Handler
 
@@ -167,19 +157,6 @@ extension Route {
 }
 
 extension Route.Match {
-    /// The id the path names. Every route with an id in its path has one once matched; a route without
-    /// answers 404 rather than trapping.
-    func requireID() throws(APIError) -> String {
-        guard let id else { throw .notFound("no resource at this path") }
-        return id
-    }
-
-    /// The namespace the path names (`/v1/namespaces/{ns}`).
-    func requireNamespace() throws(APIError) -> String {
-        guard let namespace else { throw .notFound("no namespace in this path") }
-        return namespace
-    }
-
     /// What the request touches, for access tokens. Every resource path without a namespace is the namespace
     /// `default`; so is a path no route matches.
     var accessScope: AccessScope {

@@ -97,7 +97,7 @@ extension Route {
                 "/v1/changes", namespaced: true, access: .pathNamespace,
                 [
                     .scoped("GET") { service, scope, request, _, done throws(APIError) in
-                        try service.streamChanges(request, feed: scope.space.changeFeed, done)
+                        try service.openChangeEventStream(request, feed: scope.space.changeFeed, done)
                     }
                 ])
         case .devices:

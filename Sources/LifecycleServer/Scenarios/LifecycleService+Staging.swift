@@ -18,7 +18,7 @@ extension LifecycleService {
 
     /// Stops every device of a staging service (their clocks included) and ends its streams.
     func discard() {
-        streams.endAll(.shutdown)
+        eventStreams.endAll(.shutdown)
         application.discardAll()
     }
 }

@@ -55,7 +55,7 @@ import Testing
             let blueChanges = try EventStreamClient(port: server.port, path: "/v1/namespaces/blue/changes")
             #expect(try redChanges.nextEvent()?.event == "snapshot")
             #expect(try blueChanges.nextEvent()?.event == "snapshot")
-            #expect(eventually { server.service.openStreams == 3 })
+            #expect(eventually { server.service.openEventStreams == 3 })
 
             #expect(try server.delete("/v1/namespaces/red").status == 204)
             for stream in [redChanges, redTimeline] {
@@ -63,7 +63,7 @@ import Testing
                 #expect(events.last.map { Self.json($0)["reason"] as? String } == "deleted")
                 #expect(try stream.nextEvent() == nil)
             }
-            #expect(eventually { server.service.openStreams == 1 })
+            #expect(eventually { server.service.openEventStreams == 1 })
             // Blue's stream goes on.
             try server.postEvents("/v1/namespaces/blue/apps/mail/events", #"{"type": "launch"}"#)
             #expect(try blueChanges.events { $0.event == "app" }.last?.event == "app")

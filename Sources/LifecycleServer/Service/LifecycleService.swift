@@ -31,7 +31,7 @@ public final class LifecycleService: HTTPResponder {
     let inFlight = Atomic<Int>(0)
     let openAPIDocument: [UInt8]
     /// Every open event stream (each namespace's `changes` feed is in its `Namespace`).
-    let streams: StreamHub
+    let eventStreams: EventStreamHub
 
     public convenience init(journal: any Journal, options: ServiceOptions, logger: Logger) {
         self.init(journal: journal, options: options, logger: logger, openAPIDocument: nil)
@@ -47,11 +47,11 @@ public final class LifecycleService: HTTPResponder {
         logsAccess = options.accessLog && logger.logLevel <= .info
         metrics = ServiceMetrics(application: application.metrics)
         self.openAPIDocument = openAPIDocument ?? OpenAPIDocument.load(maxWait: options.maxWait)
-        streams = StreamHub(keepAliveSeconds: options.streamKeepAliveSeconds)
+        eventStreams = EventStreamHub(keepAliveSeconds: options.eventStreamKeepAliveSeconds)
     }
 
     /// Event streams open now.
-    public var openStreams: Int { streams.count }
+    public var openEventStreams: Int { eventStreams.count }
 
     /// Exports under way now.
     public var exportsInFlight: Int { application.exports.count }
@@ -62,17 +62,10 @@ public final class LifecycleService: HTTPResponder {
     /// Whether recovery is done and the service is not draining.
     public var isReady: Bool { application.isReady }
 
-    /// Rebuilds every device from the journal (`Application.recover`), applies the `--seed` scenarios, then
-    /// opens for requests. Returns how many records were replayed.
-    @discardableResult
-    public func recover() throws -> Int {
-        try application.recover(seeding: { try applySeeds() })
-    }
-
     /// Stops taking changes; reads go on. Parked long polls are answered at once.
     public func beginDraining() {
         application.setPhase(.draining)
-        streams.endAll(.shutdown)
+        eventStreams.endAll(.shutdown)
         for host in application.allHosts() {
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
@@ -82,27 +75,6 @@ public final class LifecycleService: HTTPResponder {
     /// Waits until every change accepted so far on every device is durable (`Application.finishDraining`).
     public func finishDraining() {
         application.finishDraining()
-    }
-
-    public func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        respond(to: request, trusted: false, completion: completion)
-    }
-
-    /// Answers `request`; `trusted`: one the daemon makes itself (an import's steps, in the namespace its
-    /// request was allowed into; a seed), which no token needs to allow. The request goes through
-    /// `RequestMiddleware`'s steps (`run`) to the handler its route declares (`Route.declaration`).
-    func respond(to request: HTTPRequest, trusted: Bool, completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let match = Route.match(request.path)
-        inFlight.add(1, ordering: .relaxed)
-        var routed = RoutedRequest(
-            done: AnswerSink(
-                service: self, started: started, match: match, requestID: RequestID.of(request), send: completion))
-        do throws(APIError) {
-            try run(&routed, request, match, trusted: trusted)
-        } catch {
-            routed.done(error.response)
-        }
     }
 
     /// The HTTP layer's refusals answer the same problem documents as the API's own errors.

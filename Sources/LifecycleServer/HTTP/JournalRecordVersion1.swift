@@ -13,25 +13,25 @@ enum JournalRecordVersion1 {
             return .device(configuration: request.configuration, wall: value["wall"]?.numberValue ?? 0)
         case "app":
             guard let id = value["id"]?.stringValue, let config = value["config"] else {
-                throw JournaledInput.CorruptRecord()
+                throw CorruptRecord()
             }
             return .app(id: id, configuration: try AppRequest(config, replaying: true).configuration)
         case "deleteApp":
-            guard let id = value["id"]?.stringValue else { throw JournaledInput.CorruptRecord() }
+            guard let id = value["id"]?.stringValue else { throw CorruptRecord() }
             return .deleteApp(id: id)
         case "events":
             guard let now = value["now"]?.numberValue, let events = value["events"] else {
-                throw JournaledInput.CorruptRecord()
+                throw CorruptRecord()
             }
             let app = value["app"]?.stringValue
             return .events(
                 app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
                 key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
         case "advance":
-            guard let now = value["now"]?.numberValue else { throw JournaledInput.CorruptRecord() }
+            guard let now = value["now"]?.numberValue else { throw CorruptRecord() }
             return .advance(now: now)
         default:
-            throw JournaledInput.CorruptRecord()
+            throw CorruptRecord()
         }
     }
 }

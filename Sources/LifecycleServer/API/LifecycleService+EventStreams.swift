@@ -9,14 +9,14 @@ import Locking
 extension LifecycleService {
     /// A timeline as an event stream, from `Last-Event-ID` (what a reconnecting `EventSource` sends) or else
     /// `?after=`, then live.
-    func streamTimeline(
+    func openTimelineEventStream(
         _ request: HTTPRequest, query: PageQuery, host: DeviceHost, app: String?,
         filter: @escaping @Sendable (RetainedEntry) -> Bool, _ done: AnswerSink
     ) throws(APIError) {
-        try refuseStreamsWhileDraining()
+        try refuseEventStreamsWhileDraining()
         let after = try request.lastEventID() ?? query.after
-        let stream = TimelineStream(hub: streams, host: host, app: app, after: after, filter: filter)
-        stream.access = request.streamAccess
+        let stream = TimelineEventStream(hub: eventStreams, host: host, app: app, after: after, filter: filter)
+        stream.access = request.eventStreamAccess
         // Registered under the lock that publishing takes, so no entry published from here on goes unnoticed.
         try host.shared.withLock { shared throws(APIError) in
             guard !shared.gone else { throw .notFound(app.map { "no app \($0)" } ?? "no device \(host.id)") }
@@ -29,13 +29,13 @@ extension LifecycleService {
 
     /// `GET /v1/changes`: the devices and apps of `feed` as a snapshot, then (as an event stream) as they
     /// change; without `Accept: text/event-stream`, the snapshot alone as JSON.
-    func streamChanges(
+    func openChangeEventStream(
         _ request: HTTPRequest, feed: ChangeFeed, _ done: AnswerSink
     ) throws(APIError) {
         guard request.acceptsEventStream else { return done(.read(feed.snapshot().0, request: request)) }
-        try refuseStreamsWhileDraining()
-        let stream = ChangeStream(hub: streams, feed: feed)
-        stream.access = request.streamAccess
+        try refuseEventStreamsWhileDraining()
+        let stream = ChangeEventStream(hub: eventStreams, feed: feed)
+        stream.access = request.eventStreamAccess
         // Subscribed before the snapshot is taken (on the first pull), so no change falls between them.
         feed.subscribe(stream)
         register(stream)
@@ -44,14 +44,14 @@ extension LifecycleService {
 
     /// Adds a stream to the hub, then checks its access against the tokens in force now: tokens replaced
     /// while it opened either see it in the hub or are seen here (`setTokens` swaps, then sweeps).
-    private func register(_ stream: LiveStream) {
-        streams.add(stream)
+    private func register(_ stream: LiveEventStream) {
+        eventStreams.add(stream)
         if let access = stream.access, !access.allowed(by: self.application.access.withLock { $0 }) {
             stream.end(.revoked)
         }
     }
 
-    private func refuseStreamsWhileDraining() throws(APIError) {
+    private func refuseEventStreamsWhileDraining() throws(APIError) {
         if application.currentPhase == .draining {
             throw .notReady("the daemon is shutting down and opens no more streams; reconnect once it is back")
         }
@@ -60,8 +60,8 @@ extension LifecycleService {
 
 extension HTTPRequest {
     /// What access tokens judge of this request, kept by the stream it opens.
-    var streamAccess: StreamAccess {
-        StreamAccess(method: method, scope: Route.match(path).accessScope, authorization: header(.authorization))
+    var eventStreamAccess: EventStreamAccess {
+        EventStreamAccess(method: method, scope: Route.match(path).accessScope, authorization: header(.authorization))
     }
 
     /// Whether the client asked for `text/event-stream` (an `EventSource` always does).

@@ -14,7 +14,7 @@ import Locking
 /// that changes again before its mark is sent keeps its one mark, and what is sent is its state at that
 /// moment. So a client that reads slowly costs at most one mark per resource and always ends with the
 /// latest; a snapshot identical to the last one sent for that resource is skipped.
-final class ChangeStream: LiveStream, ChangeSubscriber, @unchecked Sendable {
+final class ChangeEventStream: LiveEventStream, ChangeSubscriber, @unchecked Sendable {
     typealias Kind = ChangeFeed.Kind
     typealias Key = ChangeFeed.Key
     typealias Mark = ChangeFeed.Mark
@@ -32,7 +32,7 @@ final class ChangeStream: LiveStream, ChangeSubscriber, @unchecked Sendable {
     private let pending = Protected(Pending())
     static let maxChunkBytes = 64 << 10
 
-    init(hub: StreamHub, feed: ChangeFeed) {
+    init(hub: EventStreamHub, feed: ChangeFeed) {
         self.feed = feed
         super.init(hub: hub)
     }

@@ -55,8 +55,7 @@ extension LifecycleService {
         let staging = stagingService()
         defer { staging.discard() }
         let transport = ImportTransport(
-            service: staging, namespace: namespace, unwanted: unwanted,
-            taken: { [weak self] id, app in self?.application.holds(id, app: app, in: name) ?? false })
+            service: staging, namespace: namespace, unwanted: unwanted, steps: application.importSteps(into: name))
         var runner = ScenarioRunner(transport: transport, namespace: namespace, limit: options.maxBodyBytes)
         runner.checksExpectations = checks
         do {

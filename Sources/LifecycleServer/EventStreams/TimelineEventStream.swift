@@ -11,7 +11,7 @@ import Locking
 /// It reads on from its cursor in the retained entries whenever the client has taken what was sent, so a
 /// slow client costs no memory: it falls behind in the timeline, and if it falls past what is retained it
 /// gets `event: gone` (`{"oldestSeq": n}`) and the stream ends, as a page read answers 410.
-final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
+final class TimelineEventStream: LiveEventStream, TimelineWatcher, @unchecked Sendable {
     let host: DeviceHost
     /// The app whose timeline this is; nil for the device's.
     let app: String?
@@ -23,7 +23,7 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
     static let maxChunkBytes = 64 << 10
 
     init(
-        hub: StreamHub, host: DeviceHost, app: String?, after: UInt64?,
+        hub: EventStreamHub, host: DeviceHost, app: String?, after: UInt64?,
         filter: @escaping @Sendable (RetainedEntry) -> Bool
     ) {
         self.host = host
@@ -38,11 +38,11 @@ final class TimelineStream: LiveStream, TimelineWatcher, @unchecked Sendable {
         // The entries are taken under the host's lock and rendered after it: its device's queue is not held
         // up by readers.
         let taken = host.shared.withLock { shared -> Result<([RetainedEntry], ServedEntries), Early> in
-            guard !shared.gone else { return .failure(Early(.last(StreamEnd.deleted.event), after)) }
+            guard !shared.gone else { return .failure(Early(.last(EventStreamEnd.deleted.event), after)) }
             let ring: EntryRing
             if let app {
                 guard shared.device.app(app) != nil else {
-                    return .failure(Early(.last(StreamEnd.deleted.event), after))
+                    return .failure(Early(.last(EventStreamEnd.deleted.event), after))
                 }
                 ring = shared.appTimelines[app] ?? EntryRing(limit: 1)
             } else {

@@ -107,13 +107,13 @@ enum EntryCoding {
         _ bytes: Bytes, seq: UInt64, app: String?, session: String?
     ) throws -> TimelineEntry where Bytes.Index == Int {
         var r = ByteReader(bytes)
-        guard let kind = Kind(rawValue: try r.byte()) else { throw JournaledInput.CorruptRecord() }
+        guard let kind = Kind(rawValue: try r.byte()) else { throw CorruptRecord() }
         let time = try r.double()
         // Matched by its bytes against the few raw values: no string is made, no string switch runs.
         func choice<Choice: RawRepresentable<String> & CaseIterable>(_: Choice.Type = Choice.self) throws -> Choice {
             let text = try r.utf8()
             guard let value = Choice.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text) }) else {
-                throw JournaledInput.CorruptRecord()
+                throw CorruptRecord()
             }
             return value
         }
@@ -121,18 +121,18 @@ enum EntryCoding {
             switch try r.byte() {
             case 0: return nil
             case 1: return try read()
-            default: throw JournaledInput.CorruptRecord()
+            default: throw CorruptRecord()
             }
         }
         func flag() throws -> Bool { try optional { true } ?? false }
         func object() throws -> [String: JSONValue] {
-            guard case .object(let members) = try json(&r, depth: 0) else { throw JournaledInput.CorruptRecord() }
+            guard case .object(let members) = try json(&r, depth: 0) else { throw CorruptRecord() }
             return members
         }
         func strings() throws -> [String] {
-            guard case .array(let items) = try json(&r, depth: 0) else { throw JournaledInput.CorruptRecord() }
+            guard case .array(let items) = try json(&r, depth: 0) else { throw CorruptRecord() }
             return try items.map { item in
-                guard let text = item.stringValue else { throw JournaledInput.CorruptRecord() }
+                guard let text = item.stringValue else { throw CorruptRecord() }
                 return text
             }
         }
@@ -178,7 +178,7 @@ enum EntryCoding {
                 event: try choice(), identifier: try r.string(), kind: try choice(),
                 reason: try optional { try choice() }, progress: try optional { try r.double() })
         }
-        guard r.isAtEnd else { throw JournaledInput.CorruptRecord() }
+        guard r.isAtEnd else { throw CorruptRecord() }
         return TimelineEntry(seq: seq, time: time, app: app, body: body, session: session, sceneState: sceneState)
     }
 
@@ -219,7 +219,7 @@ enum EntryCoding {
     /// Nesting as deep as the JSON the daemon parses, and no deeper: a damaged blob cannot recurse without end.
     private static func json<Bytes>(_ r: inout ByteReader<Bytes>, depth: Int) throws -> JSONValue {
         guard depth <= JSONParser.defaultMaxDepth, let tag = Tag(rawValue: try r.byte()) else {
-            throw JournaledInput.CorruptRecord()
+            throw CorruptRecord()
         }
         switch tag {
         case .null: return .null

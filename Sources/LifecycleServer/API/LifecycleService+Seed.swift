@@ -10,8 +10,8 @@ import Logging
 
 extension LifecycleService {
     /// Applies each seed into the namespace it names (`default` when none), as an import checking its
-    /// expectations, once: a namespace that exists already (`default`: that holds a device) is left as it is,
-    /// so a restart with the same data directory applies nothing twice. Runs before the daemon is ready.
+    /// expectations, when the application says it applies there (`Application.seedApplies`: once). Runs before
+    /// the daemon is ready.
     func applySeeds() throws(SeedError) {
         for seed in options.seeds {
             let scenario: Scenario
@@ -30,8 +30,7 @@ extension LifecycleService {
                 )
             }
             let metadata: Logger.Metadata = ["file": "\(seed.file)", "namespace": "\(name)"]
-            let existing = application.namespaces.existing(name)
-            if let existing, !existing.isDefault || !existing.registry.allDevices().isEmpty {
+            guard application.seedApplies(to: name) else {
                 logger.info("seed skipped: its namespace holds data already", metadata: metadata)
                 continue
             }

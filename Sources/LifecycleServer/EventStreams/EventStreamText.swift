@@ -24,7 +24,7 @@ enum EventStreamText {
     }
 }
 
-extension StreamEnd {
+extension EventStreamEnd {
     /// The stream's last event: `event: end` with `data: {"reason": "..."}`.
     var event: [UInt8] {
         EventStreamText.event("end", data: Array(#"{"reason":"\#(rawValue)"}"#.utf8))

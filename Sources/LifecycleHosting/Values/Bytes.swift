@@ -59,13 +59,13 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
     var isAtEnd: Bool { offset == bytes.endIndex }
 
     mutating func take(_ count: Int) throws -> Bytes.SubSequence {
-        guard count >= 0, count <= bytes.endIndex - offset else { throw JournaledInput.CorruptRecord() }
+        guard count >= 0, count <= bytes.endIndex - offset else { throw CorruptRecord() }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
     mutating func byte() throws -> UInt8 {
-        guard offset < bytes.endIndex else { throw JournaledInput.CorruptRecord() }
+        guard offset < bytes.endIndex else { throw CorruptRecord() }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -76,7 +76,7 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
 
     /// `count` bytes, little-endian.
     private mutating func little(_ count: Int) throws -> UInt64 {
-        guard count <= bytes.endIndex - offset else { throw JournaledInput.CorruptRecord() }
+        guard count <= bytes.endIndex - offset else { throw CorruptRecord() }
         var value: UInt64 = 0
         for index in (offset..<offset + count).reversed() { value = value << 8 | UInt64(bytes[index]) }
         offset += count
@@ -90,7 +90,7 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
         var shift: UInt64 = 0
         while true {
             let next = try byte()
-            guard shift < 64 else { throw JournaledInput.CorruptRecord() }
+            guard shift < 64 else { throw CorruptRecord() }
             value |= UInt64(next & 0x7F) << shift
             if next < 0x80 { return value }
             shift += 7
@@ -100,7 +100,7 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
     mutating func integer() throws -> Int {
         let raw = try varint()
         let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-        guard let integer = Int(exactly: value) else { throw JournaledInput.CorruptRecord() }
+        guard let integer = Int(exactly: value) else { throw CorruptRecord() }
         return integer
     }
 
@@ -109,7 +109,7 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
     /// The bytes of a string `string` would read.
     mutating func utf8() throws -> Bytes.SubSequence {
         let count = try varint()
-        guard count <= UInt64(bytes.endIndex - offset) else { throw JournaledInput.CorruptRecord() }
+        guard count <= UInt64(bytes.endIndex - offset) else { throw CorruptRecord() }
         return try take(Int(count))
     }
 

@@ -14,7 +14,7 @@ final class ServiceMetrics: Sendable {
     let storeUsedBytes = Gauge(label: "lifecycled_store_used_bytes")
     let storeFreeBytes = Gauge(label: "lifecycled_store_free_disk_bytes")
     let parkedPolls = Gauge(label: "lifecycled_long_polls_parked")
-    let openStreams = Gauge(label: "lifecycled_event_streams_open")
+    let openEventStreams = Gauge(label: "lifecycled_event_streams_open")
 
     /// 1, with the build's version and revision as labels.
     private let buildInfo = Gauge(

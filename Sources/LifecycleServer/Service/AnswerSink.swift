@@ -14,6 +14,8 @@ struct AnswerSink: Sendable {
     private let service: LifecycleService
     private let started: UInt64
     private let match: Route.Match
+    /// Whether the route is a resource of one namespace (`Route.isNamespaced`): its namespace's requests count it.
+    private let namespaced: Bool
     private let requestID: String
     /// What the access log writes besides the answer; nil when requests are not logged, so that the completion
     /// holds no copy of the request's fields then (set by `RequestMiddleware.access`, which knows the token).
@@ -35,12 +37,13 @@ struct AnswerSink: Sendable {
     }
 
     init(
-        service: LifecycleService, started: UInt64, match: Route.Match, requestID: String,
+        service: LifecycleService, started: UInt64, match: Route.Match, namespaced: Bool, requestID: String,
         send: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         self.service = service
         self.started = started
         self.match = match
+        self.namespaced = namespaced
         self.requestID = requestID
         self.send = send
     }
@@ -62,7 +65,7 @@ struct AnswerSink: Sendable {
         service.inFlight.subtract(1, ordering: .relaxed)
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         service.metrics.requests.record(match.route, status: response.status, nanoseconds: elapsed)
-        if match.route.isNamespaced {
+        if namespaced {
             // The default namespace (no name in the path) needs no check.
             if let name = match.namespace {
                 if NamespaceName.isValid(name) { service.metrics.namespaces.request(name) }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The inputs a device accepted, from its creation, in order, as journal records: what an export replays.
 ///
 /// Bounded by bytes (`--recording-bytes`, kept by the host, `DeviceHost.recordingLeft`): a device that accepts
@@ -38,42 +36,5 @@ package struct InputRecording: Sendable {
         case keep([UInt8])
         case stop
         case none
-    }
-}
-
-extension DeviceHost {
-    /// Whether the next input is to be recorded (its record encoded even when the journal keeps none).
-    var isRecording: Bool { recordingLeft != nil }
-
-    /// What to do with `record` (the input's record, or empty when not recording), charged to the device's
-    /// budget. Runs on the queue, or on the recovering thread.
-    func recordingStep(_ record: [UInt8]) -> InputRecording.Step {
-        guard let left = recordingLeft else { return .none }
-        guard !record.isEmpty, record.count <= left else {
-            recordingLeft = nil
-            return .stop
-        }
-        recordingLeft = left - record.count
-        return .keep(record)
-    }
-}
-
-extension DeviceHost {
-    /// Records no more inputs (the daemon's budget took the recording).
-    func stopRecording() {
-        queue.async { [self] in recordingLeft = nil }
-    }
-}
-
-extension PublishedDevice {
-    /// What the device holds against the daemon's budget: its entries and its recording.
-    var heldBytes: Int { retainedBytes + recording.bytes }
-
-    mutating func record(_ step: InputRecording.Step) {
-        switch step {
-        case .keep(let record): recording.append(record)
-        case .stop: recording.stop()
-        case .none: break
-        }
     }
 }

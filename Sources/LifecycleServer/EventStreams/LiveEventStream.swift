@@ -9,7 +9,7 @@ import Locking
 /// The HTTP server pulls: `nextChunk()` runs whenever the client has taken what was sent, so a client that
 /// reads slowly is simply asked less often, and each kind decides how it catches up (a timeline reads on
 /// from its cursor in the retained entries; the changes stream keeps only the latest of each resource).
-class LiveStream: HTTPStreamSource, StreamEnding, @unchecked Sendable {
+class LiveEventStream: HTTPStreamSource, EventStreamEnding, @unchecked Sendable {
     enum Produced {
         case bytes([UInt8])
         case nothing
@@ -19,19 +19,19 @@ class LiveStream: HTTPStreamSource, StreamEnding, @unchecked Sendable {
 
     private struct Control {
         var keepAliveDue = false
-        var ending: StreamEnd?
+        var ending: EventStreamEnd?
         var finished = false
     }
 
     private let control = Protected(Control())
-    let hub: StreamHub
+    let hub: EventStreamHub
     /// What the request that opened the stream asked to see, and with which `Authorization`: checked again
-    /// whenever the tokens change (`StreamHub.endRevoked`).
-    var access: StreamAccess?
+    /// whenever the tokens change (`EventStreamHub.endRevoked`).
+    var access: EventStreamAccess?
     /// The HTTP side; set once in `init`.
     private(set) var http: HTTPStream!
 
-    init(hub: StreamHub) {
+    init(hub: EventStreamHub) {
         self.hub = hub
         http = HTTPStream(source: self)
     }
@@ -67,7 +67,7 @@ class LiveStream: HTTPStreamSource, StreamEnding, @unchecked Sendable {
     }
 
     /// Ends the stream with `event: end` (the first reason given counts).
-    func end(_ reason: StreamEnd) {
+    func end(_ reason: EventStreamEnd) {
         control.withLock { control in
             if control.ending == nil { control.ending = reason }
         }
@@ -82,7 +82,7 @@ class LiveStream: HTTPStreamSource, StreamEnding, @unchecked Sendable {
 }
 
 /// The request an open stream answers, as access tokens judge it.
-struct StreamAccess: Sendable {
+struct EventStreamAccess: Sendable {
     var method: String
     var scope: AccessScope
     var authorization: String?

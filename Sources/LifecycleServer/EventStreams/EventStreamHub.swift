@@ -4,8 +4,8 @@ import Locking
 
 /// Every open event stream of the service: for the open-streams gauge, the keep-alive comments (one timer
 /// for all of them) and ending them all at a reset or a drain.
-final class StreamHub: @unchecked Sendable {
-    private let streams = Protected<[ObjectIdentifier: LiveStream]>([:])
+final class EventStreamHub: @unchecked Sendable {
+    private let streams = Protected<[ObjectIdentifier: LiveEventStream]>([:])
     private let timer: any DispatchSourceTimer
 
     /// `keepAliveSeconds`: how often every stream gets a `: keep-alive` comment (15 s in the daemon).
@@ -23,16 +23,16 @@ final class StreamHub: @unchecked Sendable {
 
     var count: Int { streams.withLock { $0.count } }
 
-    func add(_ stream: LiveStream) {
+    func add(_ stream: LiveEventStream) {
         streams.withLock { $0[ObjectIdentifier(stream)] = stream }
     }
 
-    func remove(_ stream: LiveStream) {
+    func remove(_ stream: LiveEventStream) {
         _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
     }
 
     /// Ends every open stream with `event: end` and `reason`.
-    func endAll(_ reason: StreamEnd) {
+    func endAll(_ reason: EventStreamEnd) {
         for stream in streams.withLock({ Array($0.values) }) { stream.end(reason) }
     }
 
