@@ -5,7 +5,8 @@
 #   3. every example in it validates against its schema (JSON Schema 2020-12);
 #   4. the house rules hold: every operation lists 414 (any path answers it to a target over 4096 bytes)
 #      and every other status any request may get (400, 421, 431 and 501 from the HTTP edge; 401 and 403
-#      unless it needs no token; 503 on /v1 and on every change; 507 on every change but deletions and resets),
+#      unless it needs no token; 503 on /v1 and on every change; 507 on every change but deletions, resets and
+#      what stores nothing itself, `x-stores-nothing`),
 #      every GET answers ETag and 304 (but one whose 200 is `x-streamed`: sent as it is written), every 201
 #      carries Location,
 #      every problem answer is application/problem+json, and every problem example (operations' and
@@ -197,7 +198,9 @@ for path, item in doc["paths"].items():
             can.update({"401": "no known token", "403": "a token that does not allow it"})
         if path.startswith("/v1/") or method in ("post", "put", "delete", "patch"):
             can["503"] = "the daemon not ready"
-        if method in ("post", "put", "patch") and not path.endswith("/reset"):
+        # An operation that stores nothing itself (`x-stores-nothing`: a live delegate's answer, journaled with the
+        # events POST that waits on it) is not refused by the data directory's bounds.
+        if method in ("post", "put", "patch") and not path.endswith("/reset") and not op.get("x-stores-nothing"):
             can["507"] = "a data directory at --max-data-bytes, or a disk short of --min-free-disk-bytes"
         for status, why in can.items():
             rules += 1

@@ -94,6 +94,18 @@ import Testing
         }
     }
 
+    /// A read like every other: its `ETag`, and `304` to a client that names it.
+    @Test func theReadCarriesAnETagAndAnswers304ToItsOwnTag() throws {
+        try withDaemon(transport: .live) { server in
+            try Self.liveApp(server)
+            let read = try server.get("/v1/apps/a/pending-callback")
+            #expect(read.status == 200)
+            let tag = try #require(read.header("ETag"), "no ETag on \(read.text)")
+            #expect(try server.get("/v1/apps/a/pending-callback", headers: [("If-None-Match", tag)]).status == 304)
+            #expect(try server.get("/v1/apps/a/pending-callback", headers: [("If-None-Match", "\"x\"")]).status == 200)
+        }
+    }
+
     @Test func aPendingCallbackShowsItsArgumentsStateAndDeadline() throws {
         try withDaemon(transport: .live) { server in
             try Self.liveApp(server)

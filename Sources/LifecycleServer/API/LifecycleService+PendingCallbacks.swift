@@ -17,7 +17,9 @@ extension LifecycleService {
     ) throws(APIError) {
         let host = try application.liveAppHost(id, in: scope.space)
         let wait = try request.waitQuery(maxWait: options.maxWait)
-        pendingOrPark(host.pendingCallbacks, app: id, wait: wait > 0 ? wait : nil, poll: nil, done)
+        pendingOrPark(
+            host.pendingCallbacks, app: id, wait: wait > 0 ? wait : nil, ifNoneMatch: request.header(.ifNoneMatch),
+            poll: nil, done)
     }
 
     /// `POST`: `{"callback": ID, ...answer}` hands the answer to the callback; `200 {"answered": ID}`.
@@ -30,8 +32,9 @@ extension LifecycleService {
     }
 
     /// Answers the pending callback, or parks the request until one is published or `wait` (nil: none) ends.
+    /// The answer carries its `ETag`; one the client's `If-None-Match` names answers `304`, as every read's.
     private func pendingOrPark(
-        _ board: PendingCallbacks, app: String, wait: Double?, poll: Poll?, _ done: AnswerSink
+        _ board: PendingCallbacks, app: String, wait: Double?, ifNoneMatch: String?, poll: Poll?, _ done: AnswerSink
     ) {
         let respond: @Sendable (PendingCallbacks.Pending?) -> Void = { pending in
             var w = JSONWriter(reservingCapacity: 512)
@@ -43,7 +46,13 @@ extension LifecycleService {
                 w.null()
             }
             w.endObject()
-            let response = HTTPResponse.json(200, w.bytes)
+            let tag = HTTPResponse.etag(of: w.bytes)
+            let response =
+                if let ifNoneMatch, ETag.matches(ifNoneMatch, tag) {
+                    HTTPResponse(status: 304, headers: HTTPResponse.notModifiedFields(etag: tag))
+                } else {
+                    HTTPResponse(status: 200, headers: HTTPResponse.readFields(etag: tag), body: w.bytes)
+                }
             if let poll { poll.answer { done(response) } } else { done(response) }
         }
         let park = wait != nil && poll?.isWaiting ?? true
@@ -53,7 +62,9 @@ extension LifecycleService {
             if let poll { return poll }
             let waiting = Poll(
                 clock: options.clock,
-                look: { [self] poll in pendingOrPark(board, app: app, wait: wait, poll: poll, done) },
+                look: { [self] poll in
+                    pendingOrPark(board, app: app, wait: wait, ifNoneMatch: ifNoneMatch, poll: poll, done)
+                },
                 timerArmed: { [self] in pollTimers.add($0, ordering: .relaxed) },
                 answered: { [self] in parked.subtract(1, ordering: .relaxed) })
             parkedNow = waiting
@@ -62,7 +73,9 @@ extension LifecycleService {
         if pending != nil || !park { return respond(pending) }
         if let parkedNow, let wait {
             parked.add(1, ordering: .relaxed)
-            parkedNow.arm(after: wait) { [self] poll in pendingOrPark(board, app: app, wait: nil, poll: poll, done) }
+            parkedNow.arm(after: wait) { [self] poll in
+                pendingOrPark(board, app: app, wait: nil, ifNoneMatch: ifNoneMatch, poll: poll, done)
+            }
         }
     }
 }
