@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifecycleCore
+import TestSupport
 import Testing
 
 @testable import LifecycleHosting
@@ -20,10 +21,11 @@ import Testing
                 asked.signal()
             }
             var pending = board.pending(app: "a")
-            while pending == nil {
-                usleep(100)
-                pending = board.pending(app: "a")
-            }
+            #expect(
+                eventually {
+                    pending = board.pending(app: "a")
+                    return pending != nil
+                })
             #expect(pending?.id == round)
             #expect(board.give(CallbackAnswer(), to: round, app: "a") == nil)
             #expect(board.pending(app: "a") == nil, "round \(round): the answered callback still shows")
