@@ -4901,7 +4901,8 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/EventFieldDescription/name`.
             public var name: Swift.String
             /// `text`: any string; `identifier`: an id (`[A-Za-z0-9._-]{1,128}`) of another app of the device
-            /// (`of: app`) or of one of the app's scene sessions (`of: session`); `flag`: a boolean; `number` and
+            /// (`of: app`), of one of the app's scene sessions (`of: session`) or of its background transfers
+            /// (`of: transfer`); `flag`: a boolean; `number` and
             /// `wholeNumber`: from `minimum` to `maximum`; `choice`: one of `options`; `json`: any JSON value.
             ///
             ///
@@ -4916,7 +4917,8 @@ extension Components {
                 case json = "json"
             }
             /// `text`: any string; `identifier`: an id (`[A-Za-z0-9._-]{1,128}`) of another app of the device
-            /// (`of: app`) or of one of the app's scene sessions (`of: session`); `flag`: a boolean; `number` and
+            /// (`of: app`), of one of the app's scene sessions (`of: session`) or of its background transfers
+            /// (`of: transfer`); `flag`: a boolean; `number` and
             /// `wholeNumber`: from `minimum` to `maximum`; `choice`: one of `options`; `json`: any JSON value.
             ///
             ///
@@ -4926,6 +4928,7 @@ extension Components {
             @frozen public enum ofPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case app = "app"
                 case session = "session"
+                case transfer = "transfer"
             }
             /// - Remark: Generated from `#/components/schemas/EventFieldDescription/of`.
             public var of: Components.Schemas.EventFieldDescription.ofPayload?
