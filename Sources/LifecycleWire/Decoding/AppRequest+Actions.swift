@@ -95,7 +95,11 @@ extension AppRequest {
                     title: try reader.string("title")))
         case .cancelTaskRequest:
             try reader.rejectUnknown(allowed: ["do", "identifier"])
-            return .cancelTaskRequest(identifier: try reader.requiredString("identifier"))
+            let identifier = try reader.requiredString("identifier")
+            guard identifier.utf8.count <= 255 else {
+                throw .invalidField(reader.path("identifier"), "\(reader.path("identifier")) is at most 255 bytes")
+            }
+            return .cancelTaskRequest(identifier: identifier)
         case .reportProgress:
             try reader.rejectUnknown(allowed: ["do", "fraction"])
             guard let fraction = try reader.number("fraction", in: 0...1) else {
