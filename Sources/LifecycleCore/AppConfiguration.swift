@@ -144,19 +144,10 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
                         allowed: sensitiveViews ?? [])
                 }
             }
-            for case .showAlert(_, let title?) in list where title.unicodeScalars.count > 255 {
-                return .invalidField("delegate.actions", "an alert's title in \(selector) is at most 255 characters")
-            }
-            for case .startBackgroundTransfer(let session, _, let name) in list
-            where [session, name].contains(where: { $0.isEmpty || $0.unicodeScalars.count > 128 }) {
-                return .invalidField(
-                    "delegate.actions",
-                    "a background transfer's session and name in \(selector) are non-empty strings of at most 128 "
-                        + "characters")
-            }
-            for case .beginBackgroundTask(_, let duration?) in list where !Self.durationRange.contains(duration) {
-                return .invalidField(
-                    "delegate.actions", "a background task's duration in \(selector) must be from 0 to 86400 seconds")
+            for action in list {
+                if let detail = action.validationFailure(in: selector) {
+                    return .invalidField("delegate.actions", detail)
+                }
             }
         }
         if let failure = ScheduledTasks.validationFailure(of: self) { return failure }
@@ -198,65 +189,6 @@ public struct AppConfiguration: Equatable, Sendable, Codable {
             }
         }
         return nil
-    }
-}
-
-/// One thing an app does inside a delegate callback, when the callback starts (LIFECYCLE §6).
-public enum CallbackAction: Equatable, Sendable, Codable {
-    /// `beginBackgroundTaskWithExpirationHandler:`, as the `beginBackgroundTask` event; refused inside
-    /// `applicationWillTerminate:` and wherever that event would be.
-    case beginBackgroundTask(name: String?, duration: Double?)
-    /// OpenGL ES commands (or a new `EAGLContext`): in the background the system kills the app at once.
-    case useGPU
-    /// Takes up a resource and keeps it until `release`.
-    case acquire(resource: AppResource)
-    case release(resource: AppResource)
-    /// Hides sensitive views (nil: all of them) until `showViews`; the snapshot shows what is hidden.
-    case hideViews(views: [String]?)
-    case showViews(views: [String]?)
-    /// Shows a `UIAlertView` or a `UIActionSheet` (LIFECYCLE §6): it stays up across the background from iOS 4.
-    case showAlert(style: AlertStyle, title: String?)
-    /// The app dismisses every alert and action sheet it shows, as Apple suggests before the background.
-    case dismissAlerts
-    /// `endBackgroundTask:` for the task with this id (one the app began and has not ended: otherwise nothing).
-    case endBackgroundTask(task: Int)
-    /// A task in the background URL session `session` (`URLSessionConfiguration.background(withIdentifier:)`,
-    /// iOS 7 and later): the system carries it out while the app is suspended or not running (LIFECYCLE §14).
-    case startBackgroundTransfer(session: String, task: TransferTask, name: String)
-    /// `BGTaskScheduler.submit(_:)` (LIFECYCLE §15): a refused request is a `scheduledTask` entry with the error.
-    case submitTask(request: ScheduledTaskRequest)
-    /// `BGTaskScheduler.cancel(taskRequestWithIdentifier:)`: a pending request of its own is dropped.
-    case cancelTaskRequest(identifier: String)
-    /// A continued task's progress (`completedUnitCount` over `totalUnitCount`), inside its launch handler.
-    case reportProgress(fraction: Double)
-
-    /// The most actions one callback may list.
-    public static let limit = 16
-
-    /// The action's name on the wire (its `do`), one per case.
-    public enum Name: String, CaseIterable, Sendable {
-        case beginBackgroundTask, useGPU, acquire, release, hideViews, showViews, showAlert, dismissAlerts
-        case endBackgroundTask
-        case startBackgroundTransfer
-        case submitTask, cancelTaskRequest, reportProgress
-    }
-
-    public var name: Name {
-        switch self {
-        case .beginBackgroundTask: .beginBackgroundTask
-        case .useGPU: .useGPU
-        case .acquire: .acquire
-        case .release: .release
-        case .hideViews: .hideViews
-        case .showViews: .showViews
-        case .showAlert: .showAlert
-        case .dismissAlerts: .dismissAlerts
-        case .endBackgroundTask: .endBackgroundTask
-        case .startBackgroundTransfer: .startBackgroundTransfer
-        case .submitTask: .submitTask
-        case .cancelTaskRequest: .cancelTaskRequest
-        case .reportProgress: .reportProgress
-        }
     }
 }
 

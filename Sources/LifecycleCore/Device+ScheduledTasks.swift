@@ -314,7 +314,7 @@ extension Device {
 }
 
 extension ScheduledTasks {
-    /// The first rule the configuration's permitted identifiers and task actions break.
+    /// The first rule the configuration's permitted identifiers break (its task actions: `CallbackAction.validationFailure`).
     static func validationFailure(of configuration: AppConfiguration) -> Rejection? {
         let identifiers = configuration.info.bgTaskIdentifiers ?? []
         if identifiers.count > maxIdentifiers {
@@ -326,49 +326,6 @@ extension ScheduledTasks {
             return .invalidField(
                 "info.bgTaskIdentifiers",
                 "each task identifier is a non-empty string of at most 255 characters, like com.example.refresh")
-        }
-        for (selector, list) in configuration.delegate.actions ?? [:] {
-            for action in list {
-                switch action {
-                case .submitTask(let request):
-                    if let failure = requestFailure(request, in: selector) { return failure }
-                case .cancelTaskRequest(let identifier)
-                where identifier.isEmpty || identifier.unicodeScalars.count > 255:
-                    return .invalidField(
-                        "delegate.actions",
-                        "a task identifier in \(selector) is a non-empty string of at most 255 characters")
-                case .reportProgress(let fraction) where !(0...1).contains(fraction):
-                    return .invalidField("delegate.actions", "a progress fraction in \(selector) is from 0 to 1")
-                default:
-                    continue
-                }
-            }
-        }
-        return nil
-    }
-
-    private static func requestFailure(_ request: ScheduledTaskRequest, in selector: String) -> Rejection? {
-        let field = "delegate.actions"
-        if request.identifier.isEmpty || request.identifier.unicodeScalars.count > 255 {
-            return .invalidField(
-                field, "a task identifier in \(selector) is a non-empty string of at most 255 characters")
-        }
-        if let begin = request.earliestBegin, !(0...Device.maximumTime).contains(begin) {
-            return .invalidField(
-                field, "earliestBegin in \(selector) must be from 0 to \(Device.maximumTime.plainText) seconds")
-        }
-        if request.kind != .processing,
-            request.requiresExternalPower != nil || request.requiresNetworkConnectivity != nil
-        {
-            return .invalidField(
-                field,
-                "requiresExternalPower and requiresNetworkConnectivity in \(selector) belong to a processing task")
-        }
-        if request.kind != .continued, request.strategy != nil || request.title != nil {
-            return .invalidField(field, "strategy and title in \(selector) belong to a continued task")
-        }
-        if let title = request.title, title.unicodeScalars.count > 255 {
-            return .invalidField(field, "a continued task's title in \(selector) is at most 255 characters")
         }
         return nil
     }

@@ -87,13 +87,7 @@ public struct CallbackAnswer: Equatable, Sendable, Codable {
                 "actions", "an answer lists \(actions.count) actions; a callback takes at most \(CallbackAction.limit)")
         }
         for action in actions {
-            switch action {
-            case .showAlert(_, let title?) where title.unicodeScalars.count > 255:
-                return .invalidField("actions", "an alert's title is at most 255 characters")
-            case .beginBackgroundTask(_, let duration?) where !AppConfiguration.durationRange.contains(duration):
-                return .invalidField("actions", "a background task's duration must be from 0 to 86400 seconds")
-            default: continue
-            }
+            if let detail = action.validationFailure() { return .invalidField("actions", detail) }
         }
         return nil
     }

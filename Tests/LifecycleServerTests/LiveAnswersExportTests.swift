@@ -82,6 +82,23 @@ import Testing
                 (#"{"events": [{"type": "launch"}], "answers": {}}"#, "answers"),
                 (#"{"events": [{"type": "launch"}], "answers": [{"duration": -2}]}"#, "answers[0].duration"),
                 (#"{"events": [{"type": "launch"}], "answers": [], "extra": 1}"#, "extra"),
+                // Each action's bounds, as a script's actions are held to them (CallbackAction.validationFailure).
+                (
+                    #"{"events": [], "answers": [{"actions": [{"do": "cancelTaskRequest", "identifier": ""}]}]}"#,
+                    "answers[0].actions"
+                ),
+                (
+                    #"{"events": [], "answers": [{"actions": [{"do": "submitTask", "kind": "refresh", "identifier": "\#(String(repeating: "é", count: 256))"}]}]}"#,
+                    "answers[0].actions"
+                ),
+                (
+                    #"{"events": [], "answers": [{"actions": [{"do": "submitTask", "kind": "continued", "identifier": "x", "title": "\#(String(repeating: "t", count: 256))"}]}]}"#,
+                    "answers[0].actions"
+                ),
+                (
+                    #"{"events": [], "answers": [{"actions": [{"do": "hideViews", "views": [""]}]}]}"#,
+                    "answers[0].actions"
+                ),
             ]
             for (body, field) in cases {
                 let refused = try server.post("/v1/apps/a/events", body)

@@ -95,11 +95,7 @@ extension AppRequest {
                     title: try reader.string("title")))
         case .cancelTaskRequest:
             try reader.rejectUnknown(allowed: ["do", "identifier"])
-            let identifier = try reader.requiredString("identifier")
-            guard identifier.utf8.count <= 255 else {
-                throw .invalidField(reader.path("identifier"), "\(reader.path("identifier")) is at most 255 bytes")
-            }
-            return .cancelTaskRequest(identifier: identifier)
+            return .cancelTaskRequest(identifier: try reader.requiredString("identifier"))
         case .reportProgress:
             try reader.rejectUnknown(allowed: ["do", "fraction"])
             guard let fraction = try reader.number("fraction", in: 0...1) else {
