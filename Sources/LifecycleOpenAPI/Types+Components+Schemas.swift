@@ -2442,88 +2442,84 @@ extension Components {
                 ])
             }
         }
-        /// `BGTaskScheduler.submit(_:)` (iOS 13; `continued` iOS 26): the request waits until `launchTask` runs it (a continued task starts at once when the device has room, else by its strategy). A refused submission is a `scheduledTask` entry `refused` with the error: `notPermitted` (an identifier `info.bgTaskIdentifiers` does not list, the `fetch` or `processing` mode missing, a continued task not submitted from a tap of the app in front), `unavailable` (Background App Refresh off), `tooManyPendingTaskRequests` (1 refresh, 10 processing), `immediateRunIneligible` (a continued task with strategy `fail` that cannot start now). An app naming it on an OS without it is refused when it is created (400).
+        /// `BGTaskScheduler.submit(_:)` (iOS 13; `continued` iOS 26): the request waits until `launchTask` runs it (a continued task starts at once when the device has room, else by its strategy). A refused submission is a `scheduledTask` entry `refused` with the error: `notPermitted` (an identifier `info.bgTaskIdentifiers` does not list, the `fetch` or `processing` mode missing, a continued task not submitted from a tap of the app in front), `unavailable` (Background App Refresh off), `tooManyPendingTaskRequests` (1 refresh, 10 processing), `immediateRunIneligible` (a continued task with strategy `fail` that cannot start now). An app naming it on an OS without it is refused when it is created (400). Each kind takes its own fields: `requiresExternalPower` and `requiresNetworkConnectivity` a processing task's, `strategy` and `title` a continued task's; another kind's field is refused (400).
         ///
         /// - Remark: Generated from `#/components/schemas/SubmitTaskAction`.
-        public struct SubmitTaskAction: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/do`.
+        @frozen public enum SubmitTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/SubmitContinuedTaskAction`.
+            case continued(Components.Schemas.SubmitContinuedTaskAction)
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/SubmitProcessingTaskAction`.
+            case processing(Components.Schemas.SubmitProcessingTaskAction)
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/SubmitRefreshTaskAction`.
+            case refresh(Components.Schemas.SubmitRefreshTaskAction)
+            public enum CodingKeys: String, CodingKey {
+                case kind
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: .kind
+                )
+                switch discriminator {
+                case "continued":
+                    self = .continued(try .init(from: decoder))
+                case "processing":
+                    self = .processing(try .init(from: decoder))
+                case "refresh":
+                    self = .refresh(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys.kind,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .continued(value):
+                    try value.encode(to: encoder)
+                case let .processing(value):
+                    try value.encode(to: encoder)
+                case let .refresh(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubmitRefreshTaskAction`.
+        public struct SubmitRefreshTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitRefreshTaskAction/do`.
             public var _do: OpenAPIRuntime.OpenAPIValueContainer
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/kind`.
-            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case refresh = "refresh"
-                case processing = "processing"
-                case continued = "continued"
-            }
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/kind`.
-            public var kind: Components.Schemas.SubmitTaskAction.kindPayload
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/identifier`.
-            public var identifier: Swift.String
-            /// `earliestBeginDate`, in seconds after the submission.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/earliestBegin`.
-            public var earliestBegin: Swift.Double?
-            /// Processing only: runs only while `batteryState` is `charging` or `full`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/requiresExternalPower`.
-            public var requiresExternalPower: Swift.Bool?
-            /// Processing only: kept and shown; the network is not simulated.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/requiresNetworkConnectivity`.
-            public var requiresNetworkConnectivity: Swift.Bool?
-            /// Continued only; absent: `queue`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/strategy`.
-            @frozen public enum strategyPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case queue = "queue"
-                case fail = "fail"
-            }
-            /// Continued only; absent: `queue`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/strategy`.
-            public var strategy: Components.Schemas.SubmitTaskAction.strategyPayload?
-            /// Continued only: the Live Activity's title.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SubmitTaskAction/title`.
-            public var title: Swift.String?
-            /// Creates a new `SubmitTaskAction`.
+            /// - Remark: Generated from `#/components/schemas/SubmitRefreshTaskAction/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitRefreshTaskAction/identifier`.
+            public var identifier: Components.Schemas.TaskIdentifier
+            /// - Remark: Generated from `#/components/schemas/SubmitRefreshTaskAction/earliestBegin`.
+            public var earliestBegin: Components.Schemas.EarliestBegin?
+            /// Creates a new `SubmitRefreshTaskAction`.
             ///
             /// - Parameters:
             ///   - _do:
             ///   - kind:
             ///   - identifier:
-            ///   - earliestBegin: `earliestBeginDate`, in seconds after the submission.
-            ///   - requiresExternalPower: Processing only: runs only while `batteryState` is `charging` or `full`.
-            ///   - requiresNetworkConnectivity: Processing only: kept and shown; the network is not simulated.
-            ///   - strategy: Continued only; absent: `queue`.
-            ///   - title: Continued only: the Live Activity's title.
+            ///   - earliestBegin:
             public init(
                 _do: OpenAPIRuntime.OpenAPIValueContainer,
-                kind: Components.Schemas.SubmitTaskAction.kindPayload,
-                identifier: Swift.String,
-                earliestBegin: Swift.Double? = nil,
-                requiresExternalPower: Swift.Bool? = nil,
-                requiresNetworkConnectivity: Swift.Bool? = nil,
-                strategy: Components.Schemas.SubmitTaskAction.strategyPayload? = nil,
-                title: Swift.String? = nil
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                identifier: Components.Schemas.TaskIdentifier,
+                earliestBegin: Components.Schemas.EarliestBegin? = nil
             ) {
                 self._do = _do
                 self.kind = kind
                 self.identifier = identifier
                 self.earliestBegin = earliestBegin
-                self.requiresExternalPower = requiresExternalPower
-                self.requiresNetworkConnectivity = requiresNetworkConnectivity
-                self.strategy = strategy
-                self.title = title
             }
             public enum CodingKeys: String, CodingKey {
                 case _do = "do"
                 case kind
                 case identifier
                 case earliestBegin
-                case requiresExternalPower
-                case requiresNetworkConnectivity
-                case strategy
-                case title
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2532,15 +2528,91 @@ extension Components {
                     forKey: ._do
                 )
                 self.kind = try container.decode(
-                    Components.Schemas.SubmitTaskAction.kindPayload.self,
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
                     forKey: .kind
                 )
                 self.identifier = try container.decode(
-                    Swift.String.self,
+                    Components.Schemas.TaskIdentifier.self,
                     forKey: .identifier
                 )
                 self.earliestBegin = try container.decodeIfPresent(
-                    Swift.Double.self,
+                    Components.Schemas.EarliestBegin.self,
+                    forKey: .earliestBegin
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "kind",
+                    "identifier",
+                    "earliestBegin"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction`.
+        public struct SubmitProcessingTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/identifier`.
+            public var identifier: Components.Schemas.TaskIdentifier
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/earliestBegin`.
+            public var earliestBegin: Components.Schemas.EarliestBegin?
+            /// Runs only while `batteryState` is `charging` or `full`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/requiresExternalPower`.
+            public var requiresExternalPower: Swift.Bool?
+            /// Kept and shown; the network is not simulated.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitProcessingTaskAction/requiresNetworkConnectivity`.
+            public var requiresNetworkConnectivity: Swift.Bool?
+            /// Creates a new `SubmitProcessingTaskAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - kind:
+            ///   - identifier:
+            ///   - earliestBegin:
+            ///   - requiresExternalPower: Runs only while `batteryState` is `charging` or `full`.
+            ///   - requiresNetworkConnectivity: Kept and shown; the network is not simulated.
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                identifier: Components.Schemas.TaskIdentifier,
+                earliestBegin: Components.Schemas.EarliestBegin? = nil,
+                requiresExternalPower: Swift.Bool? = nil,
+                requiresNetworkConnectivity: Swift.Bool? = nil
+            ) {
+                self._do = _do
+                self.kind = kind
+                self.identifier = identifier
+                self.earliestBegin = earliestBegin
+                self.requiresExternalPower = requiresExternalPower
+                self.requiresNetworkConnectivity = requiresNetworkConnectivity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case kind
+                case identifier
+                case earliestBegin
+                case requiresExternalPower
+                case requiresNetworkConnectivity
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.kind = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .kind
+                )
+                self.identifier = try container.decode(
+                    Components.Schemas.TaskIdentifier.self,
+                    forKey: .identifier
+                )
+                self.earliestBegin = try container.decodeIfPresent(
+                    Components.Schemas.EarliestBegin.self,
                     forKey: .earliestBegin
                 )
                 self.requiresExternalPower = try container.decodeIfPresent(
@@ -2551,8 +2623,93 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .requiresNetworkConnectivity
                 )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "do",
+                    "kind",
+                    "identifier",
+                    "earliestBegin",
+                    "requiresExternalPower",
+                    "requiresNetworkConnectivity"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction`.
+        public struct SubmitContinuedTaskAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/do`.
+            public var _do: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/kind`.
+            public var kind: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/identifier`.
+            public var identifier: Components.Schemas.TaskIdentifier
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/earliestBegin`.
+            public var earliestBegin: Components.Schemas.EarliestBegin?
+            /// Absent: `queue`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/strategy`.
+            @frozen public enum strategyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case queue = "queue"
+                case fail = "fail"
+            }
+            /// Absent: `queue`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/strategy`.
+            public var strategy: Components.Schemas.SubmitContinuedTaskAction.strategyPayload?
+            /// The Live Activity's title.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitContinuedTaskAction/title`.
+            public var title: Swift.String?
+            /// Creates a new `SubmitContinuedTaskAction`.
+            ///
+            /// - Parameters:
+            ///   - _do:
+            ///   - kind:
+            ///   - identifier:
+            ///   - earliestBegin:
+            ///   - strategy: Absent: `queue`.
+            ///   - title: The Live Activity's title.
+            public init(
+                _do: OpenAPIRuntime.OpenAPIValueContainer,
+                kind: OpenAPIRuntime.OpenAPIValueContainer,
+                identifier: Components.Schemas.TaskIdentifier,
+                earliestBegin: Components.Schemas.EarliestBegin? = nil,
+                strategy: Components.Schemas.SubmitContinuedTaskAction.strategyPayload? = nil,
+                title: Swift.String? = nil
+            ) {
+                self._do = _do
+                self.kind = kind
+                self.identifier = identifier
+                self.earliestBegin = earliestBegin
+                self.strategy = strategy
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _do = "do"
+                case kind
+                case identifier
+                case earliestBegin
+                case strategy
+                case title
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._do = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: ._do
+                )
+                self.kind = try container.decode(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .kind
+                )
+                self.identifier = try container.decode(
+                    Components.Schemas.TaskIdentifier.self,
+                    forKey: .identifier
+                )
+                self.earliestBegin = try container.decodeIfPresent(
+                    Components.Schemas.EarliestBegin.self,
+                    forKey: .earliestBegin
+                )
                 self.strategy = try container.decodeIfPresent(
-                    Components.Schemas.SubmitTaskAction.strategyPayload.self,
+                    Components.Schemas.SubmitContinuedTaskAction.strategyPayload.self,
                     forKey: .strategy
                 )
                 self.title = try container.decodeIfPresent(
@@ -2564,19 +2721,25 @@ extension Components {
                     "kind",
                     "identifier",
                     "earliestBegin",
-                    "requiresExternalPower",
-                    "requiresNetworkConnectivity",
                     "strategy",
                     "title"
                 ])
             }
         }
+        /// A BGTaskScheduler task identifier, e.g. `com.example.refresh`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskIdentifier`.
+        public typealias TaskIdentifier = Swift.String
+        /// `earliestBeginDate`, in seconds after the submission.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EarliestBegin`.
+        public typealias EarliestBegin = Swift.Double
         /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction`.
         public struct CancelTaskRequestAction: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction/do`.
             public var _do: OpenAPIRuntime.OpenAPIValueContainer
             /// - Remark: Generated from `#/components/schemas/CancelTaskRequestAction/identifier`.
-            public var identifier: Swift.String
+            public var identifier: Components.Schemas.TaskIdentifier
             /// Creates a new `CancelTaskRequestAction`.
             ///
             /// - Parameters:
@@ -2584,7 +2747,7 @@ extension Components {
             ///   - identifier:
             public init(
                 _do: OpenAPIRuntime.OpenAPIValueContainer,
-                identifier: Swift.String
+                identifier: Components.Schemas.TaskIdentifier
             ) {
                 self._do = _do
                 self.identifier = identifier
@@ -2600,7 +2763,7 @@ extension Components {
                     forKey: ._do
                 )
                 self.identifier = try container.decode(
-                    Swift.String.self,
+                    Components.Schemas.TaskIdentifier.self,
                     forKey: .identifier
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
