@@ -290,6 +290,13 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             let idle = pending.isEmpty
             state.unlock()
 
+            // The disk use its completions see is the commit's (a deletion's answer frees room for the next
+            // change); measured only after a deletion or 256 KiB written.
+            if outcome == nil, writer.diskUseChanged() {
+                let use = writer.diskUse()
+                usedBytes.store(use.usedBytes, ordering: .relaxed)
+                freeBytes.store(use.freeBytes, ordering: .relaxed)
+            }
             // The completions run on the delivery thread, in order, while this thread goes on: what follows
             // holds no answer of this group, and the next group's write starts as soon as it is done.
             delivery.deliver(batch, failure: outcome)
@@ -297,11 +304,6 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
                 snapshots.discard(writer.takeUnnamed())
                 checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
                 restartLogIfTooLarge(writer, idle: idle)
-                if writer.diskUseChanged() {
-                    let use = writer.diskUse()
-                    usedBytes.store(use.usedBytes, ordering: .relaxed)
-                    freeBytes.store(use.freeBytes, ordering: .relaxed)
-                }
             }
             if let trace {
                 let done = SlowTrace.now()
