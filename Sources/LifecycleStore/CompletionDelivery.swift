@@ -27,6 +27,7 @@ final class CompletionDelivery: @unchecked Sendable {
     private var outstanding = 0
     private var stopping = false
     private var stopped = false
+    /// Set once, by `start`, before the thread runs.
     private var thread: Thread?
     /// For tests: runs on this thread before each group's completions, so a test can hold them.
     package var beforeGroup: (@Sendable () -> Void)? {
