@@ -88,7 +88,7 @@ package final class Poll: Sendable {
 }
 
 extension Array where Element == Poll {
-    /// Wakes every poll off the calling thread (the store's writer must return quickly).
+    /// Wakes every poll off the calling thread (the store's completion thread must return quickly).
     func wakeElsewhere() {
         guard !isEmpty else { return }
         DispatchQueue.global().async { for poll in self { poll.wake() } }

@@ -5,8 +5,9 @@ public typealias DurableCompletion = @Sendable (Result<Void, StoreError>) -> Voi
 /// An append-only, durable log of opaque records, grouped in named streams (one per device).
 ///
 /// Every operation is ordered after every operation accepted before it; each completion is called after
-/// its operation and all earlier ones are durable. Completions may run on a store thread and must return
-/// quickly: the next group of writes waits for them. The journal never interprets record bytes.
+/// its operation and all earlier ones are durable, in the order the operations were accepted. Completions may
+/// run on a store thread and must return quickly: later operations' completions wait for them (the writes
+/// do not). The journal never interprets record bytes.
 public protocol Journal: Sendable {
     /// Appends a record; calls `durable` once it (and every record appended before it) is durable,
     /// with the record's journal sequence number, or with an error. `durable` runs on a store thread.

@@ -17,7 +17,7 @@ final class JournalWriter {
     private let insertStream: SQLiteStatement
     private let snapshotRow: SQLiteStatement
     private let upsertSnapshot: SQLiteStatement
-    private let pruneRecords: SQLiteStatement
+    private let pruneStep: SQLiteStatement
     private let deleteStreamRecords: SQLiteStatement
     private let deleteStreamSnapshot: SQLiteStatement
     private let deleteStreamRow: SQLiteStatement
@@ -31,6 +31,10 @@ final class JournalWriter {
 
     /// Snapshots (ids in the snapshot store) no row names any longer, as of the batch being written.
     private var unnamed: [Int64] = []
+
+    /// Streams whose records up to `upTo` a named snapshot stands for and that are not all deleted yet, oldest
+    /// first. Recovery skips such records; they are deleted a few at a time in the transactions that follow.
+    private var prunes: [(id: Int64, upTo: UInt64)] = []
 
     /// Bytes of records written since the last `takeBytesWritten()`.
     private var bytesWritten = 0
@@ -58,7 +62,11 @@ final class JournalWriter {
             ON CONFLICT(stream_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, stored = excluded.stored
             """
         )
-        pruneRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1 AND seq <= ?2")
+        pruneStep = try connection.prepare(
+            """
+            DELETE FROM journal WHERE seq IN
+            (SELECT seq FROM journal WHERE stream_id = ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3)
+            """)
         deleteStreamRecords = try connection.prepare("DELETE FROM journal WHERE stream_id = ?1")
         deleteStreamSnapshot = try connection.prepare("DELETE FROM snapshot WHERE stream_id = ?1 RETURNING stored")
         deleteStreamRow = try connection.prepare("DELETE FROM stream WHERE id = ?1")
@@ -72,7 +80,21 @@ final class JournalWriter {
         while try streams.step() {
             streamIDs[streams.text(1)] = streams.int64(0)
         }
+        // Records a snapshot covers that a stop left behind are deleted as those of a snapshot named now.
+        let covered = try connection.prepare(
+            """
+            SELECT stream_id, seq FROM snapshot AS s
+            WHERE EXISTS (SELECT 1 FROM journal WHERE stream_id = s.stream_id AND seq <= s.seq)
+            """)
+        defer { covered.finalize() }
+        while try covered.step() { prunes.append((covered.int64(0), covered.uint64(1))) }
     }
+
+    /// How many covered records a transaction deletes at most: a few beyond the records it appends, so the
+    /// deletions keep up with the appends. A device's records lie among every other device's, each on a page
+    /// of its own, so deleting all that a snapshot covers at once (thousands) wrote as many pages in one
+    /// commit, which every device's appends in that group waited for.
+    static func pruneBudget(appends: Int) -> Int { 32 + appends }
 
     /// The highest sequence number ever handed out, also for records since deleted.
     func lastSeq() throws(StoreError) -> UInt64 {
@@ -100,16 +122,23 @@ final class JournalWriter {
     /// Writes the batch in one transaction and commits it; on any error rolls it all back.
     func write(_ batch: [PendingOperation]) -> StoreError? {
         let start = ContinuousClock.now
+        // A rolled-back snapshot's records are not covered: what is left to delete is as it was.
+        let prunesBefore = prunes
         do {
             try begin.run()
             var lastAppended: UInt64?
+            var appends = 0
             for operation in batch {
-                if let seq = try apply(operation) { lastAppended = seq }
+                if let seq = try apply(operation) {
+                    lastAppended = seq
+                    appends += 1
+                }
             }
             if let lastAppended {
                 try setLastSeq.bind(1, lastAppended)
                 try setLastSeq.run()
             }
+            _ = try prune(upTo: Self.pruneBudget(appends: appends))
             try commit.run()
             let elapsed = (ContinuousClock.now - start).components
             metrics.commitDuration.recordNanoseconds(
@@ -119,13 +148,14 @@ final class JournalWriter {
         } catch {
             try? rollback.run()
             unnamed = []
+            prunes = prunesBefore
             return error
         }
     }
 
     /// The store's use of its disk now: its live pages (the database as the log makes it, less the free
     /// list: what deletions free is counted free at once), and what the file system has left. The log itself
-    /// adds at most `SQLiteJournal.logSizeLimit`. Three prepared pragmas and a statvfs.
+    /// adds at most `SQLiteJournal.logHardLimit`. Three prepared pragmas and a statvfs.
     func diskUse() -> DiskUse {
         func value(_ statement: SQLiteStatement) -> Int64 {
             defer { statement.reset() }
@@ -206,11 +236,13 @@ final class JournalWriter {
             try upsertSnapshot.bind(2, upTo)
             try upsertSnapshot.bind(3, stored)
             try upsertSnapshot.run()
-            // Retention: the snapshot stands for these records, so disk use stays bounded by live state.
-            try pruneRecords.bind(1, id)
-            try pruneRecords.bind(2, upTo)
-            try pruneRecords.run()
-            deletedSinceMeasure = true
+            // Retention: the snapshot stands for these records, so disk use stays bounded by live state. They
+            // go a few at a time, in this transaction and the next ones (`prune`).
+            if let index = prunes.firstIndex(where: { $0.id == id }) {
+                prunes[index].upTo = max(prunes[index].upTo, upTo)
+            } else {
+                prunes.append((id, upTo))
+            }
             return nil
         case .deleteStream(let stream, _):
             guard let id = streamIDs[stream] else { return nil }
@@ -219,6 +251,7 @@ final class JournalWriter {
                 try statement.bind(1, id)
                 try statement.run()
             }
+            prunes.removeAll { $0.id == id }
             try deleteStreamSnapshot.bind(1, id)
             try collectUnnamed(deleteStreamSnapshot)
             streamIDs[stream] = nil
@@ -228,9 +261,30 @@ final class JournalWriter {
             try deleteAllRecords.run()
             try collectUnnamed(deleteAllSnapshots)
             try deleteAllStreams.run()
+            prunes.removeAll()
             streamIDs.removeAll()
             return nil
         }
+    }
+
+    /// Deletes at most `limit` records that named snapshots cover, the oldest snapshot's first; returns how many.
+    /// `limit` nil deletes them all.
+    private func prune(upTo limit: Int?) throws(StoreError) -> Int {
+        var deleted = 0
+        while let first = prunes.first, limit.map({ deleted < $0 }) ?? true {
+            let step = limit.map { $0 - deleted } ?? Int(Int32.max)
+            defer { pruneStep.reset() }
+            try pruneStep.bind(1, first.id)
+            try pruneStep.bind(2, first.upTo)
+            try pruneStep.bind(3, Int64(step))
+            try pruneStep.run()
+            let changed = connection.changes
+            deleted += changed
+            // Fewer than asked: nothing of that stream is left to delete.
+            if changed < step { prunes.removeFirst() }
+        }
+        if deleted > 0 { deletedSinceMeasure = true }
+        return deleted
     }
 
     /// Runs a deletion of snapshot rows that returns their `stored` ids, keeping those to delete.
@@ -252,11 +306,22 @@ final class JournalWriter {
         return id
     }
 
-    /// Leaves a compact database behind: everything checkpointed and the log truncated.
+    /// Leaves a compact database behind: the covered records deleted, everything checkpointed and the log
+    /// truncated.
     func close() {
+        if !prunes.isEmpty {
+            do {
+                try begin.run()
+                _ = try prune(upTo: nil)
+                try commit.run()
+            } catch {
+                // They stay covered, and are deleted when the store is next opened.
+                try? rollback.run()
+            }
+        }
         _ = try? connection.checkpoint(.truncate)
         for statement in [
-            begin, commit, rollback, insertRecord, insertStream, snapshotRow, upsertSnapshot, pruneRecords,
+            begin, commit, rollback, insertRecord, insertStream, snapshotRow, upsertSnapshot, pruneStep,
             deleteStreamRecords,
             deleteStreamSnapshot, deleteStreamRow, deleteAllRecords, deleteAllSnapshots, deleteAllStreams, setLastSeq,
             pageCount, freelistCount, pageSize,

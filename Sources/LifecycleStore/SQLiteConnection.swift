@@ -62,6 +62,9 @@ final class SQLiteConnection {
         return rows
     }
 
+    /// Rows the last statement inserted, updated or deleted.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     enum CheckpointMode {
         /// Copies what it can without waiting for any lock; writers go on meanwhile.
         case passive

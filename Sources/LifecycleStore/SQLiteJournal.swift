@@ -11,8 +11,9 @@ import Synchronization
 /// The durable journal: a SQLite database in WAL mode, written by one thread with group commit.
 ///
 /// Appends only queue the record and return. One writer thread takes everything queued, writes it in a
-/// single transaction, commits (one fsync of the log), then calls each completion in the order the
-/// operations were accepted. After a write fails the journal fails every later operation with the same
+/// single transaction, commits (one fsync of the log), and hands the group to `CompletionDelivery`, whose
+/// thread calls each completion in the order the operations were accepted while the writer goes on to the
+/// next group. After a write fails the journal fails every later operation with the same
 /// error until it is reopened: records after a lost one must never become durable. The queue is not
 /// bounded; a caller that outruns the disk grows memory, never blocks.
 public final class SQLiteJournal: Journal, @unchecked Sendable {
@@ -29,6 +30,8 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     private let trace: SlowTrace?
     /// Where snapshots' bytes are written before the journal names them.
     let snapshots: SnapshotStore
+    /// Runs the completions of committed groups off the writer thread.
+    let delivery: CompletionDelivery
 
     // Everything below is guarded by `state`. The writer thread alone uses the writer, the checkpointer
     // and the lock once started, and releases them when it exits.
@@ -42,7 +45,6 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     private var deletions = StreamDeletions()
     private var closing = false
     private var finished = false
-    private var writerThread: pthread_t?
     /// `diskUse`, written by the writer after each commit, read by any thread.
     private let usedBytes = Atomic<Int64>(0)
     private let freeBytes = Atomic<Int64>(Int64.max)
@@ -116,7 +118,9 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
                 "streams": .stringConvertible(writer.streamCount),
             ]
         )
+        delivery = CompletionDelivery(trace: trace)
         snapshots.start { [weak self] written in self?.name(written) }
+        delivery.start { [weak self] count in self?.delivered(count) }
         let owned = WriterResources(writer: writer, checkpointer: checkpointer, lock: lock)
         let thread = Thread { [self] in
             SlowTrace.nameThisThread("lcd.writer")
@@ -211,11 +215,11 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         enqueueOrRefuse(.deleteAll(durable: durable)) { $0.deleteAll(nextSeq: $1) }
     }
 
-    /// Blocks until every operation accepted before the call has committed or failed.
+    /// Blocks until every operation accepted before the call has committed or failed, and its completion ran.
     ///
-    /// From a completion (on the writer thread) it returns at once: waiting there would wait for itself.
+    /// From a completion it returns at once: waiting there would wait for itself.
     public func flush() {
-        guard !state.withLock({ isWriterThread }) else { return }
+        guard !delivery.isCurrentThread else { return }
         snapshots.flush()
         state.lock()
         defer { state.unlock() }
@@ -234,26 +238,39 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
     /// Finishes every accepted operation, checkpoints, and releases the database and the directory lock.
     ///
     /// Later operations fail with `StoreError.closed`. Called from a completion it returns before the
-    /// writer has finished, since that completion runs on the writer.
+    /// writer has finished, which waits for that completion.
     public func close() {
+        let fromCompletion = delivery.isCurrentThread
         // Snapshots already accepted are written and named first, as appends accepted are.
-        if !state.withLock({ isWriterThread }) { snapshots.flush() }
+        if !fromCompletion { snapshots.flush() }
         state.lock()
         defer { state.unlock() }
         closing = true
         state.broadcast()
-        guard !isWriterThread else { return }
+        guard !fromCompletion else { return }
         while !finished { state.wait() }
+    }
+
+    /// Counts a delivered group's operations as completed (on the delivery thread).
+    private func delivered(_ count: Int) {
+        state.lock()
+        completed += UInt64(count)
+        state.broadcast()
+        state.unlock()
     }
 
     // MARK: - Writer thread
 
     private func runWriter(_ writer: JournalWriter, checkpointer: Checkpointer, lock: DirectoryLock) {
         state.lock()
-        writerThread = pthread_self()
         while true {
             while pending.isEmpty && !closing { state.wait() }
             if pending.isEmpty { break }
+            // With two groups' completions still outstanding, the writer waits for one, then takes
+            // everything queued meanwhile: one larger group rather than several whose answers would wait anyway.
+            state.unlock()
+            let held = delivery.waitForRoom()
+            state.lock()
             let batch = pending
             pending = []
             let earlierFailure = failure
@@ -262,16 +279,6 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
             let started = trace == nil ? 0 : SlowTrace.now()
             let outcome = earlierFailure ?? writer.write(batch)
             let written = trace == nil ? 0 : SlowTrace.now()
-            if outcome == nil {
-                snapshots.discard(writer.takeUnnamed())
-                checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
-                restartLogIfTooLarge(writer)
-                if writer.diskUseChanged() {
-                    let use = writer.diskUse()
-                    usedBytes.store(use.usedBytes, ordering: .relaxed)
-                    freeBytes.store(use.freeBytes, ordering: .relaxed)
-                }
-            }
 
             state.lock()
             if outcome == nil {
@@ -280,27 +287,37 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
                 failure = outcome
                 logger.error("Journal write failed; refusing further writes", metadata: ["error": "\(outcome!)"])
             }
+            let idle = pending.isEmpty
             state.unlock()
 
-            // Completions run unlocked, so one may append or flush without deadlocking.
-            let completing = trace == nil ? 0 : SlowTrace.now()
-            for operation in batch { operation.complete(failure: outcome) }
+            // The disk use its completions see is the commit's (a deletion's answer frees room for the next
+            // change); measured only after a deletion or 256 KiB written.
+            if outcome == nil, writer.diskUseChanged() {
+                let use = writer.diskUse()
+                usedBytes.store(use.usedBytes, ordering: .relaxed)
+                freeBytes.store(use.freeBytes, ordering: .relaxed)
+            }
+            // The completions run on the delivery thread, in order, while this thread goes on: what follows
+            // holds no answer of this group, and the next group's write starts as soon as it is done.
+            delivery.deliver(batch, failure: outcome)
+            if outcome == nil {
+                snapshots.discard(writer.takeUnnamed())
+                checkpointer.noteCommitted(bytes: writer.takeBytesWritten())
+                restartLogIfTooLarge(writer, idle: idle)
+            }
             if let trace {
                 let done = SlowTrace.now()
                 trace.note(
-                    "commit", from: started, to: done,
-                    phases: [
-                        "write": written - started, "after": completing - written, "completions": done - completing,
-                    ],
+                    "commit", from: started - held, to: done,
+                    phases: ["held": held, "write": written - started, "after": done - written],
                     detail: ["operations": "\(batch.count)"])
             }
 
             state.lock()
-            completed += UInt64(batch.count)
-            state.broadcast()
         }
         state.unlock()
 
+        delivery.stop()
         checkpointer.stop()
         snapshots.stop()
         writer.close()
@@ -313,14 +330,18 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         state.unlock()
     }
 
-    /// The write-ahead log may grow to this size before the writer restarts it itself.
+    /// The write-ahead log may grow to this size before the writer restarts it itself, when no append waits.
     static let logSizeLimit: Int64 = 64 << 20
+    /// The size past which the writer restarts the log even while appends wait: the disk's bound.
+    static let logHardLimit: Int64 = 4 * logSizeLimit
 
-    private func restartLogIfTooLarge(_ writer: JournalWriter) {
+    /// A restart holds the appends queued meanwhile (it waits for the checkpointer and copies what is left
+    /// of the log), so the writer restarts the log only when nothing is queued, or past `logHardLimit`.
+    private func restartLogIfTooLarge(_ writer: JournalWriter, idle: Bool) {
         let start = ContinuousClock.now
         do {
             let started = trace == nil ? 0 : SlowTrace.now()
-            if try writer.restartLogIfLargerThan(Self.logSizeLimit) {
+            if try writer.restartLogIfLargerThan(idle ? Self.logSizeLimit : Self.logHardLimit) {
                 trace?.note("log restart", from: started, to: SlowTrace.now())
                 logger.info(
                     "Restarted WAL from the writer",
@@ -357,10 +378,6 @@ public final class SQLiteJournal: Journal, @unchecked Sendable {
         noting(&deletions, nextSeq)
         enqueue(operation)
         state.unlock()
-    }
-
-    private var isWriterThread: Bool {
-        writerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
     private static func reason(_ error: any Error) -> String {

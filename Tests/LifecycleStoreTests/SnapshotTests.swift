@@ -35,22 +35,6 @@ import Testing
         }
     }
 
-    @Test func aSnapshotDeletesTheRecordsItCovers() throws {
-        try TemporaryDirectory.with { directory in
-            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
-            defer { journal.close() }
-            let last = Protected<[UInt64]>([])
-            for _ in 0..<100 { journal.append(stream: "phone", record: [1]) { last.append(try! $0.get()) } }
-            journal.append(stream: "tablet", record: [2]) { _ in }
-            journal.flush()
-            let done = Protected<[Result<Void, StoreError>]>([])
-            journal.saveSnapshot(stream: "phone", upTo: last.get().last!, state: [9]) { done.append($0) }
-            journal.flush()
-            #expect(done.get().count == 1)
-            #expect(try journal.storedRecordCount() == 1)
-        }
-    }
-
     @Test func aSnapshotAheadOfTheJournalIsRefused() throws {
         try TemporaryDirectory.with { directory in
             let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)

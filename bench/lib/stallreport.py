@@ -2,17 +2,19 @@
 """stallreport.py SLOW_FILE DAEMON_LOG SAMPLES THRESHOLD_MS: what the daemon was doing during each slow answer.
 
 SLOW_FILE: bench/openloop's slow answers (OPENLOOP_SLOW_FILE); DAEMON_LOG: the daemon's JSON log, run with
---trace-slow-ms (its "Slow ..." lines: events, commits, checkpoints, log restarts, snapshot encodings and
-writes, each with start_ms and end_ms on the monotonic clock); SAMPLES: lib/threadsampler.py's lines. All
+--trace-slow-ms (its "Slow ..." lines: events, commits, the groups' completions, checkpoints, log restarts,
+snapshot encodings and writes, each with start_ms and end_ms on the monotonic clock); SAMPLES: lib/threadsampler.py's lines. All
 three speak the same clock (CLOCK_MONOTONIC, milliseconds).
 
 Each slow answer is given as cause the largest part of its time (from when it was due to when it was
 answered): the client waiting for a free connection (answers before it were slow), the time outside the
 daemon's trace of its event (HTTP server, network; all of it when its event was faster than the daemon's
 --trace-slow-ms), or the event's phases: queued behind its device's queue, applying and rendering, or
-waiting to be durable. For the last, the commits that overlapped that wait say why (their write and
-fdatasync, what the writer did after it, or the completions of the group), and the checkpoints, log
-restarts and snapshot writes and encodings that overlapped it are named beside. Threads in disk wait and
+waiting to be durable (until its answer was handed back). For the last, the commits and completions that
+overlapped that wait say why (a commit's write and fdatasync, the writer held while two groups' completions
+were outstanding, what the writer did after a commit, a group's completions waiting for the group before
+theirs, or running), and the checkpoints, log restarts and snapshot writes and encodings that overlapped it
+are named beside. Threads in disk wait and
 page faults at the time are shown for the ten slowest.
 Prints RESULT lines (parseable) and a short table."""
 import bisect
@@ -111,10 +113,18 @@ def cause(answer, traces):
     window = (event["start_ms"] + split["queued"] + split["apply"], event["end_ms"])
     commit_parts = collections.Counter()
     for commit in overlapping(traces.get("commit"), *window):
-        for name, value in phases(commit, ["write", "after", "completions"]).items():
+        # "completions" is a commit's phase in traces of builds that ran them on the writer thread.
+        for name, value in phases(commit, ["held", "write", "after", "completions"]).items():
             commit_parts[name] += value
-    named = {"write": "the commit's write and fdatasync", "after": "after the commit (log restart, disk use)",
-             "completions": "the commits' completions (publishing)"}
+    for group in overlapping(traces.get("completions"), *window):
+        for name, value in phases(group, ["waited", "run"]).items():
+            commit_parts["completions " + name] += value
+    named = {"write": "the commit's write and fdatasync",
+             "held": "the writer held by two groups' completions",
+             "after": "after the commit (log restart, disk use)",
+             "completions": "the commits' completions (publishing)",
+             "completions waited": "the group's completions waiting for the group before",
+             "completions run": "the group's completions (publishing)"}
     label = "event: durable, " + (named[commit_parts.most_common(1)[0][0]] if commit_parts
                                   else "no commit traced")
     beside = [kind for kind in ("log restart", "snapshot write", "snapshot encode", "checkpoint")
@@ -156,7 +166,8 @@ def main():
     print(f"RESULT slow={len(answers)} threshold_ms={threshold:g} "
           + " ".join(f"{label.replace(' ', '_').replace(',', '').replace(':', '')}={count}"
                      for label, count in causes.most_common()))
-    for kind in ("commit", "checkpoint", "log restart", "snapshot write", "snapshot encode", "event"):
+    for kind in ("commit", "completions", "checkpoint", "log restart", "snapshot write", "snapshot encode",
+                 "event"):
         durations = sorted(r["end_ms"] - r["start_ms"] for r in traces.get(kind) or [])
         if durations:
             print(f"TRACED kind={kind.replace(' ', '_')} count={len(durations)} "
