@@ -2248,25 +2248,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/PendingCallback/selector`.
             public var selector: Swift.String
             /// - Remark: Generated from `#/components/schemas/PendingCallback/args`.
-            public struct argsPayload: Codable, Hashable, Sendable {
-                /// A container of undocumented properties.
-                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-                /// Creates a new `argsPayload`.
-                ///
-                /// - Parameters:
-                ///   - additionalProperties: A container of undocumented properties.
-                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
-                    self.additionalProperties = additionalProperties
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
-                }
-                public func encode(to encoder: any Swift.Encoder) throws {
-                    try encoder.encodeAdditionalProperties(additionalProperties)
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/PendingCallback/args`.
-            public var args: Components.Schemas.PendingCallback.argsPayload
+            public var args: Components.Schemas.PendingCallbackArguments
             /// The app's state as the callback starts.
             ///
             /// - Remark: Generated from `#/components/schemas/PendingCallback/state`.
@@ -2319,7 +2301,7 @@ extension Components {
                 id: Swift.Int,
                 app: Swift.String,
                 selector: Swift.String,
-                args: Components.Schemas.PendingCallback.argsPayload,
+                args: Components.Schemas.PendingCallbackArguments,
                 state: Swift.String,
                 session: Swift.String? = nil,
                 sceneState: Swift.String? = nil,
@@ -2360,6 +2342,10 @@ extension Components {
                 case deadline
             }
         }
+        /// The call's arguments, as its callback entry will show them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PendingCallbackArguments`.
+        public typealias PendingCallbackArguments = OpenAPIRuntime.OpenAPIObjectContainer
         /// What a live delegate did in one callback (docs/LIFECYCLE.md §13).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAnswer`.
@@ -7462,6 +7448,12 @@ extension Components {
         /// A `text/event-stream` body (server-sent events), sent as it is produced and never
         /// cached (`Cache-Control: no-cache`). Events:
         /// - `entry` (timelines and callbacks): `id: <seq>`, `data: <Entry>`.
+        /// - `pending-callback` (timelines and callbacks of a live app; a device's timeline for any of
+        ///   its apps): a callback starts waiting for its answer over HTTP; `data: <PendingCallback>`,
+        ///   as `GET .../pending-callback` answers it. No `id:`.
+        /// - `pending-callback-ended`: it stopped waiting; `data: {"id", "app", "outcome":
+        ///   "answered"|"timedOut"|"abandoned"|null}` (abandoned: its app or device was deleted, or the
+        ///   daemon drains; null: no longer remembered). No `id:`.
         /// - `gone`: the cursor is older than what is retained; `data: {"oldestSeq": n}`, then the
         ///   stream ends (as a page read answers `410`).
         /// - `snapshot`, `device`, `app`, `deleted` (the `changes` stream).
