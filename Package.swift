@@ -283,7 +283,7 @@ let package = Package(
             name: "LifecycleClientTests",
             dependencies: [
                 "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleApplication",
-                "LifecycleServer", "LifecycleTesting", "TestSupport",
+                "LifecycleServer", "LifecycleDaemon", "LifecycleTesting", "TestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict

@@ -128,9 +128,9 @@ extension LiveSceneDelegate {
     }
 }
 
-/// A team's delegates answering a live app's callbacks in process: attach it to an app of an `EmbeddedDaemon`
-/// (`EmbeddedDaemon.attach`). Each callback is answered by the method of its selector; one the protocols do
-/// not name is not implemented.
+/// A team's delegates turned into a live app's answers: the one adapter of both forms, in process
+/// (`EmbeddedDaemon.attach`) and over HTTP (`LifecycledClient.attach`). Each callback is answered by the method of
+/// its selector; one the protocols do not name is not implemented.
 public final class LiveDelegateAdapter: CallbackAnswering, @unchecked Sendable {
     public let application: LiveApplication
     private let delegate: any LiveApplicationDelegate

@@ -37,7 +37,11 @@ extension DeviceHost {
     }
 
     package func removeApp(id appID: String, completion: @escaping @Sendable (Result<Void, HostError>) -> Void) {
+        // A callback of the app waiting for its answer over HTTP hangs now, not at its deadline: the deletion
+        // applies once the input that asked it is journaled (LIFECYCLE §13).
+        pendingCallbacks.abandon(app: appID, deleting: true)
         queue.async { [self] in
+            defer { pendingCallbacks.readmit(appID) }
             guard life == .live else { return completion(.failure(.deviceGone(id))) }
             let described = device.app(appID).map { Self.describedBytes(ofApp: appID, $0.configuration) } ?? 0
             do throws(Rejection) {
@@ -169,6 +173,8 @@ extension DeviceHost {
         releaseApps: @escaping @Sendable ([String]) -> Void,
         completion: @escaping @Sendable (Result<Void, HostError>) -> Void
     ) {
+        // Its apps' callbacks waiting for answers over HTTP hang now: the input that asked is journaled first.
+        pendingCallbacks.abandon(app: nil, deleting: true)
         queue.async { [self] in
             let wasJournaled = life == .live
             guard life != .deleted else { return completion(.failure(.deviceGone(id))) }
@@ -197,6 +203,7 @@ extension DeviceHost {
     /// Ends the device's life without journaling (a reset journals once for every device): runs `done`
     /// on the queue with the apps it held, after which nothing of it is journaled.
     package func retire(_ done: @escaping @Sendable ([String]) -> Void) {
+        pendingCallbacks.abandon(app: nil, deleting: true)
         queue.async { [self] in
             stopLiving()
             done(device.appOrder)

@@ -81,13 +81,13 @@ package final class DeviceHost: @unchecked Sendable {
         self.settings = settings
         life = journaled ? .live : .unborn
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
-        liveDelegates = LiveDelegateRouter(
-            overHTTP: PendingCallbacks(clock: clock), timeout: settings.liveAnswerTimeout)
         recordingLeft = history.recordingBytes > 0 ? history.recordingBytes : nil
         shared = Protected(
             PublishedDevice(
                 device: device, historyLimit: history.entries, historyBytes: history.bytes, anchor: anchor,
                 recording: InputRecording(complete: recordingLeft != nil)))
+        liveDelegates = LiveDelegateRouter(
+            overHTTP: PendingCallbacks(clock: clock, published: shared), timeout: settings.liveAnswerTimeout)
         stateBytes.store(Self.describedBytes(of: device), ordering: .relaxed)
     }
 
@@ -104,8 +104,6 @@ package final class DeviceHost: @unchecked Sendable {
         self.settings = settings
         life = .live
         queue = DispatchQueue(label: "lifecycled.device", target: Self.workers)
-        liveDelegates = LiveDelegateRouter(
-            overHTTP: PendingCallbacks(clock: clock), timeout: settings.liveAnswerTimeout)
         // A snapshot saved without the device's inputs, or with more than the budget now allows, leaves it
         // unrecorded: an export could not replay it from its creation.
         var recording = snapshot.recording ?? InputRecording(complete: false)
@@ -116,6 +114,8 @@ package final class DeviceHost: @unchecked Sendable {
             anchor: anchor, recording: recording)
         published.restore(deviceTimeline: snapshot.deviceTimeline, appTimelines: snapshot.appTimelines)
         shared = Protected(published)
+        liveDelegates = LiveDelegateRouter(
+            overHTTP: PendingCallbacks(clock: clock, published: shared), timeout: settings.liveAnswerTimeout)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
         stateBytes.store(Self.describedBytes(of: snapshot.device), ordering: .relaxed)
     }

@@ -63,6 +63,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Wait`.
         public typealias Wait = Swift.Double
+        /// Long poll: when the app waits on no callback, hold the answer up to this many seconds (wall
+        /// clock) until one is asked, then answer. 0 (the default) answers at once. At most the
+        /// daemon's `--max-wait`; a longer `wait` answers `400 invalid-field`.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/CallbackWait`.
+        public typealias CallbackWait = Swift.Double
         /// The most items to answer. A list also stops once its items reach `--max-answer-bytes` of JSON (4 MiB by default), with `next` set.
         ///
         /// - Remark: Generated from `#/components/parameters/ListLimit`.

@@ -18,6 +18,11 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/requestBodies` section of the OpenAPI document.
     public enum RequestBodies {
+        /// - Remark: Generated from `#/components/requestBodies/CallbackAnswerBody`.
+        @frozen public enum CallbackAnswerBody: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/requestBodies/CallbackAnswerBody/content/application\/json`.
+            case json(Components.Schemas.CallbackAnswerRequest)
+        }
         /// - Remark: Generated from `#/components/requestBodies/ScenarioBody`.
         @frozen public enum ScenarioBody: Sendable, Hashable {
             /// - Remark: Generated from `#/components/requestBodies/ScenarioBody/content/application\/json`.

@@ -857,6 +857,100 @@ extension Components {
                 self.body = body
             }
         }
+        public struct PendingCallbackResponse: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PendingCallbackResponse/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// An opaque validator of the representation; send it back in `If-None-Match`.
+                ///
+                /// - Remark: Generated from `#/components/responses/PendingCallbackResponse/headers/ETag`.
+                public var ETag: Components.Headers.ETag?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ETag: An opaque validator of the representation; send it back in `If-None-Match`.
+                public init(ETag: Components.Headers.ETag? = nil) {
+                    self.ETag = ETag
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.PendingCallbackResponse.Headers
+            /// - Remark: Generated from `#/components/responses/PendingCallbackResponse/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PendingCallbackResponse/content/application\/json`.
+                case json(Components.Schemas.PendingCallbackAnswer)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.PendingCallbackAnswer {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.PendingCallbackResponse.Body
+            /// Creates a new `PendingCallbackResponse`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.PendingCallbackResponse.Headers = .init(),
+                body: Components.Responses.PendingCallbackResponse.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct CallbackAnsweredResponse: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/CallbackAnsweredResponse/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/CallbackAnsweredResponse/content/json`.
+                public struct jsonPayload: Codable, Hashable, Sendable {
+                    /// The id of the callback answered.
+                    ///
+                    /// - Remark: Generated from `#/components/responses/CallbackAnsweredResponse/content/json/answered`.
+                    public var answered: Swift.Int
+                    /// Creates a new `jsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - answered: The id of the callback answered.
+                    public init(answered: Swift.Int) {
+                        self.answered = answered
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case answered
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/CallbackAnsweredResponse/content/application\/json`.
+                case json(Components.Responses.CallbackAnsweredResponse.Body.jsonPayload)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Responses.CallbackAnsweredResponse.Body.jsonPayload {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.CallbackAnsweredResponse.Body
+            /// Creates a new `CallbackAnsweredResponse`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.CallbackAnsweredResponse.Body) {
+                self.body = body
+            }
+        }
         public struct VerifyResponse: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/VerifyResponse/content`.
             @frozen public enum Body: Sendable, Hashable {

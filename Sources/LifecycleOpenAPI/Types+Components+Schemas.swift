@@ -2216,6 +2216,136 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PendingCallbackAnswer`.
+        public struct PendingCallbackAnswer: Codable, Hashable, Sendable {
+            /// The callback the app waits on, or null when it waits on none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallbackAnswer/pending`.
+            public var pending: Components.Schemas.PendingCallback?
+            /// Creates a new `PendingCallbackAnswer`.
+            ///
+            /// - Parameters:
+            ///   - pending: The callback the app waits on, or null when it waits on none.
+            public init(pending: Components.Schemas.PendingCallback? = nil) {
+                self.pending = pending
+            }
+            public enum CodingKeys: String, CodingKey {
+                case pending
+            }
+        }
+        /// A live app's callback waiting for its answer (docs/LIFECYCLE.md §13).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PendingCallback`.
+        public struct PendingCallback: Codable, Hashable, Sendable {
+            /// The callback's number on its device: what the answer names.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/id`.
+            public var id: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/app`.
+            public var app: Swift.String
+            /// The delegate method, or `backgroundTaskExpirationHandler` for a task's expiration handler.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/selector`.
+            public var selector: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/args`.
+            public var args: Components.Schemas.PendingCallbackArguments
+            /// The app's state as the callback starts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/state`.
+            public var state: Swift.String
+            /// The scene session of a scene-delegate callback.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/session`.
+            public var session: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/sceneState`.
+            public var sceneState: Swift.String?
+            /// Seconds the callback may take before the watchdog ends the app; null where none watches it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/limit`.
+            public var limit: Swift.Double?
+            /// The device's clock as the callback starts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/time`.
+            public var time: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/backgroundTimeRemaining`.
+            public var backgroundTimeRemaining: Swift.Double?
+            /// The id the first task begun inside the callback gets; null when none would be granted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/nextBackgroundTask`.
+            public var nextBackgroundTask: Swift.Int?
+            /// The app's unfinished tasks
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/backgroundTasks`.
+            public var backgroundTasks: [Swift.Int]
+            /// Wall-clock seconds since 1970 past which the callback is taken as hung (`--live-answer-timeout`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingCallback/deadline`.
+            public var deadline: Swift.Double
+            /// Creates a new `PendingCallback`.
+            ///
+            /// - Parameters:
+            ///   - id: The callback's number on its device: what the answer names.
+            ///   - app:
+            ///   - selector: The delegate method, or `backgroundTaskExpirationHandler` for a task's expiration handler.
+            ///   - args:
+            ///   - state: The app's state as the callback starts.
+            ///   - session: The scene session of a scene-delegate callback.
+            ///   - sceneState:
+            ///   - limit: Seconds the callback may take before the watchdog ends the app; null where none watches it.
+            ///   - time: The device's clock as the callback starts.
+            ///   - backgroundTimeRemaining:
+            ///   - nextBackgroundTask: The id the first task begun inside the callback gets; null when none would be granted.
+            ///   - backgroundTasks: The app's unfinished tasks
+            ///   - deadline: Wall-clock seconds since 1970 past which the callback is taken as hung (`--live-answer-timeout`).
+            public init(
+                id: Swift.Int,
+                app: Swift.String,
+                selector: Swift.String,
+                args: Components.Schemas.PendingCallbackArguments,
+                state: Swift.String,
+                session: Swift.String? = nil,
+                sceneState: Swift.String? = nil,
+                limit: Swift.Double? = nil,
+                time: Swift.Double,
+                backgroundTimeRemaining: Swift.Double? = nil,
+                nextBackgroundTask: Swift.Int? = nil,
+                backgroundTasks: [Swift.Int],
+                deadline: Swift.Double
+            ) {
+                self.id = id
+                self.app = app
+                self.selector = selector
+                self.args = args
+                self.state = state
+                self.session = session
+                self.sceneState = sceneState
+                self.limit = limit
+                self.time = time
+                self.backgroundTimeRemaining = backgroundTimeRemaining
+                self.nextBackgroundTask = nextBackgroundTask
+                self.backgroundTasks = backgroundTasks
+                self.deadline = deadline
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case app
+                case selector
+                case args
+                case state
+                case session
+                case sceneState
+                case limit
+                case time
+                case backgroundTimeRemaining
+                case nextBackgroundTask
+                case backgroundTasks
+                case deadline
+            }
+        }
+        /// The call's arguments, as its callback entry will show them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PendingCallbackArguments`.
+        public typealias PendingCallbackArguments = OpenAPIRuntime.OpenAPIObjectContainer
         /// What a live delegate did in one callback (docs/LIFECYCLE.md §13).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackAnswer`.
@@ -2289,6 +2419,90 @@ extension Components {
                     forKey: .hung
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "implemented",
+                    "returns",
+                    "duration",
+                    "actions",
+                    "hung"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest`.
+        public struct CallbackAnswerRequest: Codable, Hashable, Sendable {
+            /// The `id` of the pending callback answered.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/callback`.
+            public var callback: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/implemented`.
+            public var implemented: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/returns`.
+            public var returns: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/duration`.
+            public var duration: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/actions`.
+            public var actions: [Components.Schemas.CallbackAction]?
+            /// - Remark: Generated from `#/components/schemas/CallbackAnswerRequest/hung`.
+            public var hung: Swift.Bool?
+            /// Creates a new `CallbackAnswerRequest`.
+            ///
+            /// - Parameters:
+            ///   - callback: The `id` of the pending callback answered.
+            ///   - implemented:
+            ///   - returns:
+            ///   - duration:
+            ///   - actions:
+            ///   - hung:
+            public init(
+                callback: Swift.Int,
+                implemented: Swift.Bool? = nil,
+                returns: Swift.Bool? = nil,
+                duration: Swift.Double? = nil,
+                actions: [Components.Schemas.CallbackAction]? = nil,
+                hung: Swift.Bool? = nil
+            ) {
+                self.callback = callback
+                self.implemented = implemented
+                self.returns = returns
+                self.duration = duration
+                self.actions = actions
+                self.hung = hung
+            }
+            public enum CodingKeys: String, CodingKey {
+                case callback
+                case implemented
+                case returns
+                case duration
+                case actions
+                case hung
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.callback = try container.decode(
+                    Swift.Int.self,
+                    forKey: .callback
+                )
+                self.implemented = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .implemented
+                )
+                self.returns = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .returns
+                )
+                self.duration = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .duration
+                )
+                self.actions = try container.decodeIfPresent(
+                    [Components.Schemas.CallbackAction].self,
+                    forKey: .actions
+                )
+                self.hung = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .hung
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "callback",
                     "implemented",
                     "returns",
                     "duration",
@@ -7234,6 +7448,12 @@ extension Components {
         /// A `text/event-stream` body (server-sent events), sent as it is produced and never
         /// cached (`Cache-Control: no-cache`). Events:
         /// - `entry` (timelines and callbacks): `id: <seq>`, `data: <Entry>`.
+        /// - `pending-callback` (timelines and callbacks of a live app; a device's timeline for any of
+        ///   its apps): a callback starts waiting for its answer over HTTP; `data: <PendingCallback>`,
+        ///   as `GET .../pending-callback` answers it. No `id:`.
+        /// - `pending-callback-ended`: it stopped waiting; `data: {"id", "app", "outcome":
+        ///   "answered"|"timedOut"|"abandoned"|null}` (abandoned: its app or device was deleted, or the
+        ///   daemon drains; null: no longer remembered). No `id:`.
         /// - `gone`: the cursor is older than what is retained; `data: {"oldestSeq": n}`, then the
         ///   stream ends (as a page read answers `410`).
         /// - `snapshot`, `device`, `app`, `deleted` (the `changes` stream).

@@ -6928,6 +6928,825 @@ public enum Operations {
             }
         }
     }
+    /// The callback a live app waits on (in a namespace)
+    ///
+    /// As `GET /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)`.
+    public enum getPendingCallbackInNamespace {
+        public static let id: Swift.String = "getPendingCallbackInNamespace"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                /// with `pattern`). Every path under it works as its unprefixed form, which is the namespace `default`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/path/ns`.
+                public var ns: Components.Parameters.NamespacePath
+                /// The app's id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/path/id`.
+                public var id: Components.Parameters.AppIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - ns: The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                ///   - id: The app's id.
+                public init(
+                    ns: Components.Parameters.NamespacePath,
+                    id: Components.Parameters.AppIdPath
+                ) {
+                    self.ns = ns
+                    self.id = id
+                }
+            }
+            public var path: Operations.getPendingCallbackInNamespace.Input.Path
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Long poll: when the app waits on no callback, hold the answer up to this many seconds (wall
+                /// clock) until one is asked, then answer. 0 (the default) answers at once. At most the
+                /// daemon's `--max-wait`; a longer `wait` answers `400 invalid-field`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/query/wait`.
+                public var wait: Components.Parameters.CallbackWait?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - wait: Long poll: when the app waits on no callback, hold the answer up to this many seconds (wall
+                public init(wait: Components.Parameters.CallbackWait? = nil) {
+                    self.wait = wait
+                }
+            }
+            public var query: Operations.getPendingCallbackInNamespace.Input.Query
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/GET/header/If-None-Match`.
+                public var If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getPendingCallbackInNamespace.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_None_hyphen_Match: An `ETag` from an earlier answer; while the resource is unchanged the answer is `304` with no body.
+                ///   - accept:
+                public init(
+                    If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getPendingCallbackInNamespace.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_None_hyphen_Match = If_hyphen_None_hyphen_Match
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getPendingCallbackInNamespace.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.getPendingCallbackInNamespace.Input.Path,
+                query: Operations.getPendingCallbackInNamespace.Input.Query = .init(),
+                headers: Operations.getPendingCallbackInNamespace.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The callback the live app waits on, or null.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.PendingCallbackResponse)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.PendingCallbackResponse {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not modified since the `ETag` sent in `If-None-Match`; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not JSON (`invalid-json`), or a member or query parameter is invalid or unknown (`invalid-field`, naming it in `field`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such device or app (`not-found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The event cannot happen in the current state (`invalid-transition`, with the app's `state` and what is `allowed`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.InvalidTransition)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.InvalidTransition {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Tokens are on and the request carries no token, or one the daemon does not know (`unauthorized`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's role or namespaces do not allow this request (`forbidden`); or a `POST` or `PUT`
+            /// that would create its namespace passes `--max-namespaces` or `--max-namespaces-per-token`
+            /// (`quota-exceeded`, with `limit`). Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than 4096 bytes (`uri-too-long`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Host` names neither an IP address nor a name of the daemon (`misdirected-request`, listing the names in `allowed`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/421`.
+            ///
+            /// HTTP response code: `421 misdirectedRequest`.
+            case misdirectedRequest(Components.Responses.MisdirectedRequest)
+            /// The associated value of the enum case if `self` is `.misdirectedRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.misdirectedRequest`.
+            /// - SeeAlso: `.misdirectedRequest`.
+            public var misdirectedRequest: Components.Responses.MisdirectedRequest {
+                get throws {
+                    switch self {
+                    case let .misdirectedRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "misdirectedRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A transfer coding other than `chunked` (`unsupported-transfer-encoding`); any path; the connection is closed after the answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/501`.
+            ///
+            /// HTTP response code: `501 notImplemented`.
+            case notImplemented(Components.Responses.UnsupportedTransferEncoding)
+            /// The associated value of the enum case if `self` is `.notImplemented`.
+            ///
+            /// - Throws: An error if `self` is not `.notImplemented`.
+            /// - SeeAlso: `.notImplemented`.
+            public var notImplemented: Components.Responses.UnsupportedTransferEncoding {
+                get throws {
+                    switch self {
+                    case let .notImplemented(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notImplemented",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon is starting (store not yet open and recovered), draining, or its store failed to make
+            /// a change durable, which was then not made (`not-ready`). Any change may answer it.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NotReady)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.NotReady {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_problem_plus_json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .application_problem_plus_json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_problem_plus_json:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_problem_plus_json
+                ]
+            }
+        }
+    }
+    /// Answer the callback a live app waits on (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)`.
+    public enum answerPendingCallbackInNamespace {
+        public static let id: Swift.String = "answerPendingCallbackInNamespace"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                /// with `pattern`). Every path under it works as its unprefixed form, which is the namespace `default`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/POST/path/ns`.
+                public var ns: Components.Parameters.NamespacePath
+                /// The app's id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/POST/path/id`.
+                public var id: Components.Parameters.AppIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - ns: The namespace (`[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?`; another name answers `400 invalid-field`
+                ///   - id: The app's id.
+                public init(
+                    ns: Components.Parameters.NamespacePath,
+                    id: Components.Parameters.AppIdPath
+                ) {
+                    self.ns = ns
+                    self.id = id
+                }
+            }
+            public var path: Operations.answerPendingCallbackInNamespace.Input.Path
+            /// - Remark: Generated from `#/paths/v1/namespaces/{ns}/apps/{id}/pending-callback/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.answerPendingCallbackInNamespace.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.answerPendingCallbackInNamespace.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.answerPendingCallbackInNamespace.Input.Headers
+            public var body: Components.RequestBodies.CallbackAnswerBody
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.answerPendingCallbackInNamespace.Input.Path,
+                headers: Operations.answerPendingCallbackInNamespace.Input.Headers = .init(),
+                body: Components.RequestBodies.CallbackAnswerBody
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The answer was handed to the callback; the input that asked goes on with it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.CallbackAnsweredResponse)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.CallbackAnsweredResponse {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not JSON (`invalid-json`), or a member or query parameter is invalid or unknown (`invalid-field`, naming it in `field`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such device or app (`not-found`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The event cannot happen in the current state (`invalid-transition`, with the app's `state` and what is `allowed`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.InvalidTransition)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.InvalidTransition {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the request limit (`--max-body-bytes`, 1 MiB by default), or one
+            /// event of it (each event of a batch, measured as compact JSON), or a device's or app's
+            /// description, is larger than the per-event limit (`--max-event-bytes`, 64 KiB by default;
+            /// with `index` in a batch). `limit` gives the limit that was passed, in bytes. Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not labelled `application/json` (or a `+json` type), or has no `Content-Type` (`unsupported-media-type`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Tokens are on and the request carries no token, or one the daemon does not know (`unauthorized`); nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's role or namespaces do not allow this request (`forbidden`); or a `POST` or `PUT`
+            /// that would create its namespace passes `--max-namespaces` or `--max-namespaces-per-token`
+            /// (`quota-exceeded`, with `limit`). Nothing changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than 4096 bytes (`uri-too-long`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.URITooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            public var uriTooLong: Components.Responses.URITooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Host` names neither an IP address nor a name of the daemon (`misdirected-request`, listing the names in `allowed`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/421`.
+            ///
+            /// HTTP response code: `421 misdirectedRequest`.
+            case misdirectedRequest(Components.Responses.MisdirectedRequest)
+            /// The associated value of the enum case if `self` is `.misdirectedRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.misdirectedRequest`.
+            /// - SeeAlso: `.misdirectedRequest`.
+            public var misdirectedRequest: Components.Responses.MisdirectedRequest {
+                get throws {
+                    switch self {
+                    case let .misdirectedRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "misdirectedRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields take more than 16 KiB together, names, values and separators (`header-fields-too-large`, with `limit`); any path; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            public var requestHeaderFieldsTooLarge: Components.Responses.HeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A transfer coding other than `chunked` (`unsupported-transfer-encoding`); any path; the connection is closed after the answer.
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/501`.
+            ///
+            /// HTTP response code: `501 notImplemented`.
+            case notImplemented(Components.Responses.UnsupportedTransferEncoding)
+            /// The associated value of the enum case if `self` is `.notImplemented`.
+            ///
+            /// - Throws: An error if `self` is not `.notImplemented`.
+            /// - SeeAlso: `.notImplemented`.
+            public var notImplemented: Components.Responses.UnsupportedTransferEncoding {
+                get throws {
+                    switch self {
+                    case let .notImplemented(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notImplemented",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The daemon is starting (store not yet open and recovered), draining, or its store failed to make
+            /// a change durable, which was then not made (`not-ready`). Any change may answer it.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.NotReady)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.NotReady {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_problem_plus_json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .application_problem_plus_json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_problem_plus_json:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_problem_plus_json
+                ]
+            }
+        }
+    }
     /// Page through the app's delegate callbacks (in a namespace)
     ///
     /// As `GET /v1/apps/{id}/callbacks`, inside the namespace `ns` (its own ids). A namespace that does not exist answers `404`.

@@ -149,6 +149,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/verify`.
     /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/verify/post(verifyAppCallbacksInNamespace)`.
     func verifyAppCallbacksInNamespace(_ input: Operations.verifyAppCallbacksInNamespace.Input) async throws -> Operations.verifyAppCallbacksInNamespace.Output
+    /// The callback a live app waits on (in a namespace)
+    ///
+    /// As `GET /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)`.
+    func getPendingCallbackInNamespace(_ input: Operations.getPendingCallbackInNamespace.Input) async throws -> Operations.getPendingCallbackInNamespace.Output
+    /// Answer the callback a live app waits on (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)`.
+    func answerPendingCallbackInNamespace(_ input: Operations.answerPendingCallbackInNamespace.Input) async throws -> Operations.answerPendingCallbackInNamespace.Output
     /// Page through the app's delegate callbacks (in a namespace)
     ///
     /// As `GET /v1/apps/{id}/callbacks`, inside the namespace `ns` (its own ids). A namespace that does not exist answers `404`.
@@ -499,6 +513,40 @@ extension APIProtocol {
         body: Components.RequestBodies.VerifyBody
     ) async throws -> Operations.verifyAppCallbacksInNamespace.Output {
         try await verifyAppCallbacksInNamespace(Operations.verifyAppCallbacksInNamespace.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The callback a live app waits on (in a namespace)
+    ///
+    /// As `GET /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `GET /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/get(getPendingCallbackInNamespace)`.
+    public func getPendingCallbackInNamespace(
+        path: Operations.getPendingCallbackInNamespace.Input.Path,
+        query: Operations.getPendingCallbackInNamespace.Input.Query = .init(),
+        headers: Operations.getPendingCallbackInNamespace.Input.Headers = .init()
+    ) async throws -> Operations.getPendingCallbackInNamespace.Output {
+        try await getPendingCallbackInNamespace(Operations.getPendingCallbackInNamespace.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Answer the callback a live app waits on (in a namespace)
+    ///
+    /// As `POST /v1/apps/{id}/pending-callback`, inside the namespace `ns` (its own ids).
+    ///
+    /// - Remark: HTTP `POST /v1/namespaces/{ns}/apps/{id}/pending-callback`.
+    /// - Remark: Generated from `#/paths//v1/namespaces/{ns}/apps/{id}/pending-callback/post(answerPendingCallbackInNamespace)`.
+    public func answerPendingCallbackInNamespace(
+        path: Operations.answerPendingCallbackInNamespace.Input.Path,
+        headers: Operations.answerPendingCallbackInNamespace.Input.Headers = .init(),
+        body: Components.RequestBodies.CallbackAnswerBody
+    ) async throws -> Operations.answerPendingCallbackInNamespace.Output {
+        try await answerPendingCallbackInNamespace(Operations.answerPendingCallbackInNamespace.Input(
             path: path,
             headers: headers,
             body: body

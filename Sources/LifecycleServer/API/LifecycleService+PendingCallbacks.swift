@@ -31,8 +31,9 @@ extension LifecycleService {
         done(.json(200, .object(["answered": .number(Double(callback))])))
     }
 
-    /// Answers the pending callback, or parks the request until one is published or `wait` (nil: none) ends.
-    /// The answer carries its `ETag`; one the client's `If-None-Match` names answers `304`, as every read's.
+    /// Answers the pending callback, or parks the request until one is published, the app's deletion begins or
+    /// `wait` (nil: none) ends. The answer carries its `ETag`; one the client's `If-None-Match` names answers
+    /// `304`, as every read's. An app being deleted answers `404`: it asks nothing more.
     private func pendingOrPark(
         _ board: PendingCallbacks, app: String, wait: Double?, ifNoneMatch: String?, poll: Poll?, _ done: AnswerSink
     ) {
@@ -57,7 +58,7 @@ extension LifecycleService {
         }
         let park = wait != nil && poll?.isWaiting ?? true
         var parkedNow: Poll?
-        let pending = board.pending(app: app) { [self] in
+        let look = board.look(app: app) { [self] in
             guard park else { return nil }
             if let poll { return poll }
             let waiting = Poll(
@@ -70,7 +71,14 @@ extension LifecycleService {
             parkedNow = waiting
             return waiting
         }
-        if pending != nil || !park { return respond(pending) }
+        switch look {
+        case .deleting:
+            let gone = APIError.notFound("no app \(app): it is being deleted").response
+            if let poll { poll.answer { done(gone) } } else { done(gone) }
+            return
+        case .pending(let pending): return respond(pending)
+        case .none(let parked): if !parked { return respond(nil) }
+        }
         if let parkedNow, let wait {
             parked.add(1, ordering: .relaxed)
             parkedNow.arm(after: wait) { [self] poll in

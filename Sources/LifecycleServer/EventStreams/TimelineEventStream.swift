@@ -3,6 +3,7 @@ import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
+import LifecycleWire
 import Locking
 
 /// A timeline (or callbacks) as events: every retained entry after the cursor, then each new one as its
@@ -18,6 +19,8 @@ final class TimelineEventStream: LiveEventStream, TimelineWatcher, @unchecked Se
     private let filter: @Sendable (RetainedEntry) -> Bool
     /// The last `seq` sent (or skipped); `explicit` once it came from the client or from an entry sent.
     private let cursor: Protected<(after: UInt64, explicit: Bool)>
+    /// The live callback announced (`event: pending-callback`) whose end is not yet sent.
+    private let announcedCallback = Protected<(id: Int, app: String)?>(nil)
     /// Entries per chunk at most; the chunk also stops past `maxChunkBytes`.
     static let maxChunkEntries = 200
     static let maxChunkBytes = 64 << 10
@@ -34,6 +37,43 @@ final class TimelineEventStream: LiveEventStream, TimelineWatcher, @unchecked Se
     }
 
     override func produce() -> Produced {
+        let announced = announcements()
+        let entries = produceEntries()
+        guard !announced.isEmpty else { return entries }
+        switch entries {
+        case .nothing: return .bytes(announced)
+        case .bytes(let bytes): return .bytes(announced + bytes)
+        case .last(let bytes): return .last(announced + bytes)
+        }
+    }
+
+    /// `event: pending-callback` when a callback of the app (of any app of the device, for its timeline) begins to
+    /// wait for its answer over HTTP, its data the pending callback as `GET .../pending-callback` shows it; then
+    /// `event: pending-callback-ended` (`{"id", "app", "outcome"}`) once it is answered, times out or is abandoned
+    /// (LIFECYCLE §13). Neither has an `id:`: a reconnecting reader resumes by entries, and is told of the callback
+    /// pending then.
+    private func announcements() -> [UInt8] {
+        let before = announcedCallback.withLock { $0 }
+        let news = host.pendingCallbacks.news(for: app, announced: before?.id)
+        var out: [UInt8] = []
+        if let ended = news.ended, let before {
+            var w = JSONWriter(reservingCapacity: 96)
+            LiveAnswerEncoder.ended(id: ended.id, app: before.app, outcome: ended.outcome?.rawValue, into: &w)
+            EventStreamText.append(event: "pending-callback-ended", data: w.bytes, to: &out)
+        }
+        if let pending = news.pending {
+            var w = JSONWriter(reservingCapacity: 512)
+            LiveAnswerEncoder.pending(id: pending.id, pending.callback, deadline: pending.deadline, into: &w)
+            EventStreamText.append(event: "pending-callback", data: w.bytes, to: &out)
+        }
+        if news.ended != nil || news.pending != nil {
+            announcedCallback.withLock { $0 = news.pending.map { ($0.id, $0.callback.app) } }
+        }
+        return out
+    }
+
+    /// The retained entries after the cursor, as events.
+    private func produceEntries() -> Produced {
         let (after, explicit) = cursor.withLock { $0 }
         // The entries are taken under the host's lock and rendered after it: its device's queue is not held
         // up by readers.

@@ -67,6 +67,9 @@ public final class LifecycleService: HTTPResponder {
         application.setPhase(.draining)
         eventStreams.endAll(.shutdown)
         for host in application.allHosts() {
+            // A callback waiting for its answer over HTTP hangs at once (LIFECYCLE §13): the input that asked it is
+            // journaled before the drain ends, rather than after `--live-answer-timeout`.
+            host.pendingCallbacks.abandon(app: nil, deleting: false)
             // Answered before this returns, so that they answer 200 before the server stops taking answers.
             for poll in host.shared.withLock({ $0.takeAllPolls() }) { poll.wake() }
         }

@@ -43,6 +43,19 @@ package enum LiveAnswerEncoder {
         w.endObject()
     }
 
+    /// `{"id", "app", "outcome"}`: how a pending callback ended, for an event stream (`answered`, `timedOut`,
+    /// `abandoned`; null when the daemon no longer remembers).
+    package static func ended(id: Int, app: String, outcome: String?, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id")
+        w.int(id)
+        w.field("app")
+        w.string(app)
+        w.field("outcome")
+        if let outcome { w.string(outcome) } else { w.null() }
+        w.endObject()
+    }
+
     /// An answer: `implemented`, `returns` (when given), `duration`, `actions`, `hung` (when true).
     package static func json(_ answer: CallbackAnswer) -> JSONValue {
         var members: [String: JSONValue] = [
