@@ -156,6 +156,7 @@ let package = Package(
                 .embedInCode("Resources/dashboard/events.js"),
                 .embedInCode("Resources/dashboard/timeline.js"),
                 .embedInCode("Resources/dashboard/live.js"),
+                .embedInCode("Resources/dashboard/compare.js"),
                 .embedInCode("Resources/dashboard/dashboard.css"),
             ],
             swiftSettings: strict
