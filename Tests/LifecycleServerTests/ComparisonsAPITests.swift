@@ -1,4 +1,5 @@
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 import LifecycleExplore
 import LifecycleJSON
@@ -146,6 +147,18 @@ import Testing
             let detail = reply.string("detail") ?? ""
             #expect(detail.contains(named), "\(detail)")
             #expect(detail.contains("9.0,13.0,17.0") || detail.contains("at most 16"), "\(detail)")
+        }
+    }
+
+    @Test func anAppWhoseRecordingNoLongerStartsAtItsDeviceCreationIsNotReplayed() throws {
+        try withDaemon(configure: { $0.recordingBytes = 256 }) { (server: TestDaemon) throws in
+            try server.createDevice(#"{"id": "d"}"#)
+            try server.createApp(#"{"id": "a", "device": "d", "bundleId": "x"}"#)
+            for _ in 0..<8 { _ = try server.postEvents("/v1/apps/a/events", Self.events) }
+            let reply = try server.get("/v1/apps/a/versions?versions=9.0")
+            #expect(reply.status == 409, "\(reply.text)")
+            #expect(reply.string("code") == "not-exportable")
+            #expect(reply.object["devices"] as? [String] == ["d"])
         }
     }
 
