@@ -117,6 +117,7 @@ let package = Package(
                 "LifecycleWire",
                 "LifecycleHosting",
                 "LifecycleScenarios",
+                "LifecycleExplore",
                 "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,6 +137,7 @@ let package = Package(
                 "LifecycleWire",
                 "LifecycleHosting",
                 "LifecycleScenarios",
+                "LifecycleExplore",
                 "LifecycleApplication",
                 "HTTPServer",
                 "Locking",
@@ -154,6 +156,7 @@ let package = Package(
                 .embedInCode("Resources/dashboard/events.js"),
                 .embedInCode("Resources/dashboard/timeline.js"),
                 .embedInCode("Resources/dashboard/live.js"),
+                .embedInCode("Resources/dashboard/compare.js"),
                 .embedInCode("Resources/dashboard/dashboard.css"),
             ],
             swiftSettings: strict

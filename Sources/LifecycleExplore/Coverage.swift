@@ -19,13 +19,11 @@ package struct Coverage: Sendable {
         var bandOfDevice: [String: Int] = [:]
         var deviceOfApp: [String: String] = [:]
         for device in contents.devices {
-            guard let version = Version(device.iosVersion), let band = model.band(of: version) else {
-                unplaced += 1
-                continue
-            }
+            var tally = CoverageTally()
+            for entry in device.timeline { tally.add(entry) }
+            guard let band = add(iosVersion: device.iosVersion, tally) else { continue }
             bandOfDevice[device.id] = band
             for app in device.apps { deviceOfApp[app] = device.id }
-            for entry in device.timeline { exercised[band, default: CoverageTally()].add(entry) }
         }
         for (path, types) in posted {
             let parts = path.split(separator: "?")[0].split(separator: "/").map(String.init)
@@ -35,6 +33,18 @@ package struct Coverage: Sendable {
             guard let band = device.flatMap({ bandOfDevice[$0] }) else { continue }
             exercised[band, default: CoverageTally()].events.formUnion(types)
         }
+    }
+
+    /// What one device on `iosVersion` exercised, counted in its band; its band, or nil (counted as unplaced)
+    /// when the model knows no band of that version.
+    @discardableResult
+    package mutating func add(iosVersion: String, _ tally: CoverageTally) -> Int? {
+        guard let version = Version(iosVersion), let band = model.band(of: version) else {
+            unplaced += 1
+            return nil
+        }
+        exercised[band, default: CoverageTally()].formUnion(tally)
+        return band
     }
 
     /// The event types of an events request's body: one event object or an array of them.
@@ -83,7 +93,7 @@ package struct Coverage: Sendable {
     }
 
     /// The report as JSON: `bands`, each with its versions and, per kind, `covered`, `total` and `missing`;
-    /// `modelBands`, every band of the model.
+    /// `modelBands`, every band of the model; `unplaced`, the devices of no band's version.
     package func json() -> String {
         var w = JSONWriter(reservingCapacity: 4096)
         w.beginObject()
@@ -123,6 +133,8 @@ package struct Coverage: Sendable {
         w.beginArray()
         for band in model.bands { w.string(band.label) }
         w.endArray()
+        w.field("unplaced")
+        w.int(unplaced)
         w.field("universe")
         w.string(
             "per band, what \(ModelBands.walks) seeded walks of \(ModelBands.steps) events of the probe apps produce "

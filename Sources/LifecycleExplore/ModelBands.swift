@@ -89,6 +89,10 @@ package struct ModelBands: Sendable {
         return (timelines, tally)
     }
 
+    /// The bands of this build's core, derived once per process, when first asked (the core is the same for the
+    /// process's life): what `check --coverage`, `check --versions` and the daemon's coverage and versions reads use.
+    package static let known = derive()
+
     /// The bands, each with its universe.
     package static func derive() -> ModelBands {
         var bands: [Band] = []

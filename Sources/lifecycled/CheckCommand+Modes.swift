@@ -40,17 +40,12 @@ extension CheckCommand {
         _ = try listedVersions()
     }
 
-    /// The versions --versions names (`all`: nil, one of each band of the model).
+    /// The versions --versions names (`all`: nil, one of each band of the model), spaces left out.
     func listedVersions() throws -> [Version]? {
         guard let versions, versions != "all" else { return nil }
-        return try versions.split(separator: ",", omittingEmptySubsequences: false).map { text in
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let version = Version(trimmed) else {
-                throw ValidationError(
-                    "--versions: \(trimmed.isEmpty ? "an empty item" : trimmed) is not an iOS version (MAJOR.MINOR "
-                        + "from \(Version.oldest), e.g. 9.0,13.0,17.0), nor all")
-            }
-            return version
+        switch VersionComparison.versions(versions.filter { !$0.isWhitespace }) {
+        case .success(let listed): return listed
+        case .failure(let problem): throw ValidationError("--versions: \(problem.detail), or all")
         }
     }
 
@@ -128,7 +123,7 @@ extension CheckCommand {
     /// (they state one version's behaviour; statuses are), each app's callbacks side by side, the first
     /// difference marked. Exit status 1 when the callbacks differ or a run stopped at a step.
     func comparingVersions(_ scenarios: [Scenario], through transport: any ScenarioTransport) throws {
-        let chosen = try listedVersions() ?? ModelBands.derive().bands.map(\.from)
+        let chosen = try listedVersions() ?? ModelBands.known.bands.map(\.from)
         let run = String(UUID().uuidString.lowercased().prefix(8))
         var differed = false
         var documents: [JSONValue] = []
@@ -157,39 +152,15 @@ extension CheckCommand {
                     method: "DELETE", path: "/v1/namespaces/\(space)",
                     headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [], body: nil)
             }
-            let apps = Set(callbacks.flatMap(\.keys)).sorted()
-            var appDocuments: [JSONValue] = []
-            var text = ["VERSIONS \(scenario.file): \(scenario.name)"]
-            for (index, version) in chosen.enumerated() {
-                text.append("     iOS \(version): " + (stopped[index].map { "stopped at \($0)" } ?? "ran every step"))
-            }
-            if stopped.contains(where: { $0 != nil }) { differed = true }
-            for app in apps {
-                let lists = callbacks.map { ($0[app] ?? []).map(JSONValue.string) }
-                let difference = ScenarioReport.firstDifference(lists)
-                if difference != nil { differed = true }
-                text.append(
-                    "     \(app): " + (difference.map { "callback \($0 + 1) differs" } ?? "the same on every version"))
-                text.append(
-                    ScenarioReport.columns(chosen.map { "iOS \($0)" }, lists, marking: difference))
-                var byVersion: [String: JSONValue] = [:]
-                for (index, version) in chosen.enumerated() { byVersion[version.description] = .array(lists[index]) }
-                appDocuments.append(
-                    .object([
-                        "app": .string(app), "callbacks": .object(byVersion),
-                        "firstDifference": difference.map { .number(Double($0)) } ?? .null,
-                    ]))
-            }
+            let comparison = VersionComparison(versions: chosen, stopped: stopped, callbacks: callbacks)
+            if comparison.differs { differed = true }
             if format == "json" {
-                documents.append(
-                    .object([
-                        "file": .string(scenario.file), "name": .string(scenario.name),
-                        "versions": .array(chosen.map { .string($0.description) }),
-                        "stopped": .array(stopped.map { $0.map(JSONValue.string) ?? .null }),
-                        "apps": .array(appDocuments),
-                    ]))
+                var document = comparison.json
+                document["file"] = .string(scenario.file)
+                document["name"] = .string(scenario.name)
+                documents.append(.object(document))
             } else {
-                print(text.joined(separator: "\n"))
+                print((["VERSIONS \(scenario.file): \(scenario.name)"] + comparison.lines()).joined(separator: "\n"))
             }
         }
         if format == "json" { print(String(decoding: JSONWriter.encode(.array(documents)), as: UTF8.self)) }
@@ -239,7 +210,7 @@ final class CoverageCollector: @unchecked Sendable {
     }
 
     func report(format: String) throws -> String {
-        var coverage = Coverage(model: ModelBands.derive())
+        var coverage = Coverage(model: ModelBands.known)
         for (contents, posted) in gathered.withLock({ $0 }) { coverage.add(contents, posted: posted) }
         problems.withLock { $0 }.forEach(printError)
         return format == "json" ? coverage.json() : coverage.text()

@@ -5,7 +5,7 @@ import Testing
 /// The dashboard's files as the daemon serves them from the binary (the browser test, scripts/dashboard-test,
 /// drives the page itself).
 @Suite struct DashboardTests {
-    static let scripts = ["dashboard.js", "api.js", "events.js", "live.js", "timeline.js"]
+    static let scripts = ["dashboard.js", "api.js", "events.js", "live.js", "timeline.js", "compare.js"]
 
     @Test func theRootAnswersThePageAsHTMLUnderAStrictContentSecurityPolicy() throws {
         try withDaemon { server in
@@ -28,6 +28,7 @@ import Testing
     @Test(arguments: [
         ("dashboard.js", "text/javascript; charset=utf-8"), ("api.js", "text/javascript; charset=utf-8"),
         ("events.js", "text/javascript; charset=utf-8"), ("live.js", "text/javascript; charset=utf-8"),
+        ("compare.js", "text/javascript; charset=utf-8"),
         ("timeline.js", "text/javascript; charset=utf-8"), ("dashboard.css", "text/css; charset=utf-8"),
     ])
     func eachFileIsServedWithItsContentType(file: String, contentType: String) throws {

@@ -53,6 +53,10 @@ struct RouteMatchTests {
         .init(
             path: "/v1/namespaces/team-a/apps/a1/pending-callback", route: .appPendingCallback, id: "a1",
             namespace: "team-a"),
+        .init(path: "/v1/apps/a1/versions", route: .appVersions, id: "a1"),
+        .init(path: "/v1/namespaces/team-a/apps/a1/versions", route: .appVersions, id: "a1", namespace: "team-a"),
+        .init(path: "/v1/coverage", route: .coverage),
+        .init(path: "/v1/namespaces/team-a/coverage", route: .coverage, namespace: "team-a"),
         .init(path: "/v1/namespaces", route: .namespaces),
         .init(path: "/v1/namespaces/team-a", route: .namespace, namespace: "team-a"),
         .init(path: "/v1/namespaces/team-a/reset", route: .namespaceReset, namespace: "team-a"),

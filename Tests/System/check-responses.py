@@ -48,7 +48,7 @@ class Checker:
         self.checked = 0
         self.posted = set()  # the event types posted so far
 
-    def call(self, method, path, body=None, headers=None, raw=None):
+    def call(self, method, path, body=None, headers=None, raw=None, timeout=30):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         if method == "POST" and path.endswith("/events"):
             self.posted |= {event.get("type") for event in (body if isinstance(body, list) else [body])
@@ -57,7 +57,7 @@ class Checker:
         if data is not None and "Content-Type" not in (headers or {}):
             request.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 status, got_headers, payload = answer.status, dict(answer.headers), answer.read()
         except urllib.error.HTTPError as error:
             status, got_headers, payload = error.code, dict(error.headers), error.read()
@@ -349,6 +349,21 @@ def main():
         if status != 400 or problem.get("code") != "invalid-field":
             fail(f"GET {path}: expected 400 invalid-field, got {status}")
     c.call("GET", "/v1/apps/a1/timeline?after=9223372036854775807")
+    # Coverage and versions side by side: answered, and a bad list of versions 400 invalid-field. The first such
+    # read of a process derives the model's bands from the core: some seconds in a debug build, more when busy.
+    status, _ = c.call("GET", "/v1/coverage", timeout=300)
+    if status != 200:
+        fail(f"GET /v1/coverage: expected 200, got {status}")
+    for path in ["/v1/apps/b1/versions", "/v1/apps/b1/versions?versions=4.3,9.0,17.0"]:
+        status, _ = c.call("GET", path)
+        if status != 200:
+            fail(f"GET {path}: expected 200, got {status}")
+    for path in ["/v1/apps/b1/versions?versions=", "/v1/apps/b1/versions?versions=1.0",
+                 "/v1/apps/b1/versions?versions=9.0,,17.0", "/v1/apps/b1/versions?versions=" + ",".join(["9.0"] * 17)]:
+        status, problem = c.call("GET", path)
+        if status != 400 or problem.get("code") != "invalid-field":
+            fail(f"GET {path}: expected 400 invalid-field, got {status}")
+    c.call("GET", "/v1/apps/nope/versions")
     # One event over --max-event-bytes (64 KiB by default), alone and in a batch: 413 with limit (and index).
     big = {"type": "remoteNotification", "payload": {"p": "x" * 70000}}
     for body in [big, [{"type": "memoryWarning"}, big]]:
@@ -417,11 +432,13 @@ def check_namespaces(c):
     c.call("GET", f"{ns}/apps/a1/pending-callback?wait=0.1")
     for path in ["/devices", "/devices/d1", "/devices/d1/timeline", "/apps", "/apps?device=d1", "/apps/a1",
                  "/apps/a1/callbacks", "/apps/a1/timeline?limit=2", "/apps/a1/notifications",
-                 "/apps/a1/notifications?delivered=true", "/apps/a1/callbacks?after=100000&wait=0.2"]:
+                 "/apps/a1/notifications?delivered=true", "/apps/a1/callbacks?after=100000&wait=0.2", "/coverage",
+                 "/apps/a1/versions?versions=7.0,13.0"]:
         c.call("GET", ns + path)
     # Errors: a bad name, a missing namespace, settings out of range, an unknown member.
     for method, path in [("GET", "/v1/namespaces/Bad_Name"), ("POST", "/v1/namespaces/-x/apps"),
                          ("GET", "/v1/namespaces/nowhere"), ("GET", "/v1/namespaces/nowhere/apps"),
+                         ("GET", "/v1/namespaces/nowhere/coverage"), ("GET", f"{ns}/apps/nope/versions"),
                          ("DELETE", "/v1/namespaces/nowhere"), ("GET", f"{ns}/apps/nope"),
                          ("PATCH", "/v1/namespaces/ns-a"), ("GET", "/v1/namespaces?limit=0")]:
         c.call(method, path, {"bundleId": "x"} if method == "POST" else None)

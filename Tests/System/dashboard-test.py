@@ -15,7 +15,10 @@ by selenium through chromium-driver, against the built daemon.
   never overlapping, and the mark hovered, clicked or stepped to with the arrow keys is named in a callout;
 - an event button is disabled (saying why) while the daemon would refuse the event, and enabled once the
   state changes (GET /v1/apps/{id}/events);
-- an app, a device and the namespace are deleted or reset from the page, each only after a confirmation.
+- an app, a device and the namespace are deleted or reset from the page, each only after a confirmation;
+- an app's callbacks on several iOS versions side by side (Compare), the first difference highlighted, as
+  GET /v1/apps/{id}/versions answers, and a bad list's problem shown; the namespace's coverage (Show
+  coverage) as a table of what GET /v1/coverage answers, and a namespace not made yet shown as empty.
 
 Screenshots of each view go to .build/screenshots/. Every wait polls the page (WebDriverWait); none sleeps.
 
@@ -47,11 +50,15 @@ checks = Checks()
 check = checks.check
 
 
-def screenshot(driver, name):
-    """The viewport, scrolled to the top, without the keyboard focus ring."""
+def screenshot(driver, name, element_id=None):
+    """The viewport, scrolled to the top, without the keyboard focus ring; or only the element `element_id`."""
     driver.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+    path = os.path.join(SCREENSHOTS, name + ".png")
+    if element_id:
+        driver.find_element(By.ID, element_id).screenshot(path)
+    else:
+        driver.save_screenshot(path)
 
 
 # Reads go through one script each, so a re-render between two calls cannot leave a stale element.
@@ -666,6 +673,95 @@ def scenario_files_scenario(driver, base, binary):
         shutil.rmtree(downloads, ignore_errors=True)
 
 
+def comparisons_scenario(driver, base):
+    """Every version side by side and coverage, from the page, against what the API answers for them."""
+    ns = f"{base}/v1/namespaces/cmp"
+    request(f"{ns}/devices", "POST", {"id": "d1", "iosVersion": "9.0"})
+    request(f"{ns}/apps", "POST", {"id": "a1", "device": "d1", "bundleId": "com.example.cmp"})
+    for event in [{"type": "launch"}, {"type": "homeButton"}]:
+        request(f"{ns}/apps/a1/events", "POST", event)
+    # The first such read of the process derives the model's bands: asked here, so the page's waits are short.
+    status, _, coverage = request(f"{ns}/coverage", "GET", timeout=300)
+    check("GET .../coverage answers 200", status == 200, status)
+    listed = "4.0,9.0,17.0"
+    status, _, compared = request(f"{ns}/apps/a1/versions?versions={listed}", "GET", timeout=120)
+    check("GET .../apps/a1/versions answers 200", status == 200, status)
+    expected = compared["apps"][0]
+    check("... and iOS 4.0 differs from 9.0 at the first callback (willFinishLaunching came with iOS 6)",
+          expected["firstDifference"] == 0, expected)
+
+    open_namespace(driver, "cmp")
+    act(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-app='a1']").click())
+    wait(driver, lambda d: text_of(d, "app-heading").startswith("App a1"))
+    field = driver.find_element(By.ID, "versions-list")
+    field.clear()
+    field.send_keys(listed, Keys.ENTER)
+    table = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#versions table.versions"))
+    check("Compare shows the callbacks side by side", table)
+    heads = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#versions thead th")]
+    check("... a column per version, in the order typed", heads == ["#", "iOS 4.0", "iOS 9.0", "iOS 17.0"], heads)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr")
+    shown = [[td.text for td in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+    lists = [expected["callbacks"][v] for v in listed.split(",")]
+    want = [[lst[i] if i < len(lst) else "—" for lst in lists] for i in range(max(map(len, lists)))]
+    check("... each cell the callback the API gives there", shown == want, (shown, want))
+    differs = driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr.differs")
+    check("... one row marked, the first difference's",
+          len(differs) == 1 and differs[0].get_attribute("data-row") == "0" and differs[0].text.startswith("≠ 1"),
+          [row.get_attribute("data-row") for row in differs])
+    background = differs[0].find_element(By.TAG_NAME, "td").value_of_css_property("background-color") if differs else ""
+    plain = rows[1].find_element(By.TAG_NAME, "td").value_of_css_property("background-color") if len(rows) > 1 else ""
+    check("... highlighted: its background is not the other rows'", background and background != plain,
+          (background, plain))
+    check("... and the verdict names it", text_of(driver, "versions").startswith("Callback 1 differs"),
+          text_of(driver, "versions"))
+    screenshot(driver, "versions", "versions")
+
+    same = "17.0,17.1"
+    _, _, alike = request(f"{ns}/apps/a1/versions?versions={same}", "GET", timeout=120)
+    field.clear()
+    field.send_keys(same, Keys.ENTER)
+    wait(driver, lambda d: "iOS 17.1" in text_of(d, "versions"))
+    marked = driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr.differs")
+    if alike["apps"][0]["firstDifference"] is None:
+        check("versions alike: no row marked, and the verdict says so",
+              not marked and text_of(driver, "versions").startswith("The callbacks are the same"), text_of(driver, "versions"))
+    else:
+        check("versions apart: the row the API names is marked",
+              [row.get_attribute("data-row") for row in marked] == [str(alike["apps"][0]["firstDifference"])])
+
+    field.clear()
+    field.send_keys("4.0,banana", Keys.ENTER)
+    shown = wait(driver, lambda d: error_text(d))
+    check("a bad list of versions shows the problem, naming the item and what is allowed",
+          shown and "invalid-field" in shown and "banana" in shown and "9.0,13.0,17.0" in shown, shown)
+    check("... and no table", not driver.find_elements(By.CSS_SELECTOR, "#versions table"))
+
+    act(driver, lambda d: d.find_element(By.ID, "coverage-show").click())
+    table = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#coverage table.coverage"))
+    check("Show coverage draws a table", table)
+    bands = [row.get_attribute("data-band") for row in driver.find_elements(By.CSS_SELECTOR, "#coverage tbody tr")]
+    label = lambda band: f"{band['from']}-<{band['until']}" if band["until"] else f"{band['from']}+"
+    check("... a row per band the apps ran on, as the API gives them", bands == [label(b) for b in coverage["bands"]],
+          (bands, coverage["bands"]))
+    cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#coverage tbody tr:first-child td")]
+    first = coverage["bands"][0] if coverage["bands"] else {}
+    want = [f"{first[k]['covered']} of {first[k]['total']} ({first[k]['covered'] * 100 // first[k]['total'] if first[k]['total'] else 100}%)"
+            for k in ["states", "transitions", "events", "callbacks", "sceneStates"]] if first else []
+    check("... each cell covered of total, as the API counts", cells == want, (cells, want))
+    missing = text_of(driver, "coverage")
+    check("... with what is not exercised listed",
+          all(name in missing for name in first.get("callbacks", {}).get("missing", [])[:3]), missing[:300])
+    screenshot(driver, "coverage", "coverage-panel")
+
+    open_namespace(driver, "not-made-yet")
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#coverage table"))
+    act(driver, lambda d: d.find_element(By.ID, "coverage-show").click())
+    shown = wait(driver, lambda d: "holds nothing yet" in text_of(d, "coverage"))
+    check("coverage of a namespace not made yet is empty, with no error", shown and not error_text(driver),
+          (text_of(driver, "coverage"), error_text(driver)))
+
+
 def scene_scenario(driver, base):
     """A scene app made from the page: its scene session gets a lane of its own."""
     field = driver.find_element(By.ID, "namespace")
@@ -863,6 +959,7 @@ def main():
                                ("scenario files", lambda: scenario_files_scenario(driver, args.base,
                                                                                   os.path.abspath(args.bin))),
                                ("stream client", lambda: stream_client_scenario(driver, args.base)),
+                               ("comparisons", lambda: comparisons_scenario(driver, args.base)),
                                ("tokens", lambda: tokens_scenario(driver, os.path.abspath(args.bin)))]:
             try:
                 scenario()
@@ -874,7 +971,8 @@ def main():
         logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
                 and "401" not in entry["message"] and "409" not in entry["message"]
                 and "404" not in entry["message"]
-                and not ("wait=20" in entry["message"] and "(Bad Request)" in entry["message"])]
+                and not ("wait=20" in entry["message"] and "(Bad Request)" in entry["message"])
+                and not ("versions=4.0%2Cbanana" in entry["message"] and "(Bad Request)" in entry["message"])]
         check("the browser console has no other errors (script errors, CSP refusals)", logs == [], logs)
     finally:
         driver.quit()

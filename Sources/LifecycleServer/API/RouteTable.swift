@@ -226,6 +226,22 @@ extension Route {
                         try service.answerPendingCallback(scope, request, app: try match.requireID(), done)
                     },
                 ])
+        case .appVersions:
+            RouteDeclaration(
+                "/v1/apps/{id}/versions", namespaced: true, access: .pathNamespace,
+                [
+                    .scoped("GET") { service, scope, request, match, done throws(APIError) in
+                        try service.compareVersions(scope, request, app: try match.requireID(), done)
+                    }
+                ])
+        case .coverage:
+            RouteDeclaration(
+                "/v1/coverage", namespaced: true, access: .pathNamespace,
+                [
+                    .scoped("GET") { service, scope, request, _, done throws(APIError) in
+                        service.coverage(scope, request, done)
+                    }
+                ])
         case .export:
             RouteDeclaration(
                 "/v1/export", namespaced: true, access: .pathNamespace,

@@ -30,6 +30,7 @@ enum DashboardAssets {
         "events.js": Asset(PackageResources.events_js, "text/javascript; charset=utf-8"),
         "timeline.js": Asset(PackageResources.timeline_js, "text/javascript; charset=utf-8"),
         "live.js": Asset(PackageResources.live_js, "text/javascript; charset=utf-8"),
+        "compare.js": Asset(PackageResources.compare_js, "text/javascript; charset=utf-8"),
         "dashboard.css": Asset(PackageResources.dashboard_css, "text/css; charset=utf-8"),
     ]
 }

@@ -21,6 +21,10 @@ enum Route: String, CaseIterable, Sendable {
     case appExits
     /// `GET` and `POST .../apps/{id}/pending-callback`: a live app's callback waiting for its answer, and its answer.
     case appPendingCallback
+    /// `GET .../apps/{id}/versions`: the app's recorded inputs replayed on other iOS versions, callbacks side by side.
+    case appVersions
+    /// `GET .../coverage`: what the namespace's apps exercised, per OS band of the model.
+    case coverage
     /// `GET .../export` and `POST .../import`: the namespace as a scenario, and a scenario applied to it.
     case export, `import`
     case namespaces, namespace, namespaceReset

@@ -34,6 +34,8 @@ struct NamespaceTokenTests {
                 ("POST", "/v1/namespaces/maps/apps"), ("GET", "/v1/namespaces/maps/apps"),
                 ("PUT", "/v1/namespaces/maps"), ("DELETE", "/v1/namespaces/maps"),
                 ("POST", "/v1/namespaces/maps/reset"), ("GET", "/v1/apps"), ("POST", "/v1/reset"),
+                ("GET", "/v1/namespaces/maps/coverage"), ("GET", "/v1/namespaces/maps/apps/a/versions"),
+                ("GET", "/v1/coverage"),
             ] {
                 let reply = try server.request(
                     method, path, body: method == "GET" || method == "DELETE" ? nil : app, headers: bearer(Self.mail))
@@ -42,6 +44,10 @@ struct NamespaceTokenTests {
             // A read token reads, and may not write.
             #expect(try server.get("/v1/namespaces/mail-1/apps/a", headers: bearer(Self.reader)).status == 200)
             #expect(try server.get("/v1/namespaces/mail-1/apps/a/events", headers: bearer(Self.reader)).status == 200)
+            #expect(try server.get("/v1/namespaces/mail-1/coverage", headers: bearer(Self.reader)).status == 200)
+            #expect(
+                try server.get("/v1/namespaces/mail-1/apps/a/versions?versions=9.0", headers: bearer(Self.reader))
+                    .status == 200)
             expectProblem(
                 try server.get("/v1/namespaces/maps/apps/a/events", headers: bearer(Self.reader)), status: 403,
                 code: "forbidden")

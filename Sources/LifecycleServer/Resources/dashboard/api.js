@@ -95,6 +95,20 @@ export class Client {
     return this.request("GET", `/apps/${encodeURIComponent(app)}/events`, undefined, { signal });
   }
 
+  /** What this namespace's apps exercised per OS band of the model (`GET .../coverage`). */
+  coverage() {
+    return this.request("GET", "/coverage");
+  }
+
+  /**
+   * The app's recorded inputs replayed on other iOS versions, its callbacks side by side (`GET
+   * .../apps/{id}/versions`); `versions`: a comma-separated list, or empty for one per band of the model.
+   */
+  versions(app, versions) {
+    const query = versions ? `?versions=${encodeURIComponent(versions)}` : "";
+    return this.request("GET", `/apps/${encodeURIComponent(app)}/versions${query}`);
+  }
+
   /** Deletes an app (`DELETE .../apps/{id}`) or a device and its apps (`DELETE .../devices/{id}`). */
   async remove(kind, id) {
     if (kind !== "apps" && kind !== "devices") throw new Error(`nothing to delete of kind ${kind}`);

@@ -3,6 +3,7 @@
 // possible), a control that moves the app to a state, scenarios exported and imported as files, and apps,
 // devices and the namespace deleted or reset after a confirmation. It uses only the public HTTP API.
 import { Client, NAMESPACE_PATTERN, Problem, isNamespaceName } from "./api.js";
+import { renderCoverage, renderVersions } from "./compare.js";
 import { appEventsFor, definitionsFrom, label, eventFrom } from "./events.js";
 import { NamespaceWatcher, TimelineFollower } from "./live.js";
 import { drawTimeline, describe } from "./timeline.js";
@@ -401,7 +402,10 @@ function select(id) {
   // Another app is a step of the tab's history, so Back returns to the one before; the same one is not.
   const hash = `#ns=${encodeURIComponent(view.client.namespace)}&app=${encodeURIComponent(id)}`;
   if (location.hash !== hash) history.pushState(null, "", hash);
-  if (view.selected !== id) Object.assign(view, { possible: null, possibleAskedFor: "", selectedSeq: null });
+  if (view.selected !== id) {
+    Object.assign(view, { possible: null, possibleAskedFor: "", selectedSeq: null });
+    $("versions").replaceChildren();
+  }
   $("timeline-detail").textContent = "";
   view.selected = id;
   const app = selectedApp();
@@ -593,6 +597,40 @@ async function createApp(submit) {
   $("app-heading").focus();
 }
 
+// ---------------------------------------------------------------- comparisons
+
+/** The namespace's coverage, asked when the button is pressed; a namespace not made yet has none. */
+async function showCoverage() {
+  const client = view.client;
+  $("coverage").replaceChildren(element("p", { class: "help" }, "Counting…"));
+  try {
+    const coverage = await client.coverage();
+    if (client === view.client) renderCoverage($("coverage"), coverage);
+    showError(null);
+  } catch (error) {
+    const missing = error instanceof Problem && error.status === 404;
+    $("coverage").replaceChildren(element("p", { class: "help" }, missing
+      ? `The namespace ${client.namespace} holds nothing yet: no coverage to show.` : "No coverage: see the error above."));
+    if (!missing) showError(error);
+  }
+}
+
+/** The selected app's callbacks on the versions the field names (or one per band), side by side. */
+async function showVersions(submit) {
+  submit.preventDefault();
+  const app = view.selected;
+  if (!selectedApp()) return;
+  $("versions").replaceChildren(element("p", { class: "help" }, "Replaying…"));
+  try {
+    const comparison = await view.client.versions(app, $("versions-list").value.replace(/\s+/g, ""));
+    if (app === view.selected) renderVersions($("versions"), comparison);
+    showError(null);
+  } catch (error) {
+    $("versions").replaceChildren(element("p", { class: "help" }, "No comparison: see the error above."));
+    showError(error);
+  }
+}
+
 function open(namespace, wantedApp) {
   const token = sessionStorage.getItem(TOKEN_KEY) || "";
   view.watcher?.stop();
@@ -606,6 +644,8 @@ function open(namespace, wantedApp) {
   $("namespace-answer").textContent = "";
   $("namespace").value = namespace;
   $("scenario-answer").textContent = "";
+  $("coverage").replaceChildren();
+  $("versions").replaceChildren();
   $("token-form").hidden = !token;
   document.title = `lifecycled · ${namespace}`;
   showError(null);
@@ -688,6 +728,8 @@ async function start() {
   $("reset-namespace").addEventListener("click", resetNamespace);
   $("export-namespace").addEventListener("click", () => exportScenario(null, $("scenario-answer")));
   $("import-file").addEventListener("change", importScenario);
+  $("coverage-show").addEventListener("click", showCoverage);
+  $("versions-form").addEventListener("submit", showVersions);
   $("token-state").textContent = sessionStorage.getItem(TOKEN_KEY) ? "a token is set for this tab" : "no token";
   const wanted = params.get("ns") || "default";
   if (isNamespaceName(wanted)) {
