@@ -52,7 +52,7 @@ let package = Package(
         //   LifecycleDaemon builds a daemon from one configuration value (the composition root)
         //   lifecycled      the executable: its command line
         //   LifecycleOpenAPI the API's types and operations, generated from api/openapi.yaml (scripts/swift-client)
-        //   LifecycleClient  the client for people's tests, over URLSession            (OpenAPI, Core, Wire, JSON)
+        //   LifecycleClient  the client for people's tests, over URLSession; explore  (OpenAPI, Core, Wire, JSON, Scenarios, Explore)
         //   LifecycleEmbedded the same client over a daemon in process                 (Client, Daemon, HTTPServer)
         .target(name: "LifecycleCore", swiftSettings: strict),
         .target(name: "Locking", swiftSettings: strict),
@@ -180,7 +180,7 @@ let package = Package(
         ),
         // Seeded random walks of the catalogue's events against an app described as in a scenario file, its
         // properties held in the format's patterns, a failing walk shrunk and written as a scenario
-        // (docs/EXPLORE.md); in process, no HTTP.
+        // (docs/EXPLORE.md); in process, or on a daemon too through a ScenarioTransport.
         .target(
             name: "LifecycleExplore",
             dependencies: ["LifecycleCore", "LifecycleJSON", "LifecycleWire", "LifecycleScenarios"],
@@ -225,7 +225,8 @@ let package = Package(
         .target(
             name: "LifecycleClient",
             dependencies: [
-                "LifecycleOpenAPI", "LifecycleCore", "LifecycleWire", "LifecycleJSON",
+                "LifecycleOpenAPI", "LifecycleCore", "LifecycleWire", "LifecycleJSON", "LifecycleScenarios",
+                "LifecycleExplore",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -236,7 +237,7 @@ let package = Package(
             name: "LifecycleEmbedded",
             dependencies: [
                 "LifecycleClient", "LifecycleDaemon", "LifecycleServer", "HTTPServer", "Locking",
-                "LifecycleCore", "LifecycleWire", "LifecycleApplication", "LifecycleOpenAPI",
+                "LifecycleCore", "LifecycleWire", "LifecycleApplication", "LifecycleOpenAPI", "LifecycleExplore",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

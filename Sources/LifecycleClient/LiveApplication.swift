@@ -61,6 +61,25 @@ public final class LiveApplication: @unchecked Sendable {
     /// implementations call.
     public func notImplemented() { answer.implemented = false }
 
+    /// The failures the delegate reported (`expect`, `check`), oldest first, each naming the callback it was
+    /// in and the simulated time: an exploration takes the first as a property found false (docs/EXPLORE.md).
+    public private(set) var failures: [String] = []
+
+    /// The team's own assertion inside a callback: when `condition` is false, `message` is a failure.
+    public func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { record(message()) }
+    }
+
+    /// Runs `body`, the team's own code inside a callback: an error it throws is a failure.
+    public func check(_ body: () throws -> Void) {
+        do { try body() } catch { record("\(error)") }
+    }
+
+    private func record(_ message: String) {
+        let inside = callback.map { " (in \($0.selector) at \($0.time.plainText) s)" } ?? ""
+        failures.append(message + inside)
+    }
+
     /// Starts the answer to `callback`.
     func begin(_ callback: PendingCallback) {
         self.callback = callback

@@ -74,6 +74,10 @@ public struct AppInstance: Equatable, Sendable, Codable {
     public var pendingTaskRequests: [PendingTaskRequest] { taskRequests ?? [] }
     /// Its running BGTaskScheduler tasks, oldest first.
     public var runningTasks: [RunningScheduledTask] { scheduledTasks ?? [] }
+    /// The identifiers of its BGTaskScheduler requests and tasks now (§15): what an event's `identifier` names.
+    public var scheduledTaskIdentifiers: [String] {
+        pendingTaskRequests.map(\.request.identifier) + runningTasks.map(\.identifier)
+    }
 
     /// Every stored property under the name it has always been saved with (`configuration` is the box's).
     private enum CodingKeys: String, CodingKey {

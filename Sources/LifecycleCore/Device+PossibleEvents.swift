@@ -74,8 +74,7 @@ extension Device {
         case .text:
             if field.name == "identifier" {
                 // A BGTaskScheduler identifier (§15): the app's requests and tasks now.
-                values += (app.pendingTaskRequests.map(\.request.identifier) + app.runningTasks.map(\.identifier))
-                    .map(EventFieldValue.string)
+                values += app.scheduledTaskIdentifiers.map(EventFieldValue.string)
             }
             if case .string(let example)? = description.example[field.name] { values.append(.string(example)) }
             values += field.suggestions.map(EventFieldValue.string)

@@ -47,6 +47,16 @@ package struct Coverage: Sendable {
         return band
     }
 
+    /// What was exercised on band `band` (nil: a version no band holds), as far as known now.
+    package func covered(in band: Int?) -> CoverageTally? {
+        band.map { exercised[$0] ?? CoverageTally() }
+    }
+
+    /// What walks exercised on band `band` (an aimed exploration's), added to the suite's.
+    package mutating func add(_ tally: CoverageTally, band: Int) {
+        exercised[band, default: CoverageTally()].formUnion(tally)
+    }
+
     /// The event types of an events request's body: one event object or an array of them.
     package static func types(of body: JSONValue) -> [String] {
         switch body {

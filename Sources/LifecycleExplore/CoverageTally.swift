@@ -13,7 +13,7 @@ package struct CoverageTally: Equatable, Sendable {
     package init() {}
 
     /// The kinds, in the order reports give them, with their names in text and JSON.
-    package static var kinds: [(name: String, key: String, path: KeyPath<CoverageTally, Set<String>>)] {
+    package static var kinds: [(name: String, key: String, path: WritableKeyPath<CoverageTally, Set<String>>)] {
         [
             ("app states", "states", \.states), ("state transitions", "transitions", \.transitions),
             ("events", "events", \.events), ("callbacks", "callbacks", \.callbacks),
@@ -56,6 +56,28 @@ package struct CoverageTally: Equatable, Sendable {
             add(kind: "sceneState", from: from.rawValue, to: to.rawValue, selector: nil)
         default: break
         }
+    }
+
+    /// What this holds that `other` does not.
+    package func subtracting(_ other: CoverageTally) -> CoverageTally {
+        var left = CoverageTally()
+        for kind in Self.kinds {
+            left[keyPath: kind.path] = self[keyPath: kind.path].subtracting(other[keyPath: kind.path])
+        }
+        return left
+    }
+
+    /// How many items this holds that `other` does not.
+    package func newCount(beyond other: CoverageTally?) -> Int {
+        guard let other else { return 0 }
+        return Self.kinds.reduce(0) { $0 + self[keyPath: $1.path].subtracting(other[keyPath: $1.path]).count }
+    }
+
+    package var isEmpty: Bool { Self.kinds.allSatisfy { self[keyPath: $0.path].isEmpty } }
+
+    /// Every item, each as `kind name`, the kinds in the reports' order.
+    package var items: [String] {
+        Self.kinds.flatMap { kind in self[keyPath: kind.path].sorted().map { "\(kind.name.dropLast()) \($0)" } }
     }
 
     package mutating func formUnion(_ other: CoverageTally) {

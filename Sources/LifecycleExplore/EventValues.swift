@@ -37,6 +37,8 @@ struct EventValues {
             var texts = field.suggestions
             if case .string(let text)? = example { texts.append(text) }
             texts += ["\(app.id)://open", "com.example.other"]
+            // A BGTaskScheduler identifier (§15): the app's requests and tasks now, as often as anything else.
+            if field.name == "identifier" { texts += app.scheduledTaskIdentifiers + app.scheduledTaskIdentifiers }
             return .string(random.pick(texts))
         case .identifier(.app):
             return device.appOrder.isEmpty ? nil : .string(random.pick(device.appOrder))

@@ -57,7 +57,8 @@ package struct Explorer: Sendable {
     }
 
     /// Runs the walks, stopping at the first that finds a property false, and shrinks that walk.
-    /// `keepingWalks`: the report holds every walk's steps. Throws when the world cannot be built.
+    /// `keepingWalks`: the report holds every walk's steps. Throws when the world cannot be built, or a daemon
+    /// refuses what the core took.
     package func run(keepingWalks: Bool = false) throws(ExploreError) -> ExploreReport {
         var report = ExploreReport()
         for walk in 0..<options.walks {
@@ -74,6 +75,7 @@ package struct Explorer: Sendable {
                 }
                 stuck = 0
                 steps.append(step)
+                if let problem = state.daemonProblem { throw ExploreError(problem) }
                 if options.everyStep { failure = world.firstFailure(in: state) }
             }
             if !options.everyStep, failure == nil { failure = world.firstFailure(in: state) }

@@ -40,7 +40,7 @@ package struct ModelBands: Sendable {
         let v = "\"iosVersion\": \"\(version)\""
         let sceneInfo =
             #""info": {"sceneManifest": {"supportsMultipleScenes": true, "configurations": [{"name": "Default Configuration"}]}}, "delegate": {"returns": {"application:configurationForConnectingSceneSession:options:": "Default Configuration"}}"#
-        let worlds = [
+        var worlds = [
             [
                 #"{"do": "POST /v1/devices", "body": {"id": "d", \#(v), "passcode": true}}"#,
                 #"{"do": "POST /v1/apps", "body": {"id": "a", "device": "d", "bundleId": "com.example.a", "info": {"backgroundModes": ["audio", "fetch", "remote-notification"]}}}"#,
@@ -51,6 +51,19 @@ package struct ModelBands: Sendable {
                 #"{"do": "POST /v1/apps", "body": {"id": "s", "device": "p", "bundleId": "com.example.s", \#(sceneInfo)}}"#,
             ],
         ]
+        // BGTaskScheduler's requests are a delegate's actions, not events: an app that submits every kind its OS
+        // has (an app cannot be made with a kind newer than its OS), so that each kind's gate is seen.
+        let kinds = ScheduledTaskKind.allCases.filter { version >= $0.since }
+        if !kinds.isEmpty {
+            let submits = kinds.map {
+                #"{"do": "submitTask", "kind": "\#($0.rawValue)", "identifier": "com.example.t.\#($0.rawValue)"}"#
+            }
+            let selector = kinds.contains(.continued) ? "touchesEnded:withEvent:" : "applicationDidEnterBackground:"
+            worlds.append([
+                #"{"do": "POST /v1/devices", "body": {"id": "t", \#(v)}}"#,
+                #"{"do": "POST /v1/apps", "body": {"id": "t", "device": "t", "bundleId": "com.example.t", "info": {"backgroundModes": ["fetch", "processing"], "bgTaskIdentifiers": ["com.example.t.*"]}, "delegate": {"actions": {"\#(selector)": [\#(submits.joined(separator: ", "))]}}}}"#,
+            ])
+        }
         return worlds.map { steps in
             ExploreWorld(
                 name: "probe", source: "ModelBands",

@@ -14,8 +14,14 @@ package struct PropertyFailure: Sendable {
 extension ExploreWorld {
     /// The first property that does not hold of `state`, through the scenario runner itself (its `${run}`,
     /// `pluck` and patterns), on reads answered in this process; nil when every one holds.
+    /// On a daemon the reads are the daemon's answers; the live delegates' assertions come first (property
+    /// `properties.count`).
     package func firstFailure(in state: WorldState) -> PropertyFailure? {
-        var runner = ScenarioRunner(transport: WorldReads(state: state))
+        if let (app, message) = state.live?.firstFailure() {
+            let shown = "app \(app.replacingOccurrences(of: Self.run, with: "${run}"))'s delegate: \(message)"
+            return PropertyFailure(property: properties.count, message: shown, mismatch: Mismatch(shown))
+        }
+        var runner = state.daemon?.runner ?? ScenarioRunner(transport: WorldReads(state: state))
         runner.runToken = Self.run
         for (index, property) in properties.enumerated() {
             do {

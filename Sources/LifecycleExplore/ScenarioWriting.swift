@@ -15,13 +15,19 @@ extension ExploreWorld {
 
     /// The ids of the world's devices, by index.
     package func deviceIDs(on version: Version?) -> [String] {
-        ((try? start(on: version))?.devices ?? []).map(\.id)
+        var local = self
+        local.daemon = nil
+        return ((try? local.start(on: version))?.devices ?? []).map(\.id)
     }
 
     /// The step that posts `step` as written in a scenario.
     package func written(_ step: WalkStep, devices: [String]) -> JSONValue {
-        let path =
-            step.app.map { "/v1/apps/\($0)/events" } ?? "/v1/devices/\(devices[step.device])/events"
+        Self.written(step, deviceID: devices[step.device])
+    }
+
+    /// The step that posts `step`, its device's id being `deviceID`.
+    static func written(_ step: WalkStep, deviceID: String) -> JSONValue {
+        let path = step.app.map { "/v1/apps/\($0)/events" } ?? "/v1/devices/\(deviceID)/events"
         return Self.withRun(
             .object([
                 "do": .string("POST \(path)"), "body": ScenarioRunner.escaped(EventEncoder.json(step.event)),
@@ -58,20 +64,28 @@ extension ExploreWorld {
     /// The scenario of a finding: the world's setup (on the walk's version), the shrunk walk's events, and the
     /// property that failed as its one expectation.
     package func scenario(of finding: ExploreFinding, seed: UInt64) -> String {
-        let devices = deviceIDs(on: finding.version)
-        let property = properties[finding.failure.property]
-        let steps =
-            setupSteps(on: finding.version) + finding.shrunk.map { written($0, devices: devices) } + [property.step]
+        let property = propertyLabel(finding.failure.property)
+        // A live delegate's assertion is the team's code: the scenario replays the events it found them with.
+        let stated =
+            properties.indices.contains(finding.failure.property) ? [properties[finding.failure.property].step] : []
+        return scenario(
+            titled: "\(name): \(property.label) found false by lifecycled explore (seed \(seed), walk \(finding.walk)"
+                + (finding.version.map { ", iOS \($0)" } ?? "") + ")",
+            version: finding.version, steps: finding.shrunk, closing: stated)
+    }
+
+    /// A scenario titled `title`: the world's setup (on `version`), `steps` as posts, then `closing`.
+    package func scenario(titled title: String, version: Version?, steps: [WalkStep], closing: [JSONValue]) -> String {
+        let devices = deviceIDs(on: version)
+        let written = setupSteps(on: version) + steps.map { self.written($0, devices: devices) } + closing
         var head = JSONWriter(reservingCapacity: 256)
         head.beginObject()
         head.key("name")
-        head.string(
-            "\(name): \(property.label) found false by lifecycled explore (seed \(seed), walk \(finding.walk)"
-                + (finding.version.map { ", iOS \($0)" } ?? "") + ")")
+        head.string(title)
         head.key("source")
         head.string(source)
         head.key("steps")
         let opening = String(decoding: head.bytes, as: UTF8.self)
-        return opening + "[\n" + steps.map { "  " + Self.line($0) }.joined(separator: ",\n") + "\n]}\n"
+        return opening + "[\n" + written.map { "  " + Self.line($0) }.joined(separator: ",\n") + "\n]}\n"
     }
 }

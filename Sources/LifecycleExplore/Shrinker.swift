@@ -34,6 +34,7 @@ package struct Shrinker: Sendable {
             return failure.property == property ? ([], failure) : nil
         }
         for step in steps where state.apply(step) {
+            guard state.daemonProblem == nil else { return nil }
             kept.append(step)
             if everyStep, let failure = world.firstFailure(in: state) {
                 return failure.property == property ? (kept, failure) : nil

@@ -1,3 +1,4 @@
+import Foundation
 package import LifecycleCore
 import LifecycleJSON
 package import LifecycleScenarios
@@ -13,6 +14,11 @@ package struct ExploreWorld: Sendable {
     /// The steps that build the world, as written (`${run}` in them).
     package var setup: [JSONValue]
     package var properties: [Property]
+    /// A daemon the walks run on too (`ExploreDaemon`); nil: in this process only.
+    package var daemon: ExploreDaemon?
+    /// The delegate of each live app (`delegate: {"live": true}`), made afresh for each walk, given the app's id
+    /// as written (`${run}` in it); nil for an app it has none for, which explore refuses.
+    package var live: (@Sendable (String) -> LiveAnswerer?)?
 
     /// What `${run}` stands for in this process: the written ids are found in the core's by it, and an event's
     /// ids are written back with `${run}` in its place.
@@ -32,7 +38,13 @@ package struct ExploreWorld: Sendable {
 
     /// The world of `scenario` (its `POST` steps, in order) and the properties of it and of `properties` (their
     /// `GET` steps with an `expect`). Throws for a step explore cannot run, naming it and what it can.
-    package init(scenario: Scenario, source: String, properties: [Scenario] = []) throws(ExploreError) {
+    /// `live`: the live apps' delegates, whose own assertions are a property (so the files may state none);
+    /// `needingProperty` false: none is needed (walks aimed at coverage).
+    package init(
+        scenario: Scenario, source: String, properties: [Scenario] = [],
+        live: (@Sendable (String) -> LiveAnswerer?)? = nil, needingProperty: Bool = true
+    ) throws(ExploreError) {
+        self.live = live
         name = scenario.name
         self.source = source
         setup = []
@@ -63,7 +75,11 @@ package struct ExploreWorld: Sendable {
                 }
             }
         }
-        guard !self.properties.isEmpty else {
+        if live == nil, let app = setup.first(where: { $0["body"]?["delegate"]?["live"] == .bool(true) }) {
+            let id = app["body"]?["id"]?.stringValue ?? "made by \(app["do"]?.stringValue ?? "")"
+            throw ExploreError("app \(id) is live: explore needs its delegate (docs/EXPLORE.md, \"Live delegates\")")
+        }
+        guard !self.properties.isEmpty || live != nil || !needingProperty else {
             throw ExploreError(
                 "no property: give a read with an expect (\(Self.reads)) in the scenario or in a --property file")
         }
@@ -92,7 +108,14 @@ package struct ExploreWorld: Sendable {
         return Scenario.onVersion(setup, version.description)
     }
 
-    /// The world built, as a daemon would build it from the setup steps (its decoders and the core).
+    /// The label of property `index`, and its request; the live delegates' assertions past the files' own.
+    package func propertyLabel(_ index: Int) -> (label: String, request: String) {
+        guard properties.indices.contains(index) else { return ("the live delegates' assertions", "in process") }
+        return (properties[index].label, properties[index].step["do"]?.stringValue ?? "")
+    }
+
+    /// The world built, as a daemon would build it from the setup steps (its decoders and the core), and on the
+    /// daemon when there is one.
     package func start(on version: Version?) throws(ExploreError) -> WorldState {
         var state = WorldState()
         for (index, written) in setupSteps(on: version).enumerated() {
@@ -125,6 +148,19 @@ package struct ExploreWorld: Sendable {
                     } catch {
                         throw APIError(error)
                     }
+                    if request.configuration.delegate.isLive {
+                        let written = id.replacingOccurrences(of: Self.run, with: "${run}")
+                        guard daemon == nil else {
+                            throw .invalidField(
+                                "delegate.live", "app \(written) is live: live delegates are explored in process only")
+                        }
+                        guard let live, live(written) != nil else {
+                            throw .invalidField(
+                                "delegate.live", "app \(written) is live: explore needs its delegate (docs/EXPLORE.md)")
+                        }
+                        if state.live == nil { state.live = LiveAnswerers() }
+                        state.live?.add(id) { live(written)! }
+                    }
                 case .events(let target, let isDevice)?:
                     let events = try EventDecoder.decode(body, deviceOnly: isDevice)
                     guard let at = state.device(holding: target, isDevice: isDevice) else {
@@ -144,6 +180,10 @@ package struct ExploreWorld: Sendable {
         }
         guard state.devices.contains(where: { !$0.appOrder.isEmpty }) else {
             throw ExploreError("the scenario makes no app: explore walks a device with at least one app")
+        }
+        if let daemon {
+            try daemon.start(setupSteps(on: version))
+            state.daemon = daemon
         }
         return state
     }

@@ -19,13 +19,22 @@ package struct WalkStep: Equatable, Sendable {
 package struct WorldState: Sendable {
     package var devices: [Device] = []
     package var timelines: [[TimelineEntry]] = []
+    /// The daemon each step the core takes is posted to as well (`ExploreDaemon`); nil: this process only.
+    var daemon: ExploreDaemon?
+    /// The first step the daemon refused although the core took it: the daemon is not the core of this process.
+    package var daemonProblem: String?
+    /// The live apps' delegates (LIFECYCLE §13); nil: every app is scripted.
+    var live: LiveAnswerers?
 
     /// Applies one step as the daemon would apply its request; false, changing nothing, when the core refuses it.
     @discardableResult
     package mutating func apply(_ step: WalkStep) -> Bool {
         do {
-            let outcome = try devices[step.device].apply([step.event], app: step.app, now: devices[step.device].time)
+            let outcome = try devices[step.device].apply(
+                [step.event], app: step.app, now: devices[step.device].time, answering: live)
             timelines[step.device] += outcome.entries
+            live?.processesEnded(in: outcome.entries)
+            post(step)
             return true
         } catch {
             return false

@@ -209,11 +209,40 @@ final class CoverageCollector: @unchecked Sendable {
         }
     }
 
-    func report(format: String) throws -> String {
+    /// What the scenarios gathered exercised, out of the model's bands; the namespaces it could not read named.
+    func coverage() -> Coverage {
         var coverage = Coverage(model: ModelBands.known)
         for (contents, posted) in gathered.withLock({ $0 }) { coverage.add(contents, posted: posted) }
         problems.withLock { $0 }.forEach(printError)
+        return coverage
+    }
+
+    func report(format: String) throws -> String {
+        let coverage = coverage()
         return format == "json" ? coverage.json() : coverage.text()
+    }
+}
+
+extension CheckCommand {
+    /// What the scenarios of `paths` exercise, each run once in a namespace of its own on a daemon in this
+    /// process, as `--coverage` counts it (`explore --aim`), and how many of them failed.
+    static func coverage(of paths: [String]) throws -> (coverage: Coverage, failed: Int) {
+        let command = try CheckCommand.parse(paths)
+        let scenarios = try command.readScenarios()
+        let (inner, daemon) = try command.makeTransport()
+        defer { daemon?.stop() }
+        let recorder = EventRecorder(inner)
+        let collector = CoverageCollector()
+        var failed = 0
+        let run = String(UUID().uuidString.lowercased().prefix(8))
+        for (index, scenario) in scenarios.enumerated() {
+            let space = "\(command.namespacePrefix)\(run)-\(index + 1)"
+            let result = command.check(
+                scenario, in: space, through: recorder,
+                inspect: { collector.add(space, recorder, nil, recorder) })
+            if result.failure != nil { failed += 1 }
+        }
+        return (collector.coverage(), failed)
     }
 }
 

@@ -104,7 +104,7 @@ struct CheckCommand: ParsableCommand {
 
     /// The scenarios the paths name, each held to the format; every problem of every file printed (`INVALID`)
     /// and exit status 2 when one does not fit.
-    private func readScenarios() throws -> [Scenario] {
+    func readScenarios() throws -> [Scenario] {
         var scenarios: [Scenario] = []
         var invalid = 0
         for file in paths.flatMap(Scenario.files) {

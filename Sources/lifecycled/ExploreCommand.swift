@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LifecycleApplication
 import LifecycleCore
 import LifecycleExplore
 import LifecycleJSON
@@ -22,7 +23,8 @@ struct ExploreCommand: ParsableCommand {
             background wakes) and checks the properties after each step (--check-at end: at its end). The same \
             seed gives the same walks. The first walk that finds a property false is shrunk (events deleted, \
             values made simpler) and written as a scenario (--out FILE, else printed) that `lifecycled check` \
-            fails the same way. Exit status: 0 every property held, 1 one was found false, 2 a file is not a \
+            fails the same way. With --url the walks run on that daemon too, in --namespace (emptied before each walk): \
+            the same walks, each event posted there and the properties read from it. Exit status: 0 every property held, 1 one was found false, 2 a file is not a \
             scenario explore can run, 64 a wrong option.
             """)
 
@@ -55,6 +57,24 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Print every walk's events, one scenario step a line.")
     var printWalks = false
 
+    @Option(
+        help:
+            "Run the walks on the daemon at this root URL too (e.g. http://127.0.0.1:8080): the same walks, the events posted and the properties read there."
+    )
+    var url: String?
+
+    @Option(help: "With --url: the namespace the walks empty and fill, each in turn (not default).")
+    var namespace = "explore"
+
+    @Option(help: "With --url: send Authorization: Bearer TOKEN with every request.")
+    var token: String?
+
+    @Option(
+        help:
+            "Aim the walks at what these scenarios (files or folders, as check takes them) do not cover, and write scenarios that cover what the walks reached (into the --out folder, else printed); repeat for more."
+    )
+    var aim: [String] = []
+
     /// Exit status 2: a file is not a scenario explore can run.
     static let unusable = ExitCode(2)
 
@@ -69,6 +89,17 @@ struct ExploreCommand: ParsableCommand {
             throw ValidationError("--check-at must be step or end, not \(checkAt)")
         }
         _ = try parsedVersions()
+        if let url, URL(string: url)?.host == nil { throw ValidationError("--url \(url) is not a URL with a host") }
+        guard NamespaceName.isValid(namespace), namespace != "default" else {
+            throw ValidationError(
+                "--namespace \(namespace) is not one explore can empty before each walk: a namespace name "
+                    + "(\(NamespaceName.pattern)) other than default")
+        }
+        if url == nil, token != nil { throw ValidationError("--token goes with --url") }
+        if !aim.isEmpty, url != nil || printWalks || checkAt != "step" {
+            throw ValidationError(
+                "--aim runs in process, properties unchecked: not with --url, --print-walks or --check-at")
+        }
     }
 
     private func parsedVersions() throws -> [Version] {
@@ -110,8 +141,14 @@ struct ExploreCommand: ParsableCommand {
         options.versions = try parsedVersions()
         options.everyStep = checkAt == "step"
         do {
-            explored = try ExploreWorld(
-                scenario: world, source: source, properties: try properties.map { try read($0).0 })
+            var made = try ExploreWorld(
+                scenario: world, source: source, properties: try properties.map { try read($0).0 },
+                needingProperty: aim.isEmpty)
+            if let url {
+                made.daemon = try ExploreDaemon(
+                    transport: URLSessionScenarioTransport(root: url), namespace: namespace, token: token)
+            }
+            explored = made
             // Every version builds the world before any walk: a version the device or the app refuses is named.
             for version in options.versions.isEmpty ? [nil] : options.versions.map(Optional.some) {
                 _ = try explored.start(on: version)
@@ -120,6 +157,7 @@ struct ExploreCommand: ParsableCommand {
             print("UNUSABLE \(scenario): \(error)")
             throw Self.unusable
         }
+        if !aim.isEmpty { return try aiming(explored, options) }
         let explorer = Explorer(world: explored, options: options)
         let started = ContinuousClock.now
         let report: ExploreReport
@@ -156,8 +194,8 @@ struct ExploreCommand: ParsableCommand {
             Data(
                 String(format: "explore: shrunk in %.3f s (%d replays)\n", finding.shrinkSeconds, finding.replays).utf8)
         )
-        let property = explored.properties[finding.failure.property]
-        print("FALSE \(property.label) (\(property.step["do"]?.stringValue ?? ""))")
+        let property = explored.propertyLabel(finding.failure.property)
+        print("FALSE \(property.label) (\(property.request))")
         print("     \(finding.failure.message)")
         if let lists = finding.failure.mismatch.lists {
             print(ScenarioReport.sideBySide(lists.expected, lists.actual, marking: lists.index))
@@ -176,5 +214,44 @@ struct ExploreCommand: ParsableCommand {
             print(written, terminator: "")
         }
         throw ExitCode.failure
+    }
+
+    /// `--aim`: the suite's coverage, walks aimed at what it misses, the walks that reached something new
+    /// written as scenarios, and the coverage before and after.
+    private func aiming(_ world: ExploreWorld, _ options: ExploreOptions) throws {
+        let (before, failed) = try CheckCommand.coverage(of: aim)
+        print(
+            "coverage of \(aim.joined(separator: ", ")) before\(failed > 0 ? " (\(failed) scenario(s) failed)" : ""):")
+        print(before.text())
+        let report: AimedExploration.Report
+        do {
+            report = try AimedExploration(world: world, options: options, before: before).run()
+        } catch {
+            print("UNUSABLE \(scenario): \(error)")
+            throw Self.unusable
+        }
+        print(
+            "aimed \(options.walks) walk\(options.walks == 1 ? "" : "s") of up to \(steps) events, seed \(seed): "
+                + "\(report.events) events; \(report.walks.count) reached what the suite had not")
+        if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+        for (number, walk) in report.walks.enumerated() {
+            let items = walk.added.keys.sorted().flatMap { band in walk.added[band]!.items.map { "\($0) (iOS \(band))" }
+            }
+            let text = world.scenario(
+                titled:
+                    "\(world.name): walk \(walk.index) aimed at what \(aim.joined(separator: ", ")) had not covered "
+                    + "(seed \(seed)\(walk.version.map { ", iOS \($0)" } ?? "")): \(items.joined(separator: ", "))",
+                version: walk.version, steps: walk.steps, closing: [])
+            print("     walk \(walk.index): \(walk.steps.count) events; covers \(items.joined(separator: ", "))")
+            if let out {
+                let file = (out as NSString).appendingPathComponent("aimed-\(number + 1).json")
+                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+                print("     wrote \(file)")
+            } else {
+                print(text, terminator: "")
+            }
+        }
+        print("coverage after, with \(out.map { "the scenarios of \($0)" } ?? "those scenarios"):")
+        print(report.after.text())
     }
 }

@@ -19,7 +19,7 @@ struct Lifecycled: ParsableCommand {
             lifecycled [<options>]
               lifecycled token new --name <name> --role <role> [--namespace <namespace> ...]
               lifecycled check [--url <url>] [--namespace <namespace> | --namespace-prefix <prefix>] [--token <token>] [--validate-only] [--junit <file>] [--coverage | --perturb | --versions <list>|all] [--format text|json] <paths> ...
-              lifecycled explore --scenario <file> [--property <file> ...] [--seed <n>] [--walks <n>] [--steps <n>] [--versions <list>] [--out <file>]
+              lifecycled explore --scenario <file> [--property <file> ...] [--seed <n>] [--walks <n>] [--steps <n>] [--versions <list>] [--url <url> [--namespace <namespace>] [--token <token>] | --aim <paths> ...] [--out <file>|<folder>]
             """,
         discussion: """
             Every setting can also come from the environment (LIFECYCLED_<KEY>, a list comma-separated) or from \

@@ -14,9 +14,15 @@ import Testing
     func bands() {
         let starts = Self.model.bands.map(\.from.description)
         // Gates of the core: launch selectors (3.0, 6.0), multitasking (4.0), URL selectors (4.2, 9.0), lock (5.0),
-        // fetch (7.0), scenes (13.0), the iOS 27 gate.
-        for gate in ["2.0", "3.0", "4.0", "4.2", "5.0", "6.0", "7.0", "9.0", "13.0", "27.0"] {
+        // fetch (7.0), scenes and BGTaskScheduler (13.0), prewarming (15.0), continued processing tasks (26.0), the
+        // iOS 27 gate.
+        for gate in ["2.0", "3.0", "4.0", "4.2", "5.0", "6.0", "7.0", "9.0", "13.0", "15.0", "26.0", "27.0"] {
             #expect(starts.contains(gate), "no band begins at \(gate): \(starts)")
+        }
+        for kind in ScheduledTaskKind.allCases {
+            #expect(starts.contains(kind.since.description), "no band begins where \(kind) tasks do: \(starts)")
+            let band = Self.model.bands[Self.model.band(of: kind.since)!].universe
+            #expect(band.events.contains("launchTask") || kind == .continued, "\(kind): \(band.events.sorted())")
         }
         #expect(starts.count < ModelBands.candidates.count / 4)
         let scenes = Self.model.bands[Self.model.band(of: Version(17, 0))!].universe
