@@ -98,19 +98,32 @@ struct AppTable: Sendable, Codable, Equatable {
         }
     }
 
-    /// Takes `other`'s app `id` (or its absence) without copying it.
-    mutating func share(_ id: String, from other: AppTable) {
-        replace(id, with: other.storage[id])
+    /// Takes `other`'s app `id` (or its absence) without copying it. `noted`: recorded in the changed set, as
+    /// any change is; a reader's copy catching up (which never asks what changed) leaves it out.
+    mutating func share(_ id: String, from other: AppTable, noted: Bool = true) {
+        replace(id, with: other.storage[id], noted: noted)
     }
 
-    /// Puts `box` (nil: nothing) in the place of app `id`, keeping every record true.
-    private mutating func replace(_ id: String, with box: AppBox?) {
+    /// A table of the apps `ids` (those that exist), sharing their boxes: what a reader's copy takes them from
+    /// (`share`). It keeps none of a table's totals or records, which no one reads of it.
+    func boxes(of ids: Set<String>) -> AppTable {
+        var table = AppTable()
+        table.storage.reserveCapacity(ids.count)
+        for id in ids {
+            if let box = storage[id] { table.storage[id] = box }
+        }
+        return table
+    }
+
+    /// Puts `box` (nil: nothing) in the place of app `id`, keeping every record true (the changed set only when
+    /// `noted`).
+    private mutating func replace(_ id: String, with box: AppBox?, noted: Bool = true) {
         recentID = nil
         recentIndex = nil
         let old = storage[id]
         if inBatch, undo.index(forKey: id) == nil { undo[id] = .some(old?.value) }
         storage[id] = box
-        changed.insert(id)
+        if noted { changed.insert(id) }
         account(id, from: old?.footprint ?? .absent, to: box?.footprint ?? .absent)
     }
 

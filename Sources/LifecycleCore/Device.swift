@@ -82,11 +82,10 @@ public struct Device: Equatable, Sendable, Codable {
 
     /// This device with only the given apps in its table: what a driver hands its readers after a change,
     /// without holding on to (and so later copying) the whole table.
+    /// Its table holds the apps' boxes alone, without the totals and records (`catchUp` reads only the boxes).
     public func changes(of ids: Set<String>) -> Device {
-        var subset = AppTable()
-        for id in ids { subset.share(id, from: apps) }
         var copy = self
-        copy.apps = subset
+        copy.apps = apps.boxes(of: ids)
         return copy
     }
 
@@ -98,8 +97,7 @@ public struct Device: Equatable, Sendable, Codable {
         self = other
         // The reader's own table comes back, uniquely held, so updating it copies nothing else.
         swap(&table, &apps)
-        for id in changed { apps.share(id, from: other.apps) }
-        _ = apps.takeChanged()
+        for id in changed { apps.share(id, from: other.apps, noted: false) }
     }
 
     /// Whether protected data (files under data protection) can be read: false while locked with a passcode,

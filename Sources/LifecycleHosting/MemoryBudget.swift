@@ -46,9 +46,24 @@ package final class MemoryBudget: Sendable {
         var byHost: [ObjectIdentifier: Holder] = [:]
 
         mutating func set(_ key: ObjectIdentifier, _ holder: Holder?) {
-            if let old = byHost[key] { add(old.namespace, old.held, sign: -1) }
+            if let old = byHost[key] { add(old.namespace, all: -old.held.total, state: -old.held.state) }
             byHost[key] = holder
-            if let holder { add(holder.namespace, holder.held, sign: 1) }
+            if let holder { add(holder.namespace, all: holder.held.total, state: holder.held.state) }
+        }
+
+        /// Sets what `host` holds in `namespace`; returns what the namespace holds now. A device telling again
+        /// what it holds, in the namespace it was in (every change), has its totals moved by the difference:
+        /// its id and the namespace's name hashed once each.
+        mutating func set(_ host: DeviceHost, namespace: String, _ held: Held) -> Int {
+            let key = ObjectIdentifier(host)
+            guard let index = byHost.index(forKey: key), byHost.values[index].namespace == namespace else {
+                let weak = byHost[key]?.host ?? WeakHost(host)
+                set(key, Holder(host: weak, namespace: namespace, held: held))
+                return byNamespace[namespace]?.all ?? 0
+            }
+            let old = byHost.values[index].held
+            byHost.values[index].held = held
+            return add(namespace, all: held.total - old.total, state: held.state - old.state)
         }
 
         /// The total over its limit, if any: the daemon's (namespace nil) first, else a namespace's; and by how much.
@@ -60,13 +75,20 @@ package final class MemoryBudget: Sendable {
             return nil
         }
 
-        private mutating func add(_ namespace: String, _ held: Held, sign: Int) {
-            total.all += sign * held.total
-            total.state += sign * held.state
-            var space = byNamespace[namespace, default: Totals()]
-            space.all += sign * held.total
-            space.state += sign * held.state
-            byNamespace[namespace] = space.all == 0 && space.state == 0 ? nil : space
+        /// Adds `all` and `state` bytes to the daemon's totals and `namespace`'s; returns what it holds now.
+        @discardableResult
+        private mutating func add(_ namespace: String, all: Int, state: Int) -> Int {
+            total.all += all
+            total.state += state
+            let space = Self.added(all, state, to: &byNamespace[namespace, default: Totals()])
+            if space.all == 0 && space.state == 0 { byNamespace[namespace] = nil }
+            return space.all
+        }
+
+        private static func added(_ all: Int, _ state: Int, to totals: inout Totals) -> Totals {
+            totals.all += all
+            totals.state += state
+            return totals
         }
     }
 
@@ -112,10 +134,8 @@ package final class MemoryBudget: Sendable {
     /// `host` (of `namespace`) holds `held` now; trims in the background when a limit is passed.
     func holds(_ host: DeviceHost, namespace: String, _ held: Held) {
         let over = holders.withLock { holders -> Bool in
-            let key = ObjectIdentifier(host)
-            let weak = holders.byHost[key]?.host ?? WeakHost(host)
-            holders.set(key, Holder(host: weak, namespace: namespace, held: held))
-            return holders.total.all > limit || (holders.byNamespace[namespace]?.all ?? 0) > namespaceLimit
+            let space = holders.set(host, namespace: namespace, held)
+            return holders.total.all > limit || space > namespaceLimit
         }
         if over { trimSoon() }
     }

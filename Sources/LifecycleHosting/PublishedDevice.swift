@@ -77,7 +77,9 @@ package struct PublishedDevice: Sendable {
             if let current = ring, made.isAbout(app: current.app) {
                 app = current.index
             } else if let id = made.app {
-                if appTimelines.index(forKey: id) == nil { appTimelines[id] = EntryRing(limit: historyLimit) }
+                if appTimelines.index(forKey: id) == nil {
+                    appTimelines[id] = EntryRing(limit: historyLimit, reserving: entries.count)
+                }
                 ring = (id, appTimelines.index(forKey: id)!)
                 app = ring!.index
             }

@@ -72,6 +72,30 @@ import Testing
         }
     }
 
+    @Test func theBudgetHoldsWhatEveryDeviceSaysItHoldsAfterEachChangeAndNothingOfADeletedOne() throws {
+        try withDaemon { server in
+            for device in 0..<2 {
+                #expect(try server.post("/v1/devices", #"{"id": "d\#(device)"}"#).status == 201)
+                #expect(
+                    try server.post(
+                        "/v1/apps",
+                        #"{"id": "a\#(device)", "device": "d\#(device)", "bundleId": "com.example.a\#(device)"}"#
+                    ).status == 201)
+            }
+            let budget = server.service.application.memoryBudget
+            let hosts = try (0..<2).map { try #require(server.service.registry.device("d\($0)")) }
+            // Each change tells the budget again what its device holds: the totals move by the difference.
+            for type in ["launch", "homeButton", "launch"] {
+                for device in 0..<2 {
+                    #expect(try server.post("/v1/apps/a\(device)/events", #"{"type": "\#(type)"}"#).status == 200)
+                    #expect(budget.total == hosts.map(\.held.total).reduce(0, +))
+                }
+            }
+            #expect(try server.delete("/v1/devices/d1").status == 204)
+            #expect(budget.total == hosts[0].held.total)
+        }
+    }
+
     @Test func aNamespaceHasABudgetOfItsOwn() throws {
         try withDaemon(configure: { $0.namespaceMemoryBytes = 1 << 20 }) { server in
             var refused: Reply?

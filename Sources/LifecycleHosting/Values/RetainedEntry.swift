@@ -232,9 +232,12 @@ package struct EntryRing: Sendable {
     /// Bytes of entries retained (`RetainedEntry.encoded`).
     package private(set) var bytes = 0
 
-    package init(limit: Int, evictedThrough: UInt64 = 0) {
+    /// `reserving`: room for that many entries at once (the entries a new timeline is made for), so a first
+    /// change does not grow the array one doubling at a time.
+    package init(limit: Int, evictedThrough: UInt64 = 0, reserving: Int = 0) {
         self.limit = limit
         self.evictedThrough = evictedThrough
+        if reserving > 0 { entries.reserveCapacity(min(reserving, limit + 1)) }
     }
 
     /// The retained entries, oldest first.
