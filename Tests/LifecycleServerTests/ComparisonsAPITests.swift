@@ -61,6 +61,20 @@ import Testing
         }
     }
 
+    /// A read token reads a namespace's coverage (the refusals are NamespaceTokenTests'); here, where the bands
+    /// are derived before the request, which the first coverage read of a process otherwise does.
+    @Test func aReadTokenReadsItsNamespacesCoverage() throws {
+        try withDaemon(tokens: NamespaceTokenTests.tokens) { (server: TestDaemon) throws in
+            let reader = [("Authorization", "Bearer \(NamespaceTokenTests.reader)")]
+            let writer = [("Authorization", "Bearer \(NamespaceTokenTests.mail)")]
+            let app = #"{"id": "a", "bundleId": "com.example.a"}"#
+            #expect(try server.post("/v1/namespaces/mail-1/apps", app, headers: writer).status == 201)
+            #expect(try server.get("/v1/namespaces/mail-1/coverage", headers: reader).status == 200)
+            expectProblem(
+                try server.get("/v1/namespaces/maps/coverage", headers: reader), status: 403, code: "forbidden")
+        }
+    }
+
     @Test func coverageOfTheDefaultNamespaceAndOfOneThatIsNot() throws {
         try withDaemon { (server: TestDaemon) throws in
             let empty = try server.get("/v1/coverage")
