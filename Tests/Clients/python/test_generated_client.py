@@ -76,6 +76,26 @@ def test_the_guides_example_runs_as_written():
         "applicationDidBecomeActive:", "applicationWillResignActive:", "applicationDidEnterBackground:"])
 
 
+def test_the_readmes_live_delegate_loop_runs_as_written():
+    """README.md's Python loop, run with this daemon's URL, namespace and token in place of its own: it answers
+    the launch's callbacks, in order, and the launch's POST then returns."""
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "README.md"), encoding="utf-8").read()
+    block = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    assert 'Client(base_url="http://127.0.0.1:8080")' in block and '"ci-42"' in block
+    code = (block.replace("import Client", "import AuthenticatedClient")
+            .replace('Client(base_url="http://127.0.0.1:8080")',
+                     f'AuthenticatedClient(base_url={os.environ["LIFECYCLED_URL"]!r}, token=TOKEN)')
+            .replace('"ci-42"', repr(NS)).replace('"tracker"', '"readme-tracker"'))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(code, {"TOKEN": os.environ["LIFECYCLED_TOKEN"]})
+    assert printed.getvalue().split() == [
+        "application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:",
+        "applicationDidBecomeActive:"]
+    with client() as c:
+        assert get_app_in_namespace.sync(NS, "readme-tracker", client=c).state == AppState.ACTIVE
+
+
 def test_a_live_delegate_answered_over_http_and_one_too_slow_killed_by_the_watchdog():
     """The app's delegate is this test's code: each callback is read with a long poll and answered with one POST
     while the events POST waits (docs/API.md, "Live delegates over HTTP"). The answer to
