@@ -116,7 +116,10 @@ package final class PendingCallbacks: Sendable {
     /// The callback of app `app` waiting for its answer; if none, `park` is asked for a poll woken when the next
     /// callback of the device is published, or the app's deletion begins (it looks again).
     package func look(app: String, orPark park: () -> Poll?) -> Look {
-        state.withLock { state in
+        // An app whose deletion has applied asks nothing more: a read woken by the deletion's start may look
+        // again only after it applied and its id was readmitted (`readmit` wakes any read parked meanwhile).
+        if let published, published.withLock({ $0.device.app(app) == nil }) { return .deleting }
+        return state.withLock { state in
             if state.deleting || state.abandoned.contains(app) { return .deleting }
             if let pending = state.waiting(app: app) { return .pending(pending) }
             // A draining daemon parks no read: it answers them all.
@@ -165,7 +168,13 @@ package final class PendingCallbacks: Sendable {
 
     /// App `app`'s deletion was applied (or refused): an app of that id added later waits for answers again.
     package func readmit(_ app: String) {
-        state.withLock { _ = $0.abandoned.remove(app) }
+        let polls = state.withLock { state -> [Poll] in
+            state.abandoned.remove(app)
+            defer { state.polls = [] }
+            return state.polls
+        }
+        // A read that parked between the deletion's start and now looks again, and finds the app gone.
+        polls.wakeElsewhere()
     }
 
     /// How many callbacks got no answer in time.

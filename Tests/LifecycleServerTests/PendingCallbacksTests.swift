@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifecycleCore
+import Locking
 import TestSupport
 import Testing
 
@@ -32,6 +33,45 @@ import Testing
             #expect(board.give(CallbackAnswer(), to: round, app: "a") == .nothingPending)
             asked.wait()
         }
+    }
+
+    /// A read woken by a deletion's start may look again only after the deletion applied and the id was
+    /// readmitted: it finds the app gone (`deleting`, a 404), and a read parked in that window is woken by the
+    /// readmission to find the same. (Seen over HTTP in a loaded run: the woken read parked again, for its wait.)
+    @Test func aReadOfADeletedAppFindsItGoneAndReadmissionWakesParkedReads() throws {
+        var device = try Device(id: "d", configuration: DeviceConfiguration())
+        var app = AppConfiguration(bundleId: "com.example.live")
+        app.delegate.live = true
+        _ = try device.addApp(id: "b", configuration: app)
+        let clock = ManualHostClock(now: 0)
+        let published = Protected(
+            PublishedDevice(
+                device: device, historyLimit: 100, historyBytes: 1 << 20, anchor: WallAnchor(clock: clock, wall: 0),
+                recording: InputRecording()))
+        let board = PendingCallbacks(clock: clock, published: published)
+        // "a" is not on the device (its deletion applied): nothing parks.
+        var parkedForGone = false
+        guard
+            case .deleting = board.look(
+                app: "a",
+                orPark: {
+                    parkedForGone = true; return nil
+                })
+        else {
+            Issue.record("a read of an app that is gone did not answer deleting")
+            return
+        }
+        #expect(!parkedForGone)
+        // A read of "b" parks; "a"'s readmission wakes it to look again.
+        let looked = Protected(0)
+        let poll = Poll(
+            clock: clock, look: { _ in looked.update { $0 += 1 } }, timerArmed: { _ in }, answered: {})
+        guard case .none(parked: true) = board.look(app: "b", orPark: { poll }) else {
+            Issue.record("the read of b did not park")
+            return
+        }
+        board.readmit("a")
+        #expect(eventually { looked.get() == 1 })
     }
 
     @Test func anUnansweredCallbackHangsAtItsTimeout() {
