@@ -287,7 +287,7 @@ let package = Package(
             name: "LifecycleClientTests",
             dependencies: [
                 "LifecycleClient", "LifecycleEmbedded", "LifecycleOpenAPI", "LifecycleCore", "LifecycleApplication",
-                "LifecycleServer", "LifecycleDaemon", "LifecycleTesting", "TestSupport",
+                "LifecycleServer", "LifecycleDaemon", "LifecycleTesting", "TestSupport", "Locking",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict

@@ -6,6 +6,7 @@ import LifecycleCore
 import LifecycleEmbedded
 import LifecycleOpenAPI
 import LifecycleTesting
+import Locking
 import OpenAPIRuntime
 import Testing
 
@@ -243,11 +244,13 @@ final class LiveWorld {
 
 /// A delegate whose `applicationDidEnterBackground:` blocks its thread for 3 s of wall-clock time: over
 /// HTTP its answer comes after a short `--live-answer-timeout`.
-final class WallClockSleeper: LiveApplicationDelegate, @unchecked Sendable {
-    private(set) var entered = 0
+final class WallClockSleeper: LiveApplicationDelegate, Sendable {
+    /// Counted on the connection's queue, read by the test while the delegate may still sleep: behind a lock.
+    private let enteredCount = Protected(0)
+    var entered: Int { enteredCount.withLock { $0 } }
 
     func applicationDidEnterBackground(_ application: LiveApplication) {
-        entered += 1
+        enteredCount.withLock { $0 += 1 }
         Thread.sleep(forTimeInterval: 3)
     }
 }

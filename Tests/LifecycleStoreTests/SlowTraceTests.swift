@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -7,7 +7,9 @@ import Testing
 
 /// The lines a logger wrote: message and metadata as text.
 final class CapturedLines: Sendable {
-    let lines = Mutex<[(message: String, metadata: [String: String])]>([])
+    /// The journal's writer and completion threads both log here: behind the project's lock box (a pthread mutex,
+    /// which ThreadSanitizer follows; it reported the `Synchronization.Mutex` held here as a race).
+    let lines = Protected<[(message: String, metadata: [String: String])]>([])
 
     var logger: Logger {
         Logger(label: "slow-trace-tests") { _ in CapturingHandler(captured: self) }
