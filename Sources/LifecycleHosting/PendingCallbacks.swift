@@ -1,7 +1,6 @@
 import Dispatch
 package import LifecycleCore
 package import Locking
-import Synchronization
 
 /// The callbacks of a device's live apps answered over HTTP (LIFECYCLE §13): a callback no in-process delegate
 /// answers is published here, on the device's queue, which then waits, up to `timeout` seconds of wall-clock
@@ -95,7 +94,8 @@ package final class PendingCallbacks: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    // The lock box ThreadSanitizer follows (it took `Synchronization.Mutex` here for races).
+    private let state = Protected(State())
     /// Signalled (under the lock) when an answer is given or the callback abandoned.
     private let answered = DispatchSemaphore(value: 0)
     private let clock: any HostClock
