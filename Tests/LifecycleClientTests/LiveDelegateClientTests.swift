@@ -189,7 +189,8 @@ final class LiveWorld {
     /// Over HTTP, a delegate that answers after `--live-answer-timeout` is too late: the daemon took the callback
     /// as hung, the watchdog ended the app, and the late answer is refused.
     @Test func aLateAnswerOverHTTPGetsTheAppKilledByTheWatchdog() async throws {
-        let world = try LiveWorld(.overHTTP, namespace: "late", configure: { $0.liveAnswerTimeout = 2 })
+        // Long enough for the launch's answers on a loaded machine; the background's answer waits for the test.
+        let world = try LiveWorld(.overHTTP, namespace: "late", configure: { $0.liveAnswerTimeout = 8 })
         defer { world.stop() }
         let app = try await Self.liveApp(world.lifecycled, id: "slow")
         let sleeper = WallClockSleeper()
@@ -204,6 +205,7 @@ final class LiveWorld {
         #expect(killed.termination?.code?.rawValue == "0x8badf00d")
         let callbacks = try await app.callbacks().items.map { "\($0.selector) \($0.duration)" }
         #expect(sleeper.entered == 1, "\(callbacks)")
+        sleeper.release.signal()
         // The answer came after the deadline: refused, counted, and the connection goes on.
         let deadline = ContinuousClock.now + .seconds(10)
         while connection.lateAnswers == 0 && ContinuousClock.now < deadline {
@@ -249,9 +251,12 @@ final class WallClockSleeper: LiveApplicationDelegate, Sendable {
     private let enteredCount = Protected(0)
     var entered: Int { enteredCount.withLock { $0 } }
 
+    /// Signalled by the test once the daemon has taken the callback as hung: the answer is late whatever the load.
+    let release = DispatchSemaphore(value: 0)
+
     func applicationDidEnterBackground(_ application: LiveApplication) {
         enteredCount.withLock { $0 += 1 }
-        Thread.sleep(forTimeInterval: 3)
+        _ = release.wait(timeout: .now() + 60)
     }
 }
 
