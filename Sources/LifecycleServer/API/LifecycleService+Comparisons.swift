@@ -9,13 +9,16 @@ import LifecycleWire
 
 /// The reads that compare: what a namespace's apps exercised (`GET .../coverage`) and an app's recorded inputs
 /// on other iOS versions (`GET .../apps/{id}/versions`). Both count or replay in process, off the event loop
-/// (on a global queue: the first one of a process derives the model's bands, `ModelBands.known`), and answer
-/// with an `ETag`, `304` when it matches.
+/// (on one serial queue of their own, so that however many clients ask, one comparison uses one core and none
+/// takes a thread of the pool the devices run on; the first one of a process derives the model's bands,
+/// `ModelBands.known`), and answer with an `ETag`, `304` when it matches.
 extension LifecycleService {
+    private static let comparisons = DispatchQueue(label: "lifecycled.comparisons")
+
     /// `GET .../coverage`: `Application.coverage(of:)`, in the JSON of `lifecycled check --coverage --json`.
     func coverage(_ scope: RequestScope, _ request: HTTPRequest, _ done: AnswerSink) {
         let application = application
-        DispatchQueue.global().async {
+        Self.comparisons.async {
             let json = application.coverage(of: scope.space).json()
             done(.read(Array(json.utf8), request: request))
         }
@@ -36,7 +39,7 @@ extension LifecycleService {
         }
         _ = try appHost(scope, id)
         let application = application
-        DispatchQueue.global().async { [versions] in
+        Self.comparisons.async { [versions] in
             let response: HTTPResponse
             do throws(APIError) {
                 var document = try application.versions(of: id, in: scope.space, on: versions).json
