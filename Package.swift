@@ -45,9 +45,11 @@ let package = Package(
         //   LifecycleWire   the API's encoders and decoders, the one problem type        (Core, JSON)
         //   LifecycleExplore seeded walks of the catalogue's events, properties, shrinking  (Core, JSON, Wire, Scenarios)
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
-        //   LifecycleHosting devices on their queues, what readers see, commit and replay (Core, Store, JSON, Locking)
+        //   LifecyclePersistence every stored format and its versions: records, markers, snapshots (Core, JSON, Wire)
+        //   LifecycleHosting devices on their queues, what readers see, commit and replay
+        //                   (Core, Store, JSON, Persistence, Locking)
         //   LifecycleApplication the business with no HTTP: namespaces, access, the journal's writer, the change feed,
-        //                   export and import policy             (Core, Store, JSON, Wire, Hosting, Scenarios, Locking)
+        //                   export and import policy (Core, Store, JSON, Wire, Persistence, Hosting, Scenarios, Locking)
         //   LifecycleServer the API over HTTP: routes, handlers, event streams          (all of the above)
         //   LifecycleDaemon builds a daemon from one configuration value (the composition root)
         //   lifecycled      the executable: its command line
@@ -94,15 +96,22 @@ let package = Package(
         .target(name: "LifecycleJSON", dependencies: ["LifecycleCore"], swiftSettings: strict),
         .target(name: "LifecycleWire", dependencies: ["LifecycleCore", "LifecycleJSON"], swiftSettings: strict),
 
-        // zlib, seen only by the snapshot compression of LifecycleHosting (Persistence/Deflate.swift).
+        // zlib, seen only by the snapshots' compression (LifecyclePersistence/Deflate.swift).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Every stored format, each with its versions: journal records of devices and namespaces, import
+        // markers, snapshots, the retained entries' compact form (docs/ARCHITECTURE.md, "Stored formats").
+        .target(
+            name: "LifecyclePersistence",
+            dependencies: ["LifecycleCore", "LifecycleJSON", "LifecycleWire", "CZlib"],
+            swiftSettings: strict
+        ),
         .target(
             name: "LifecycleHosting",
-            dependencies: ["LifecycleCore", "LifecycleStore", "LifecycleJSON", "Locking", "CZlib"],
+            dependencies: ["LifecycleCore", "LifecycleStore", "LifecycleJSON", "LifecyclePersistence", "Locking"],
             swiftSettings: strict
         ),
 
@@ -115,6 +124,7 @@ let package = Package(
                 "LifecycleStore",
                 "LifecycleJSON",
                 "LifecycleWire",
+                "LifecyclePersistence",
                 "LifecycleHosting",
                 "LifecycleScenarios",
                 "LifecycleExplore",
@@ -135,6 +145,7 @@ let package = Package(
                 "LifecycleStore",
                 "LifecycleJSON",
                 "LifecycleWire",
+                "LifecyclePersistence",
                 "LifecycleHosting",
                 "LifecycleScenarios",
                 "LifecycleExplore",
@@ -306,10 +317,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The stored formats alone: every version of every format read from its fixture (Tests/Fixtures/formats).
+        .testTarget(
+            name: "LifecyclePersistenceTests",
+            dependencies: ["LifecyclePersistence", "LifecycleCore", "LifecycleJSON", "LifecycleWire", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LifecycleApplicationTests",
             dependencies: [
                 "LifecycleApplication", "LifecycleCore", "LifecycleStore", "LifecycleWire", "LifecycleHosting",
+                "LifecyclePersistence",
                 "TestSupport", "Locking", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -318,7 +336,9 @@ let package = Package(
             name: "LifecycleServerTests",
             dependencies: [
                 "LifecycleApplication", "LifecycleServer", "LifecycleCore", "HTTPServer", "LifecycleStore",
-                "LifecycleWire", "LifecycleHosting", "Locking", "LifecycleTesting", "TestSupport", "LifecycleDaemon",
+                "LifecycleWire", "LifecyclePersistence", "LifecycleHosting", "Locking", "LifecycleTesting",
+                "TestSupport",
+                "LifecycleDaemon",
                 "LifecycleJSON",
                 "LifecycleScenarios", "LifecycleExplore", .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,6 @@
 import Dispatch
 import LifecycleCore
+import LifecyclePersistence
 
 /// The realtime clock: a timer on the device's queue for the core's next deadline.
 extension DeviceHost {

@@ -1,5 +1,6 @@
 import Dispatch
 import LifecycleCore
+package import LifecyclePersistence
 import LifecycleStore
 import Locking
 import Synchronization

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 package import LifecycleCore
+import LifecyclePersistence
 
 /// Live delegates attached to a device's apps (LIFECYCLE §13): asked on the device's queue, synchronously,
 /// as the core applies an input; their answers are journaled with it.

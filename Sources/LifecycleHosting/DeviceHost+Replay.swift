@@ -1,4 +1,5 @@
 import LifecycleCore
+package import LifecyclePersistence
 import Locking
 import Synchronization
 
@@ -34,7 +35,7 @@ extension DeviceHost {
             if let key, let fingerprint {
                 let applied = AppliedEvents(device: device, app: app, outcome: outcome)
                 let body = settings.rendering.answer(to: applied, notingEntries: false).body
-                idempotency.remember(IdempotencyKey(stored: key, app: app), .init(fingerprint: fingerprint, body: body))
+                idempotency.remember(IdempotencyKey(app: app, key: key), .init(fingerprint: fingerprint, body: body))
             }
         case .advance(let now):
             entries = device.advance(to: now, answering: answering).entries

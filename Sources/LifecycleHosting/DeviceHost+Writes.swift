@@ -1,6 +1,7 @@
 import Dispatch
 package import LifecycleCore
 import LifecycleJSON
+import LifecyclePersistence
 import LifecycleStore
 import Locking
 import Synchronization

@@ -1,6 +1,7 @@
 package import Dispatch
 import Foundation
 package import LifecycleCore
+import LifecyclePersistence
 package import LifecycleStore
 package import Locking
 import Synchronization

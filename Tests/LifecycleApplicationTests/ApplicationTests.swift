@@ -1,5 +1,6 @@
 import LifecycleCore
 import LifecycleHosting
+import LifecyclePersistence
 import LifecycleStore
 import LifecycleWire
 import Locking
@@ -17,7 +18,6 @@ struct ApplicationTests {
         func answer(to applied: AppliedEvents, notingEntries: Bool) -> RenderedAnswer {
             RenderedAnswer(body: [], entries: [])
         }
-        func entry(served: [UInt8]) -> TimelineEntry? { nil }
     }
 
     static func application(_ journal: any Journal, maxNamespaces: Int = 10) -> Application {
@@ -26,9 +26,7 @@ struct ApplicationTests {
         options.clock = ManualHostClock(now: 1_000)
         var logger = Logger(label: "ApplicationTests")
         logger.logLevel = .error
-        return Application(
-            journal: journal, options: options, logger: logger, rendering: NoRendering(),
-            version1: { _ in throw CorruptRecord() })
+        return Application(journal: journal, options: options, logger: logger, rendering: NoRendering())
     }
 
     @Test("A seed applies to a namespace that does not exist, or to an empty default, and to nothing else")

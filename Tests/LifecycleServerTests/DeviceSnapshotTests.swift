@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
+import LifecyclePersistence
 import LifecycleTesting
 import Locking
 import Testing
@@ -43,10 +44,10 @@ import Testing
                 anchorWall: 1_763_900_000.25, device: published.device, deviceTimeline: published.deviceTimeline,
                 appTimelines: published.appTimelines, idempotency: answers)
             let bytes = try saved.encoded()
-            #expect(bytes.starts(with: Array("LCSN".utf8) + [DeviceSnapshot.version]))
-            #expect(DeviceSnapshot.version == 4)
+            #expect(bytes.starts(with: Array("LCSN".utf8) + [StoredSnapshot.version]))
+            #expect(StoredSnapshot.version == 4)
 
-            let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8, rendering: WireRendering())
+            let loaded = try DeviceSnapshot(bytes: bytes, historyLimit: 8)
             #expect(loaded.anchorWall == saved.anchorWall)
             #expect(loaded.device == saved.device)
             #expect(Self.summary(loaded.deviceTimeline) == Self.summary(saved.deviceTimeline))
@@ -63,10 +64,8 @@ import Testing
     }
 
     @Test func aNewerSnapshotVersionIsRefusedByName() throws {
-        #expect(throws: DeviceSnapshot.UnknownVersion.self) {
-            try DeviceSnapshot(
-                bytes: Array("LCSN".utf8) + [DeviceSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8,
-                rendering: WireRendering())
+        #expect(throws: StoredSnapshot.UnknownVersion.self) {
+            try DeviceSnapshot(bytes: Array("LCSN".utf8) + [StoredSnapshot.version + 1, 0, 0, 0, 0], historyLimit: 8)
         }
     }
 
@@ -76,7 +75,7 @@ import Testing
         let saved = DeviceSnapshot(
             anchorWall: 0, device: device, deviceTimeline: EntryRing(limit: 8), appTimelines: [:], idempotency: [])
         let bytes = try saved.encoded()
-        #expect(try DeviceSnapshot(bytes: bytes, historyLimit: 8, rendering: WireRendering()).device == device)
+        #expect(try DeviceSnapshot(bytes: bytes, historyLimit: 8).device == device)
         var wrongLength = bytes
         wrongLength[5] &+= 1
         var cut = bytes
@@ -88,7 +87,7 @@ import Testing
         huge[9] = 0x7F
         for damaged in [wrongLength, cut, flipped, huge, Array(bytes.prefix(9))] {
             #expect(throws: CorruptRecord.self) {
-                try DeviceSnapshot(bytes: damaged, historyLimit: 8, rendering: WireRendering())
+                try DeviceSnapshot(bytes: damaged, historyLimit: 8)
             }
         }
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import LifecycleApplication
+import LifecyclePersistence
 import LifecycleStore
 import LifecycleTesting
 import Locking

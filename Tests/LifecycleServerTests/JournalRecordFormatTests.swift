@@ -1,10 +1,8 @@
 import Foundation
 import LifecycleCore
-@testable import LifecycleHosting
+import LifecyclePersistence
 @testable import LifecycleWire
 import Testing
-
-@testable import LifecycleServer
 
 /// The journal's record format: the core's values under a version tag; every earlier version still reads.
 @Suite struct JournalRecordFormatTests {
@@ -54,14 +52,14 @@ import Testing
             .device(configuration: device, wall: 1_763_900_000.123_456),
             .app(id: "a", configuration: app),
             .deleteApp(id: "a"),
-            .events(app: "a", now: 12.5, events: events, key: "/v1/apps/a/events\nk", fingerprint: .max),
+            .events(app: "a", now: 12.5, events: events, key: "k", fingerprint: .max),
             .events(app: nil, now: 0, events: [.lock], key: nil, fingerprint: nil),
             .advance(now: 1e12),
         ]
         for entry in entries {
             let bytes = entry.bytes
             #expect(bytes.starts(with: Array(#"{"v":2,"entry":"#.utf8)))
-            #expect(try JournaledInput(bytes: bytes, version1: JournalRecordVersion1.entry) == entry)
+            #expect(try JournaledInput(bytes: bytes) == entry)
         }
     }
 
@@ -111,13 +109,14 @@ import Testing
             let written = try #require(JournalRecordWriter.record(entry, prefix: prefix), "\(entry)")
             #expect(entry.bytes == written)
             let codable = JournalRecordFormat.encodedWithCodable(entry)
-            let fromWriter = try JournaledInput(bytes: written, version1: JournalRecordVersion1.entry)
-            #expect(try fromWriter == JournaledInput(bytes: codable, version1: JournalRecordVersion1.entry), "\(entry)")
+            let fromWriter = try JournaledInput(bytes: written)
+            #expect(try fromWriter == JournaledInput(bytes: codable), "\(entry)")
         }
         #expect(JournalRecordWriter.record(.deleteApp(id: "a"), prefix: prefix) == nil)
     }
 
-    /// Records as the first release wrote them (the API's request JSON) decode to the same core values.
+    /// Records as the first release wrote them (the API's request JSON) decode to the same core values; a key
+    /// scoped to its request's path reads as the key alone (the record names the app).
     @Test func version1RecordsStillDecode() throws {
         let records: [(String, JournaledInput)] = [
             (
@@ -136,7 +135,7 @@ import Testing
                 .events(
                     app: "mail", now: 3,
                     events: [.launch(background: false, url: nil, sourceApplication: nil), .homeButton],
-                    key: "/v1/apps/mail/events\nk1", fingerprint: .max)
+                    key: "k1", fingerprint: .max)
             ),
             (
                 #"{"app":null,"events":{"seconds":30,"type":"advanceTime"},"now":0,"op":"events"}"#,
@@ -146,13 +145,13 @@ import Testing
         ]
         for (text, entry) in records {
             #expect(
-                try JournaledInput(bytes: Array(text.utf8), version1: JournalRecordVersion1.entry) == entry, "\(text)")
+                try JournaledInput(bytes: Array(text.utf8)) == entry, "\(text)")
         }
     }
 
     @Test func aNewerVersionIsRefusedByName() throws {
         #expect(throws: JournalRecordFormat.UnknownVersion.self) {
-            try JournaledInput(bytes: Array(#"{"v":3,"entry":{}}"#.utf8), version1: JournalRecordVersion1.entry)
+            try JournaledInput(bytes: Array(#"{"v":3,"entry":{}}"#.utf8))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleCore
 @testable import LifecycleHosting
+import LifecyclePersistence
 import LifecycleStore
 import Locking
 import Testing
@@ -46,7 +47,7 @@ import Testing
             return
         }
         #expect(answers == outcome.answers)
-        let read = try JournaledInput(bytes: input.bytes, version1: JournalRecordVersion1.entry)
+        let read = try JournaledInput(bytes: input.bytes)
         #expect(read == input)
         // An input no live delegate answered is journaled as it always was.
         let plain = JournaledInput.events(app: "a", now: 0, events: events, key: nil, fingerprint: nil)

@@ -2,6 +2,7 @@ import LifecycleCore
 @testable import LifecycleHosting
 import LifecycleJSON
 @testable import LifecycleWire
+import LifecyclePersistence
 import Testing
 
 /// Timelines retain each entry as the core's value in `EntryCoding`'s compact form: it reads back as the

@@ -2,6 +2,7 @@ import LifecycleCore
 package import LifecycleExplore
 import LifecycleHosting
 import LifecycleJSON
+import LifecyclePersistence
 import Locking
 
 /// What a namespace's apps have exercised, as `lifecycled check --coverage` reports a suite's (`Coverage`).
@@ -28,7 +29,7 @@ extension Application {
                 if let entry = retained.entry { tally.add(entry) }
             }
             for record in records {
-                guard let input = try? JournaledInput(bytes: record, version1: version1) else { continue }
+                guard let input = try? JournaledInput(bytes: record) else { continue }
                 for event in input.events { tally.events.insert(event.type) }
             }
             coverage.add(iosVersion: iosVersion, tally)

@@ -1,5 +1,6 @@
 import Dispatch
 import LifecycleHosting
+import LifecyclePersistence
 import Locking
 import Logging
 

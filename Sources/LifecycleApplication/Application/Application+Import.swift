@@ -1,6 +1,7 @@
 import Dispatch
 import LifecycleCore
 import LifecycleHosting
+import LifecyclePersistence
 import LifecycleStore
 package import LifecycleWire
 import Locking
@@ -130,14 +131,14 @@ extension Application {
     /// A device of `space` rebuilt from an import's recorded inputs.
     private func rebuild(_ id: String, from records: [[UInt8]], in space: Namespace) throws(APIError) -> DeviceHost {
         do {
-            let creation = try JournaledInput(bytes: records[0], version1: version1)
+            let creation = try JournaledInput(bytes: records[0])
             guard case .device(let configuration, let wall) = creation else {
                 throw APIError(.importFailed, "device \(id): its first input is not its creation")
             }
             let host = makeHost(
                 try Device(id: id, configuration: configuration), in: space, anchorWall: wall, journaled: true)
             for record in records {
-                try host.replay(JournaledInput(bytes: record, version1: version1))
+                try host.replay(JournaledInput(bytes: record))
             }
             return host
         } catch let error as APIError {

@@ -1,5 +1,6 @@
 package import LifecycleCore
 import LifecycleHosting
+import LifecyclePersistence
 package import LifecycleScenarios
 package import LifecycleWire
 import Locking

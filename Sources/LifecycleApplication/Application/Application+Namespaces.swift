@@ -1,6 +1,7 @@
 import Dispatch
 import LifecycleCore
 import LifecycleHosting
+package import LifecyclePersistence
 import LifecycleStore
 package import LifecycleWire
 import Locking

@@ -1,6 +1,7 @@
 import Dispatch
 import LifecycleCore
 import LifecycleHosting
+import LifecyclePersistence
 import LifecycleStore
 import Locking
 import Logging
@@ -104,13 +105,13 @@ extension Application {
             if let snapshot = stream.snapshot {
                 let settings = hostSettings(for: space)
                 let restored = try DeviceSnapshot(
-                    bytes: snapshot.state, historyLimit: options.historyLimit, rendering: settings.rendering)
+                    bytes: snapshot.state, historyLimit: options.historyLimit)
                 host = DeviceHost(
                     snapshot: restored, stream: stream.stream, clock: options.clock, journal: journal,
                     history: historyBounds, settings: settings)
             } else {
                 guard let first = records.popFirst() else { return nil }
-                let creation = try JournaledInput(bytes: first.bytes, version1: version1)
+                let creation = try JournaledInput(bytes: first.bytes)
                 guard case .device(let configuration, let wall) = creation else {
                     throw RecoveryError(description: "device \(stream.stream): the first record is not its creation")
                 }
@@ -119,7 +120,7 @@ extension Application {
                 try host.replay(creation)
             }
             for record in records {
-                try host.replay(JournaledInput(bytes: record.bytes, version1: version1))
+                try host.replay(JournaledInput(bytes: record.bytes))
             }
         } catch let error as RecoveryError {
             throw error

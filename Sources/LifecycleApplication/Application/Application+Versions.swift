@@ -1,6 +1,7 @@
 package import LifecycleCore
 import LifecycleExplore
 import LifecycleHosting
+import LifecyclePersistence
 package import LifecycleScenarios
 package import LifecycleWire
 
@@ -24,7 +25,7 @@ extension Application {
         var inputs: [JournaledInput] = []
         for record in recorded.records {
             do {
-                inputs.append(try JournaledInput(bytes: record, version1: version1))
+                inputs.append(try JournaledInput(bytes: record))
             } catch {
                 throw .notExportable(
                     "device \(recorded.id)'s recording holds an input that no longer reads: \(error)",

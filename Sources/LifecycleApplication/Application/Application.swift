@@ -1,6 +1,6 @@
 import CoreMetrics
 import Dispatch
-package import LifecycleCore
+import LifecycleCore
 package import LifecycleHosting
 package import LifecycleStore
 package import Locking
@@ -37,18 +37,11 @@ package final class Application: Sendable {
     let sweeper = Protected<(any HostTimer)?>(nil)
     /// How entries and answers look to readers: the API's JSON, given from above.
     let rendering: any HostRendering
-    /// How a journal record of the first release's format reads (`JournalRecordFormat`).
-    package let version1: @Sendable (JSONValue) throws -> JournaledInput
-
-    package init(
-        journal: any Journal, options: ServiceOptions, logger: Logger, rendering: any HostRendering,
-        version1: @escaping @Sendable (JSONValue) throws -> JournaledInput
-    ) {
+    package init(journal: any Journal, options: ServiceOptions, logger: Logger, rendering: any HostRendering) {
         self.journal = journal
         self.options = options
         self.logger = logger
         self.rendering = rendering
-        self.version1 = version1
         namespaces = NamespaceTable(now: options.clock.now)
         access = Protected(AccessPolicy(table: options.tokens))
         exports = ExportSlots(limit: options.exportsAtOnce)

@@ -1,4 +1,5 @@
 package import LifecycleHosting
+package import LifecyclePersistence
 package import Locking
 import Synchronization
 

@@ -1,3 +1,4 @@
+package import LifecyclePersistence
 package import LifecycleWire
 import Locking
 

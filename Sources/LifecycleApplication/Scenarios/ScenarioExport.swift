@@ -1,6 +1,7 @@
 package import LifecycleCore
 package import LifecycleHosting
 import LifecycleJSON
+import LifecyclePersistence
 import LifecycleScenarios
 import LifecycleWire
 
@@ -53,16 +54,11 @@ package enum ScenarioExport {
         /// expectations are still to make.
         private var expecting: ArraySlice<Step>?
         private var appsLeft: ArraySlice<String> = []
-        /// How a record of the first release's format reads (`JournalRecordFormat`): the API's decoders as they were.
-        private let version1: @Sendable (JSONValue) throws -> JournaledInput
-
         package init(
-            name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil,
-            version1: @escaping @Sendable (JSONValue) throws -> JournaledInput
+            name: String, source: String, namespace: String, devices: [RecordedDevice], apps: Set<String>? = nil
         ) throws {
-            self.version1 = version1
             var made: [String: (created: Set<String>, deleted: Set<String>)] = [:]
-            for device in devices { made[device.id] = try appsMade(by: device, version1: version1) }
+            for device in devices { made[device.id] = try appsMade(by: device) }
             self.devices = inReplayOrder(devices, made: made)
             self.apps = apps
             var w = JSONWriter(reservingCapacity: 1024)
@@ -86,8 +82,7 @@ package enum ScenarioExport {
             while device < devices.count {
                 let recorded = devices[device]
                 if record < recorded.records.count {
-                    let input = try JournaledInput(
-                        bytes: recorded.records[record], version1: version1)
+                    let input = try JournaledInput(bytes: recorded.records[record])
                     record += 1
                     if let step = try ScenarioExport.step(replaying: input, of: recorded.id, replica: &replica) {
                         return piece(step)
@@ -162,12 +157,10 @@ package enum ScenarioExport {
     }
 
     /// The apps a device's recording creates and deletes, its records decoded one at a time.
-    private static func appsMade(by device: RecordedDevice, version1: (JSONValue) throws -> JournaledInput) throws
-        -> (created: Set<String>, deleted: Set<String>)
-    {
+    private static func appsMade(by device: RecordedDevice) throws -> (created: Set<String>, deleted: Set<String>) {
         var made: (created: Set<String>, deleted: Set<String>) = ([], [])
         for record in device.records {
-            switch try JournaledInput(bytes: record, version1: version1) {
+            switch try JournaledInput(bytes: record) {
             case .app(let app, _): made.created.insert(app)
             case .deleteApp(let app): made.deleted.insert(app)
             default: break

@@ -9,9 +9,6 @@ package protocol HostRendering: Sendable {
     /// `notingEntries`, also where each of the outcome's entries is in it, as a reader of the timeline would be
     /// served it (`RenderedAnswer.entries`, else empty).
     func answer(to applied: AppliedEvents, notingEntries: Bool) -> RenderedAnswer
-    /// The core's entry an entry was served as: snapshots of earlier builds stored entries that way. Nil when
-    /// `served` is not an entry.
-    func entry(served: [UInt8]) -> TimelineEntry?
 }
 
 /// Events a host applied, as the core left things: the device right after them, the outcome and its

@@ -9,29 +9,6 @@ package struct IdempotencyKey: Hashable, Sendable {
         self.app = app
         self.key = key
     }
-
-    /// A key as a journal record stores it, beside the record's `app`. Records and snapshots of earlier
-    /// builds stored it scoped to the request's path, `path`, a newline, then the key (a header value has
-    /// no newline); the path's part is dropped, the app being known.
-    package init(stored: String, app: String?) {
-        self.app = app
-        if let newline = stored.firstIndex(of: "\n") {
-            key = String(stored[stored.index(after: newline)...])
-        } else {
-            key = stored
-        }
-    }
-
-    /// A path-scoped key of an earlier build's snapshot, which kept no app beside it: the app is the
-    /// path's `apps/{id}`, else the key was the device's.
-    package init(pathScoped stored: String) {
-        let path = stored.prefix { $0 != "\n" }
-        let segments = path.split(separator: "/")
-        let app = segments.firstIndex(of: "apps").flatMap { index in
-            index + 1 < segments.count ? String(segments[index + 1]) : nil
-        }
-        self.init(stored: stored, app: app)
-    }
 }
 
 /// First answers to `Idempotency-Key` requests, the newest kept per device: at most `capacity` of them and

@@ -1,4 +1,5 @@
 package import LifecycleCore
+import LifecyclePersistence
 
 #if canImport(Glibc)
     import Glibc

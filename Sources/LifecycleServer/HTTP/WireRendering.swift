@@ -6,10 +6,6 @@ import LifecycleWire
 /// How hosts' results look in the API's JSON: each retained entry as `GET .../timeline` serves it, and the
 /// answer to `POST .../events`.
 struct WireRendering: HostRendering {
-    func entry(served: [UInt8]) -> TimelineEntry? {
-        (try? JSONParser.parse(served)).flatMap(EntryDecoder.entry)
-    }
-
     /// Writes retained entries as items of the array open in `w`, and stops once `w` holds `maxBytes` (so at
     /// most one entry past it: a page always moves on). Returns the `seq` of the last one written.
     /// An entry of `served` is copied from there, not rendered again.

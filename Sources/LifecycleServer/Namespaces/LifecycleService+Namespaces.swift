@@ -5,6 +5,7 @@ import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
 import LifecycleJSON
+import LifecyclePersistence
 import LifecycleWire
 import Locking
 

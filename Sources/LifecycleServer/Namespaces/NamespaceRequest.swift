@@ -1,5 +1,6 @@
 import LifecycleApplication
 import LifecycleCore
+import LifecyclePersistence
 import LifecycleWire
 
 /// The body of `PUT /v1/namespaces/{ns}`: every member optional; one left out keeps its value.

@@ -36,7 +36,7 @@ extension LifecycleService {
             make: { [recorded] in
                 try ScenarioExport.Writer(
                     name: "Export of \(what)", source: source, namespace: namespace, devices: recorded,
-                    apps: app.map { [$0] }, version1: JournalRecordVersion1.entry)
+                    apps: app.map { [$0] })
             }, done: done)
     }
 }

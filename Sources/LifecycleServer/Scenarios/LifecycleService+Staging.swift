@@ -1,4 +1,5 @@
 import LifecycleApplication
+import LifecyclePersistence
 import LifecycleStore
 
 /// An import is applied twice: its steps run in a service of its own, in memory (`stagingService`), where

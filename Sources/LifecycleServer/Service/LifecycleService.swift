@@ -39,9 +39,7 @@ public final class LifecycleService: HTTPResponder {
 
     /// `openAPIDocument`: the spec as served, when another service made it already (an import's staging service).
     init(journal: any Journal, options: ServiceOptions, logger: Logger, openAPIDocument: [UInt8]?) {
-        application = Application(
-            journal: journal, options: options, logger: logger, rendering: WireRendering(),
-            version1: JournalRecordVersion1.entry)
+        application = Application(journal: journal, options: options, logger: logger, rendering: WireRendering())
         self.options = options
         self.logger = logger
         logsAccess = options.accessLog && logger.logLevel <= .info

@@ -2,6 +2,7 @@ import HTTPServer
 import LifecycleApplication
 import LifecycleCore
 import LifecycleHosting
+import LifecyclePersistence
 import LifecycleStore
 import LifecycleWire
 import Locking

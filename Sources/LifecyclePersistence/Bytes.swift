@@ -1,16 +1,20 @@
 /// Little-endian integers, doubles, varints and length-prefixed blobs, appended.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
 
-    init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    mutating func byte(_ value: UInt8) { bytes.append(value) }
-    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func double(_ value: Double) { u64(value.bitPattern) }
+    package mutating func byte(_ value: UInt8) { bytes.append(value) }
+    package mutating func u32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    package mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    package mutating func double(_ value: Double) { u64(value.bitPattern) }
 
     /// 7 bits a byte, low bits first.
-    mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -20,13 +24,13 @@ struct ByteWriter {
     }
 
     /// A signed integer, zigzagged so small magnitudes take one byte.
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         let wide = Int64(value)
         varint(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
     }
 
     /// UTF-8 after its length as a varint.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var text = value
         text.withUTF8 { utf8 in
             varint(UInt64(utf8.count))
@@ -34,12 +38,12 @@ struct ByteWriter {
         }
     }
 
-    mutating func blob(_ data: [UInt8]) {
+    package mutating func blob(_ data: [UInt8]) {
         u32(UInt32(data.count))
         bytes += data
     }
 
-    mutating func blob(_ data: UnsafeRawBufferPointer) {
+    package mutating func blob(_ data: UnsafeRawBufferPointer) {
         u32(UInt32(data.count))
         bytes.append(contentsOf: data)
     }
@@ -47,32 +51,32 @@ struct ByteWriter {
 
 /// Reads what `ByteWriter` wrote, from an array or from memory lent for the read (a retained entry's
 /// bytes); throws on anything cut short or out of range.
-struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+package struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
     private let bytes: Bytes
     private var offset: Int
 
-    init(_ bytes: Bytes) {
+    package init(_ bytes: Bytes) {
         self.bytes = bytes
         offset = bytes.startIndex
     }
 
-    var isAtEnd: Bool { offset == bytes.endIndex }
+    package var isAtEnd: Bool { offset == bytes.endIndex }
 
-    mutating func take(_ count: Int) throws -> Bytes.SubSequence {
+    package mutating func take(_ count: Int) throws -> Bytes.SubSequence {
         guard count >= 0, count <= bytes.endIndex - offset else { throw CorruptRecord() }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
-    mutating func byte() throws -> UInt8 {
+    package mutating func byte() throws -> UInt8 {
         guard offset < bytes.endIndex else { throw CorruptRecord() }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func u32() throws -> UInt32 { UInt32(try little(4)) }
+    package mutating func u32() throws -> UInt32 { UInt32(try little(4)) }
 
-    mutating func u64() throws -> UInt64 { try little(8) }
+    package mutating func u64() throws -> UInt64 { try little(8) }
 
     /// `count` bytes, little-endian.
     private mutating func little(_ count: Int) throws -> UInt64 {
@@ -83,9 +87,9 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
         return value
     }
 
-    mutating func double() throws -> Double { Double(bitPattern: try u64()) }
+    package mutating func double() throws -> Double { Double(bitPattern: try u64()) }
 
-    mutating func varint() throws -> UInt64 {
+    package mutating func varint() throws -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -97,26 +101,26 @@ struct ByteReader<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int
         }
     }
 
-    mutating func integer() throws -> Int {
+    package mutating func integer() throws -> Int {
         let raw = try varint()
         let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
         guard let integer = Int(exactly: value) else { throw CorruptRecord() }
         return integer
     }
 
-    mutating func string() throws -> String { String(decoding: try utf8(), as: UTF8.self) }
+    package mutating func string() throws -> String { String(decoding: try utf8(), as: UTF8.self) }
 
     /// The bytes of a string `string` would read.
-    mutating func utf8() throws -> Bytes.SubSequence {
+    package mutating func utf8() throws -> Bytes.SubSequence {
         let count = try varint()
         guard count <= UInt64(bytes.endIndex - offset) else { throw CorruptRecord() }
         return try take(Int(count))
     }
 
-    mutating func blob() throws -> Bytes.SubSequence { try take(Int(try u32())) }
+    package mutating func blob() throws -> Bytes.SubSequence { try take(Int(try u32())) }
 
     /// Everything not read yet.
-    mutating func rest() -> Bytes.SubSequence {
+    package mutating func rest() -> Bytes.SubSequence {
         defer { offset = bytes.endIndex }
         return bytes[offset...]
     }

@@ -1,10 +1,9 @@
 import LifecycleCore
-import LifecycleHosting
 import LifecycleJSON
-import LifecycleWire
 
 /// What a namespace is besides its devices and apps: the settings `PUT /v1/namespaces/{ns}` sets and the
-/// wall-clock times its TTL runs on. Journaled whole, as the only record of the namespace's stream.
+/// wall-clock times its TTL runs on. Journaled whole, as the only record of the namespace's stream
+/// (`@namespace/NAME`): version 1, a JSON object with `"v":1`, the only version written so far.
 package struct NamespaceSettings: Equatable, Sendable {
     /// Wall-clock seconds since 1970.
     package var createdAt: Double
@@ -19,19 +18,15 @@ package struct NamespaceSettings: Equatable, Sendable {
     /// Whether it takes no changes, while it moves to another shard (`WriteGate`).
     package var frozen = false
 
-    /// Whether the namespace has been idle for its TTL at `now`; a frozen one never is (it is moving to another
-    /// shard: deleting it would lose what is moving).
-    package func expired(at now: Double) -> Bool {
-        guard let ttlSeconds, !frozen else { return false }
-        return now - lastUsedAt >= Double(ttlSeconds)
-    }
+    /// The record format's version, its `"v"`.
+    package static let version = 1
 
     /// The journal record.
     package var record: [UInt8] {
         var w = JSONWriter(reservingCapacity: 128)
         w.beginObject()
         w.field("v")
-        w.int(1)
+        w.int(Self.version)
         w.field("createdAt")
         w.number(createdAt)
         w.field("lastUsedAt")
@@ -57,12 +52,10 @@ package struct NamespaceSettings: Equatable, Sendable {
         return w.bytes
     }
 
-    struct CorruptRecord: Error {}
-
     /// Reads a journal record back.
     package init(record: [UInt8]) throws {
         let value = try JSONParser.parse(record)
-        guard value["v"]?.numberValue == 1, let createdAt = value["createdAt"]?.numberValue,
+        guard value["v"]?.numberValue == Double(Self.version), let createdAt = value["createdAt"]?.numberValue,
             let lastUsedAt = value["lastUsedAt"]?.numberValue
         else { throw CorruptRecord() }
         self.createdAt = createdAt

@@ -1,5 +1,5 @@
 import LifecycleCore
-import LifecycleHosting
+import LifecycleJSON
 import LifecycleWire
 
 /// The journal records of the first release (format version 1): the request JSON as posted, read with the
@@ -26,7 +26,8 @@ enum JournalRecordVersion1 {
             let app = value["app"]?.stringValue
             return .events(
                 app: app, now: now, events: try EventDecoder.decode(events, deviceOnly: app == nil, replaying: true),
-                key: value["key"]?.stringValue, fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
+                key: value["key"]?.stringValue.map { PathScopedKey.split($0).key },
+                fingerprint: value["fp"]?.stringValue.flatMap { UInt64($0) })
         case "advance":
             guard let now = value["now"]?.numberValue else { throw CorruptRecord() }
             return .advance(now: now)

@@ -7,22 +7,25 @@ import LifecycleJSON
 /// writing, and the namespace when the import was creating it), so an import is there whole or not at all.
 package struct ImportMarker: Equatable, Sendable {
     /// The namespace the import writes into.
-    var namespace: String
+    package var namespace: String
     /// Whether the import creates it (a rolled-back import takes it away again).
     package var newNamespace: Bool
     /// The journal streams of the devices it writes.
-    var streams: [String]
+    package var streams: [String]
 
     /// Markers' streams: `@import/` and a name of the import's own (`@` is in no device id nor namespace name).
     package static let prefix = "@import/"
 
     package static func isMarker(_ stream: String) -> Bool { stream.hasPrefix(prefix) }
 
+    /// The record format's version, its `"v"`.
+    package static let version = 1
+
     package var record: [UInt8] {
         var w = JSONWriter(reservingCapacity: 128 + streams.count * 32)
         w.beginObject()
         w.field("v")
-        w.int(1)
+        w.int(Self.version)
         w.field("namespace")
         w.string(namespace)
         w.field("newNamespace")
@@ -35,8 +38,6 @@ package struct ImportMarker: Equatable, Sendable {
         return w.bytes
     }
 
-    struct CorruptRecord: Error {}
-
     package init(namespace: String, newNamespace: Bool, streams: [String]) {
         self.namespace = namespace
         self.newNamespace = newNamespace
@@ -45,7 +46,7 @@ package struct ImportMarker: Equatable, Sendable {
 
     package init(record: [UInt8]) throws {
         let value = try JSONParser.parse(record)
-        guard value["v"]?.numberValue == 1, let namespace = value["namespace"]?.stringValue,
+        guard value["v"]?.numberValue == Double(Self.version), let namespace = value["namespace"]?.stringValue,
             case .bool(let newNamespace)? = value["newNamespace"], case .array(let streams)? = value["streams"]
         else {
             throw CorruptRecord()
@@ -56,20 +57,5 @@ package struct ImportMarker: Equatable, Sendable {
             guard let name = stream.stringValue else { throw CorruptRecord() }
             return name
         }
-    }
-}
-
-/// What the markers found at start-up say to take away.
-package struct AbandonedImports {
-    package init() {}
-
-    package var markers: [String] = []
-    package var namespaces: Set<String> = []
-    package var streams: Set<String> = []
-
-    package mutating func add(_ marker: ImportMarker, stream: String) {
-        markers.append(stream)
-        if marker.newNamespace { namespaces.insert(marker.namespace) }
-        streams.formUnion(marker.streams)
     }
 }

@@ -1,4 +1,4 @@
-import LifecycleCore
+package import LifecycleCore
 import LifecycleJSON
 
 /// A timeline entry in the form timelines retain it and snapshots store it: the core's value, compact.
@@ -7,9 +7,9 @@ import LifecycleJSON
 /// the core's enumerations are UTF-8 after a varint length (enumerations by their raw values, so adding a
 /// case changes no stored byte); optionals a byte 0 or 1 before the value; integers zigzag varints;
 /// numbers 8 bytes; JSON values a tag and their contents. The snapshot's version covers this layout.
-enum EntryCoding {
+package enum EntryCoding {
     /// The first byte: the entry's kind.
-    enum Kind: UInt8 {
+    package enum Kind: UInt8 {
         case callback, notification, state, termination, runLoop, device, backgroundTask, sceneState, resource,
             snapshot, launchImage, wakeRefused
         /// A termination that says whether the app was in front: `termination`'s members, then that flag.
@@ -22,7 +22,7 @@ enum EntryCoding {
     }
 
     /// Appends the entry's bytes to `w`.
-    static func encode(_ entry: TimelineEntry, into w: inout ByteWriter) {
+    package static func encode(_ entry: TimelineEntry, into w: inout ByteWriter) {
         func choice<Choice: RawRepresentable<String>>(_ value: Choice) { w.string(value.rawValue) }
         func optional<Value>(_ value: Value?, _ write: (Value) -> Void) {
             w.byte(value == nil ? 0 : 1)
@@ -103,8 +103,20 @@ enum EntryCoding {
         }
     }
 
-    static func decode<Bytes: RandomAccessCollection<UInt8>>(
-        _ bytes: Bytes, seq: UInt64, app: String?, session: String?
+    /// The entry `bytes` hold (what `encode` wrote), with what is kept beside them.
+    package static func decode(_ bytes: [UInt8], seq: UInt64, app: String?, session: String?) throws -> TimelineEntry {
+        try decode(of: bytes, seq: seq, app: app, session: session)
+    }
+
+    /// The same from memory lent for the read (a retained entry's bytes).
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, seq: UInt64, app: String?, session: String?
+    ) throws -> TimelineEntry {
+        try decode(of: bytes, seq: seq, app: app, session: session)
+    }
+
+    private static func decode<Bytes: RandomAccessCollection<UInt8>>(
+        of bytes: Bytes, seq: UInt64, app: String?, session: String?
     ) throws -> TimelineEntry where Bytes.Index == Int {
         var r = ByteReader(bytes)
         guard let kind = Kind(rawValue: try r.byte()) else { throw CorruptRecord() }
@@ -183,7 +195,7 @@ enum EntryCoding {
     }
 
     /// The kind of an entry's bytes, without decoding the rest.
-    static func kind(of bytes: some Collection<UInt8>) -> Kind? { bytes.first.flatMap(Kind.init(rawValue:)) }
+    package static func kind(of bytes: some Collection<UInt8>) -> Kind? { bytes.first.flatMap(Kind.init(rawValue:)) }
 
     private static func start(_ kind: Kind, _ time: Double, _ w: inout ByteWriter) {
         w.byte(kind.rawValue)

@@ -24,18 +24,17 @@ package enum JournaledInput: Equatable, Codable {
     /// The record in the current format.
     package var bytes: [UInt8] { JournalRecordFormat.encode(self) }
 
-    /// Decodes a record of any version. Version 1 records are the first release's request JSON, which only
-    /// the API's decoders read: `version1` is how (`JournalRecordVersion1.entry`).
-    package init(bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws {
-        self = try JournalRecordFormat.decode(bytes, version1: version1)
+    /// Decodes a record of any version.
+    package init(bytes: [UInt8]) throws {
+        self = try JournalRecordFormat.decode(bytes)
     }
 }
 
 /// The versions of the journal's record format.
 ///
 /// - Version 1 (the first release): the API's request JSON, `{"op": ..., "config" | "events": <as posted>,
-///   "now", "wall", "key", "fp"}`, read with the API's decoders (`JournalRecordVersion1`, in the API's
-///   module: hosting knows no request format).
+///   "now", "wall", "key", "fp"}`, read with the API's decoders as they were then (`JournalRecordVersion1`);
+///   its idempotency keys are scoped to the request's path (`PathScopedKey`).
 /// - Version 2: `{"v":2,"entry":<JournaledInput as Codable JSON>}`: the core's values. An `Event` case added
 ///   later is one more Codable case: no new version is needed for it.
 package enum JournalRecordFormat {
@@ -63,20 +62,35 @@ package enum JournalRecordFormat {
         return prefix + Array(body) + [UInt8(ascii: "}")]
     }
 
-    package static func decode(_ bytes: [UInt8], version1: (JSONValue) throws -> JournaledInput) throws
-        -> JournaledInput
-    {
+    package static func decode(_ bytes: [UInt8]) throws -> JournaledInput {
         if bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") {
-            return try JSONDecoder().decode(JournaledInput.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
+            let entry = try JSONDecoder().decode(
+                JournaledInput.self, from: Data(bytes[prefix.count..<(bytes.count - 1)]))
+            return entry.withKeysUnscoped
         }
         let value = try JSONParser.parse(bytes)
         if let version = value["v"] { throw UnknownVersion(version: "\(version)") }
-        return try version1(value)
+        return try JournalRecordVersion1.entry(value)
     }
 
     private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return encoder
+    }
+}
+
+extension JournaledInput {
+    /// The entry with its idempotency key as the client sent it: builds before keys were the app's wrote version 2
+    /// records with the key scoped to its request's path too (`PathScopedKey`).
+    fileprivate var withKeysUnscoped: JournaledInput {
+        switch self {
+        case .events(let app, let now, let events, let key?, let fingerprint) where key.contains("\n"):
+            .events(app: app, now: now, events: events, key: PathScopedKey.split(key).key, fingerprint: fingerprint)
+        case .answered(let input, let answers):
+            .answered(input: input.withKeysUnscoped, answers: answers)
+        default:
+            self
+        }
     }
 }
