@@ -161,6 +161,11 @@ package final class DeviceHost: @unchecked Sendable {
     /// Gives up about `bytes` for the daemon's budget: its oldest entries, else its oldest remembered answers,
     /// else its recording. False when it had nothing left to give.
     func giveUp(bytes: Int) -> Bool {
+        let traced = settings.trace == nil ? 0 : SlowTrace.now()
+        defer {
+            settings.trace?.note(
+                "budget trim", from: traced, to: SlowTrace.now(), detail: ["device": id, "bytes": String(bytes)])
+        }
         let (evicted, dropped) = shared.withLock { shared -> (Int, Bool) in
             let evicted = shared.evict(bytes: bytes)
             let dropped = evicted == 0 && answerBytes.load(ordering: .relaxed) == 0 && shared.recording.bytes > 0

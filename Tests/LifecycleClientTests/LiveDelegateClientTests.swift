@@ -78,16 +78,25 @@ final class LiveWorld {
     private let running: TestDaemon?
     private var connections: [LiveDelegateConnection] = []
 
+    /// The delegates get 60 s to answer each callback, not the default 10: over HTTP on a loaded machine (the whole
+    /// suite running in parallel) a long poll's round trip has taken longer, and the app was taken as hung. A test
+    /// of the timeout sets its own.
     init(_ form: LiveForm, namespace: String, configure: (inout ServiceOptions) -> Void = { _ in }) throws {
         switch form {
         case .embedded:
             var configuration = DaemonConfiguration()
+            configuration.service.liveAnswerTimeout = 60
             configure(&configuration.service)
             let daemon = try EmbeddedDaemon(configuration: configuration)
             (embedded, running) = (daemon, nil)
             lifecycled = daemon.client(namespace: namespace)
         case .overHTTP:
-            let daemon = try TestDaemon(transport: .live, configure: configure)
+            let daemon = try TestDaemon(
+                transport: .live,
+                configure: { options in
+                    options.liveAnswerTimeout = 60
+                    configure(&options)
+                })
             (embedded, running) = (nil, daemon)
             let url = try #require(URL(string: "http://127.0.0.1:\(daemon.port)"))
             lifecycled = LifecycledClient(url: url, namespace: namespace)

@@ -16,14 +16,12 @@ extension Application {
     package func coverage(of space: Namespace) -> Coverage {
         var coverage = Coverage(model: ModelBands.known)
         for host in space.registry.allDevices().sorted(by: { $0.id < $1.id }) {
-            let read = host.shared.withLock { shared -> (String, EntryRing, [[UInt8]])? in
+            let read = host.shared.withLock { shared -> (String, EntryRing, InputRecording)? in
                 guard !shared.gone else { return nil }
-                return (
-                    shared.device.configuration.iosVersion.description, shared.deviceTimeline,
-                    shared.recording.records
-                )
+                return (shared.device.configuration.iosVersion.description, shared.deviceTimeline, shared.recording)
             }
-            guard let (iosVersion, timeline, records) = read else { continue }
+            guard let (iosVersion, timeline, recording) = read else { continue }
+            let records = recording.records
             var tally = CoverageTally()
             for retained in timeline.retained {
                 if let entry = retained.entry { tally.add(entry) }

@@ -1,3 +1,4 @@
+import LifecycleCore
 import LifecycleHosting
 package import LifecycleWire
 import Locking
@@ -26,15 +27,19 @@ extension Application {
         var recorded: [RecordedDevice] = []
         var unrecorded: [String] = []
         for host in hosts {
-            let read = host.shared.withLock { shared -> RecordedDevice? in
+            let read = host.shared.withLock { shared -> (InputRecording, Device, [String: EntryRing])? in
                 guard !shared.gone, shared.recording.complete else { return nil }
                 // The state its inputs made, not a realtime clock's reading now (`current`): deadlines that passed
                 // since are in no input yet, and the replay must end where the expectations say.
-                return RecordedDevice(
-                    id: host.id, records: shared.recording.records, device: shared.device,
-                    timelines: shared.appTimelines)
+                return (shared.recording, shared.device, shared.appTimelines)
             }
-            if let read { recorded.append(read) } else if !host.shared.withLock(\.gone) { unrecorded.append(host.id) }
+            // The records are copied out of the recording here, outside the device's lock.
+            if let (recording, device, timelines) = read {
+                recorded.append(
+                    RecordedDevice(id: host.id, records: recording.records, device: device, timelines: timelines))
+            } else if !host.shared.withLock(\.gone) {
+                unrecorded.append(host.id)
+            }
         }
         if !unrecorded.isEmpty {
             throw .notExportable(

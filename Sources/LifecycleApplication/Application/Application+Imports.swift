@@ -108,7 +108,7 @@ extension Application {
         for id in ids {
             guard let host = stagedRegistry?.device(id) else { continue }
             let recording = host.shared.withLock { $0.recording }
-            guard recording.complete, !recording.records.isEmpty else {
+            guard recording.complete, recording.count > 0 else {
                 throw .importFailed(
                     "device \(id) took more than \(Self.stagingRecordingBytes) bytes of inputs, more than an import "
                         + "may write for one device; nothing of the import stays", step: nil)
