@@ -27,7 +27,7 @@ extension DeviceHost {
 
 extension PublishedDevice {
     /// What the device holds against the daemon's budget: its entries and its recording.
-    var heldBytes: Int { retainedBytes + recording.bytes }
+    var heldBytes: Int { retainedBytes + recording.heldBytes }
 
     mutating func record(_ step: InputRecording.Step) {
         switch step {

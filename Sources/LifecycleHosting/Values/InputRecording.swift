@@ -22,8 +22,12 @@ package struct InputRecording: Sendable {
         for record in records { append(record) }
     }
 
-    /// Bytes of the records kept (what the daemon's budget counts).
+    /// Bytes of the records kept (what `--recording-bytes` bounds).
     package var bytes: Int { storage.count }
+
+    /// Bytes the recording takes in memory, what the daemon's budget counts: its buffer and offsets as allocated,
+    /// which grow by doubling, so up to twice `bytes`.
+    package var heldBytes: Int { storage.capacity + ends.capacity * MemoryLayout<Int>.stride }
 
     /// How many records are kept.
     package var count: Int { ends.count }
