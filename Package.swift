@@ -279,7 +279,7 @@ let package = Package(
             name: "instruction-count",
             dependencies: [
                 "LifecycleCore", "LifecycleApplication", "LifecycleServer", "HTTPServer", "LifecycleStore",
-                "LifecycleWire", "LifecycleHosting", "LifecycleJSON", "LifecycleDaemon",
+                "LifecycleWire", "LifecycleHosting", "LifecycleJSON", "LifecycleDaemon", "LifecycleScenarios",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/InstructionCount",

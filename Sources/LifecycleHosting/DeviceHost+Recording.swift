@@ -26,8 +26,8 @@ extension DeviceHost {
 }
 
 extension PublishedDevice {
-    /// What the device holds against the daemon's budget: its entries and its recording.
-    var heldBytes: Int { retainedBytes + recording.heldBytes }
+    /// What the device holds against the daemon's budget: its entries, its timelines' slots and its recording.
+    var heldBytes: Int { retainedBytes + slotBytes + recording.heldBytes }
 
     mutating func record(_ step: InputRecording.Step) {
         switch step {

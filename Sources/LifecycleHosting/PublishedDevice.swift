@@ -32,6 +32,8 @@ package struct PublishedDevice: Sendable {
     package let historyBytes: Int
     /// Bytes of the entries retained in any of the device's timelines, each counted once.
     package private(set) var retainedBytes = 0
+    /// Bytes the timelines' slots take (`EntryRing.slotBytes`, summed), which the budget counts beside them.
+    package private(set) var slotBytes = 0
     /// The wall clock a realtime clock follows, and where it read 0 on it.
     package let anchor: WallAnchor
     /// The inputs that replay the device from its creation, as long as it keeps them.
@@ -46,6 +48,7 @@ package struct PublishedDevice: Sendable {
         self.historyBytes = historyBytes
         self.anchor = anchor
         deviceTimeline = EntryRing(limit: historyLimit)
+        slotBytes = deviceTimeline.slotBytes
     }
 
     /// Installs timelines restored from a snapshot, then evicts what is over the byte cap.
@@ -54,6 +57,7 @@ package struct PublishedDevice: Sendable {
         self.appTimelines = appTimelines
         served = .none
         retainedBytes = deviceTimeline.bytes
+        slotBytes = appTimelines.values.reduce(deviceTimeline.slotBytes) { $0 + $1.slotBytes }
         for ring in appTimelines.values {
             for entry in ring.retained where entry.seq <= deviceTimeline.evictedThrough {
                 retainedBytes += entry.encodedCount
@@ -78,7 +82,9 @@ package struct PublishedDevice: Sendable {
                 app = current.index
             } else if let id = made.app {
                 if appTimelines.index(forKey: id) == nil {
-                    appTimelines[id] = EntryRing(limit: historyLimit, reserving: entries.count)
+                    let made = EntryRing(limit: historyLimit, reserving: entries.count)
+                    slotBytes += made.slotBytes
+                    appTimelines[id] = made
                 }
                 ring = (id, appTimelines.index(forKey: id)!)
                 app = ring!.index
@@ -86,13 +92,19 @@ package struct PublishedDevice: Sendable {
             // An equal entry's body, if the app's timeline (or the device's, for a device's entry) holds one.
             let entry = app.map { appTimelines.values[$0].sharing(made) } ?? deviceTimeline.sharing(made)
             retainedBytes += entry.encodedCount
-            if let dropped = deviceTimeline.append(entry) {
+            let deviceSlots = deviceTimeline.slotBytes
+            let droppedFromDevice = deviceTimeline.append(entry)
+            slotBytes += deviceTimeline.slotBytes - deviceSlots
+            if let dropped = droppedFromDevice {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
             guard let app else { continue }
             appEntriesRetained += 1
-            if let dropped = appTimelines.values[app].append(entry) {
+            let appSlots = appTimelines.values[app].slotBytes
+            let droppedFromApp = appTimelines.values[app].append(entry)
+            slotBytes += appTimelines.values[app].slotBytes - appSlots
+            if let dropped = droppedFromApp {
                 evicted += 1
                 releaseFromApp(dropped)
             }
@@ -103,20 +115,29 @@ package struct PublishedDevice: Sendable {
     mutating func removeTimeline(of app: String) {
         guard let ring = appTimelines.removeValue(forKey: app) else { return }
         appEntriesRetained -= ring.count
+        slotBytes -= ring.slotBytes
         for entry in ring.retained { releaseFromApp(entry, counted: false) }
     }
 
     /// Evicts the oldest entries of the device, from whichever timeline holds them, until the device holds
     /// at most `historyBytes`; returns how many ring entries were evicted.
-    private mutating func evictOverBytes() -> Int { evict(downTo: historyBytes) }
+    private mutating func evictOverBytes() -> Int {
+        let cap = historyBytes
+        return evict { retained, _ in retained > cap }
+    }
 
-    /// Evicts the device's oldest entries until `bytes` fewer are retained (or none are): for the daemon's
-    /// budget (`MemoryBudget`). Returns how many ring entries were evicted.
-    mutating func evict(bytes: Int) -> Int { evict(downTo: max(0, retainedBytes - bytes)) }
+    /// Evicts the device's oldest entries until its timelines hold `bytes` fewer, their slots counted (or hold
+    /// none): for the daemon's budget (`MemoryBudget`). Returns how many ring entries were evicted.
+    mutating func evict(bytes: Int) -> Int {
+        let target = retainedBytes + slotBytes - bytes
+        return evict { retained, slots in retained + slots > target }
+    }
 
-    private mutating func evict(downTo limit: Int) -> Int {
+    /// Evicts the device's oldest entries, whichever timeline holds them, while `over` holds of the entries'
+    /// bytes and the slots'.
+    private mutating func evict(while over: (_ retained: Int, _ slots: Int) -> Bool) -> Int {
         var evicted = 0
-        while retainedBytes > limit {
+        while over(retainedBytes, slotBytes) {
             var oldestApp: String?
             var oldestSeq = deviceTimeline.oldestSeq ?? .max
             for (app, ring) in appTimelines {
@@ -125,12 +146,16 @@ package struct PublishedDevice: Sendable {
                     oldestApp = app
                 }
             }
-            if let app = oldestApp, let dropped = appTimelines[app]?.evictOldest() {
+            if let app = oldestApp, let index = appTimelines.index(forKey: app) {
+                let slots = appTimelines.values[index].slotBytes
+                guard let dropped = appTimelines.values[index].evictOldest() else { break }
+                slotBytes += appTimelines.values[index].slotBytes - slots
                 releaseFromApp(dropped)
-            } else if let dropped = deviceTimeline.evictOldest() {
-                releaseFromDevice(dropped)
             } else {
-                break
+                let slots = deviceTimeline.slotBytes
+                guard let dropped = deviceTimeline.evictOldest() else { break }
+                slotBytes += deviceTimeline.slotBytes - slots
+                releaseFromDevice(dropped)
             }
             evicted += 1
         }

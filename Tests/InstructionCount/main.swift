@@ -7,6 +7,7 @@ import HTTPServer
 import LifecycleApplication
 import LifecycleCore
 import LifecycleDaemon
+import LifecycleScenarios
 import LifecycleServer
 import LifecycleStore
 import Logging
@@ -22,7 +23,9 @@ let usage = """
     /v1/apps/{id}/events, launch and homeButton in turn over those apps), both through the service
     without sockets, in memory; post-event-journal (the same, journaled to SQLite in a temporary directory);
     embedded-start (what an EmbeddedDaemon does at its start and stop, N times: the daemon built in memory, recovered
-    and stopped, no socket)
+    and stopped, no socket); check-scenario (what `lifecycled check` does in process for each scenario file of
+    Tests/Conformance/scenarios, taken in the files' order and again from the first: the scenario run in a
+    namespace of its own on one daemon in memory, and the namespace deleted; the files read before counting)
     """
 
 let arguments = CommandLine.arguments
@@ -162,6 +165,29 @@ do {
             _ = try daemon.recover()
             daemon.stop()
         }
+    case "check-scenario":
+        // As `lifecycled check` without --url, one scenario at a time (its --parallel aside).
+        let scenarios = try Scenario.files(at: "Tests/Conformance/scenarios").map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw Client.Failed(status: 0, path: file)
+            }
+            return try ScenarioFormat.scenario(file: file, bytes: Array(data))
+        }
+        var configuration = DaemonConfiguration()
+        configuration.store = .memory
+        var logger = Logger(label: "instruction-count")
+        logger.logLevel = .error
+        let daemon = try Daemon(configuration: configuration, logger: logger)
+        _ = try daemon.recover()
+        let transport = InProcessScenarioTransport(service: daemon.service)
+        for index in 0..<count {
+            let space = "check-\(index)"
+            try ScenarioRunner(transport: transport, namespace: space).run(scenarios[index % scenarios.count])
+            let deleted = try transport.exchange(
+                method: "DELETE", path: "/v1/namespaces/\(space)", headers: [], body: nil)
+            guard deleted.status == 204 else { throw Client.Failed(status: deleted.status, path: space) }
+        }
+        daemon.stop()
     default:
         FileHandle.standardError.write(Data((usage + "\n").utf8))
         exit(2)

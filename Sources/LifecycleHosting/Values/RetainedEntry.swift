@@ -108,8 +108,8 @@ package struct RetainedEntry: @unchecked Sendable {
         self.body = body
     }
 
-    /// The slot of an evicted entry until its ring is compacted: it holds nothing (one shared empty body;
-    /// nothing reads a slot before the ring's start).
+    /// The slot of an evicted entry until its ring writes another there: it holds nothing (one shared empty
+    /// body; nothing reads a slot outside the ring's retained entries).
     static func evicted(_ seq: UInt64) -> RetainedEntry { RetainedEntry(seq: seq, time: 0, body: Body.empty) }
 
     /// This entry with `other`'s body when the two bodies hold the same bytes; else this entry.
@@ -220,91 +220,5 @@ package struct RetainedEntry: @unchecked Sendable {
                 String(decoding: UnsafeBufferPointer(start: elements + offset, count: Int(count)), as: UTF8.self)
             }
         }
-    }
-}
-
-/// The newest `limit` entries of one timeline, oldest first; older ones are evicted.
-package struct EntryRing: Sendable {
-    private var entries: [RetainedEntry] = []
-    private var start = 0
-    package let limit: Int
-    /// The highest `seq` evicted; 0 when nothing was.
-    package private(set) var evictedThrough: UInt64 = 0
-    /// Bytes of entries retained (`RetainedEntry.encoded`).
-    package private(set) var bytes = 0
-
-    /// `reserving`: room for that many entries at once (the entries a new timeline is made for), so a first
-    /// change does not grow the array one doubling at a time.
-    package init(limit: Int, evictedThrough: UInt64 = 0, reserving: Int = 0) {
-        self.limit = limit
-        self.evictedThrough = evictedThrough
-        if reserving > 0 { entries.reserveCapacity(min(reserving, limit + 1)) }
-    }
-
-    /// The retained entries, oldest first.
-    package var retained: ArraySlice<RetainedEntry> { entries[start...] }
-
-    package var count: Int { entries.count - start }
-    package var oldestSeq: UInt64? { count > 0 ? entries[start].seq : nil }
-    package var newestSeq: UInt64? { count > 0 ? entries[entries.count - 1].seq : nil }
-
-    /// How far back `sharing` looks: a lifecycle's round (launch, Home, launch again) records a dozen entries.
-    static let sharingWindow = 16
-
-    /// `entry`, with the body of an equal entry among this timeline's newest (`sharingWindow`) when one
-    /// holds the same bytes: what both timelines then keep, so a repeated entry costs no body of its own.
-    package func sharing(_ entry: RetainedEntry) -> RetainedEntry {
-        var index = entries.count - 1
-        let end = max(start, entries.count - Self.sharingWindow)
-        while index >= end {
-            if entry.sharesBody(with: entries[index]) { return entry }
-            if let shared = entry.sharingBody(of: entries[index]) { return shared }
-            index -= 1
-        }
-        return entry
-    }
-
-    /// Appends an entry; returns the entry evicted to stay within `limit` entries, if one was.
-    @discardableResult
-    package mutating func append(_ entry: RetainedEntry) -> RetainedEntry? {
-        entries.append(entry)
-        bytes += entry.encodedCount
-        return count > limit ? evictOldest() : nil
-    }
-
-    /// Evicts the oldest retained entry and returns it; nil when none is retained.
-    mutating func evictOldest() -> RetainedEntry? {
-        guard count > 0 else { return nil }
-        let oldest = entries[start]
-        evictedThrough = oldest.seq
-        bytes -= oldest.encodedCount
-        // The slot stays until the array is compacted: it must not keep the entry's bytes alive meanwhile
-        // (with large entries, up to 1,023 of them per ring would stay in memory, uncounted).
-        entries[start] = .evicted(oldest.seq)
-        start += 1
-        if start >= 1024 && start * 2 >= entries.count {
-            entries.removeFirst(start)
-            start = 0
-        }
-        return oldest
-    }
-
-    /// Up to `limit` entries with `seq > after` that match, oldest first. (Their readers bound what they
-    /// render of them by bytes.)
-    package func page(after: UInt64, limit: Int, where matches: (RetainedEntry) -> Bool) -> [RetainedEntry] {
-        var low = start
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].seq <= after { low = middle + 1 } else { high = middle }
-        }
-        var result: [RetainedEntry] = []
-        var index = low
-        while index < entries.count && result.count < limit {
-            let entry = entries[index]
-            if matches(entry) { result.append(entry) }
-            index += 1
-        }
-        return result
     }
 }
