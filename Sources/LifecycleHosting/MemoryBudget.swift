@@ -159,10 +159,16 @@ package final class MemoryBudget: Sendable {
         }
     }
 
+    /// The most one device gives up at a time (`trim`).
+    static let trimStep = 256 * 1024
+
     /// Takes from the device holding the most evictable bytes of whichever total is over its limit, until every
     /// total fits. A device that had less to give than it last said (it was giving way while changing) says
     /// again what it holds, and the trim ends: the devices' next reports start another, so a smaller device
     /// never gives way for a larger one that is still changing. Returns whether anything was given up.
+    /// A device gives up at most `trimStep` at a time, under its lock: a total far over (tens of megabytes, when
+    /// recordings or many devices grow at once) is taken in short steps from whichever device holds the most,
+    /// not from one device in one hold of its lock that its events wait behind (23 ms for 36 MB, measured).
     @discardableResult
     package func trim() -> Bool {
         var progressed = false
@@ -188,7 +194,7 @@ package final class MemoryBudget: Sendable {
                 forget(key)
                 continue
             }
-            guard host.giveUp(bytes: excess) else {
+            guard host.giveUp(bytes: min(excess, Self.trimStep)) else {
                 host.reportHeld()
                 return progressed
             }
