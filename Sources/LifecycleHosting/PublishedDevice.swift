@@ -92,19 +92,13 @@ package struct PublishedDevice: Sendable {
             // An equal entry's body, if the app's timeline (or the device's, for a device's entry) holds one.
             let entry = app.map { appTimelines.values[$0].sharing(made) } ?? deviceTimeline.sharing(made)
             retainedBytes += entry.encodedCount
-            let deviceSlots = deviceTimeline.slotBytes
-            let droppedFromDevice = deviceTimeline.append(entry)
-            slotBytes += deviceTimeline.slotBytes - deviceSlots
-            if let dropped = droppedFromDevice {
+            if let dropped = deviceTimeline.append(entry, countingSlotsIn: &slotBytes) {
                 evicted += 1
                 releaseFromDevice(dropped)
             }
             guard let app else { continue }
             appEntriesRetained += 1
-            let appSlots = appTimelines.values[app].slotBytes
-            let droppedFromApp = appTimelines.values[app].append(entry)
-            slotBytes += appTimelines.values[app].slotBytes - appSlots
-            if let dropped = droppedFromApp {
+            if let dropped = appTimelines.values[app].append(entry, countingSlotsIn: &slotBytes) {
                 evicted += 1
                 releaseFromApp(dropped)
             }
@@ -146,16 +140,14 @@ package struct PublishedDevice: Sendable {
                     oldestApp = app
                 }
             }
-            if let app = oldestApp, let index = appTimelines.index(forKey: app) {
-                let slots = appTimelines.values[index].slotBytes
-                guard let dropped = appTimelines.values[index].evictOldest() else { break }
-                slotBytes += appTimelines.values[index].slotBytes - slots
+            if let app = oldestApp, let index = appTimelines.index(forKey: app),
+                let dropped = appTimelines.values[index].evictOldest(countingSlotsIn: &slotBytes)
+            {
                 releaseFromApp(dropped)
-            } else {
-                let slots = deviceTimeline.slotBytes
-                guard let dropped = deviceTimeline.evictOldest() else { break }
-                slotBytes += deviceTimeline.slotBytes - slots
+            } else if let dropped = deviceTimeline.evictOldest(countingSlotsIn: &slotBytes) {
                 releaseFromDevice(dropped)
+            } else {
+                break
             }
             evicted += 1
         }

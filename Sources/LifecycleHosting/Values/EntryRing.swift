@@ -1,10 +1,10 @@
 /// The newest `limit` entries of one timeline, oldest first; older ones are evicted.
 ///
 /// Held in chunks of `chunkSize` slots: a timeline grows by a chunk at a time and gives back a chunk once all
-/// of it is evicted, so no entry is ever moved to grow it, and a full timeline holds at most one chunk more
-/// than `limit` slots. (One array, with its evicted slots at the front until they were half of it, moved every
+/// of it is evicted, so no entry is ever moved to grow it, and a full timeline holds fewer than two chunks
+/// more than `limit` slots (its oldest entries may begin at the end of its first chunk). (One array, with its evicted slots at the front until they were half of it, moved every
 /// entry at each doubling: under a uniform load every timeline doubled in the same seconds, and answers waited
-/// 45–160 ms behind the copies and their page faults.) A timeline below one chunk grows its only chunk by
+/// 45–176 ms behind the copies and their page faults.) A timeline below one chunk grows its only chunk by
 /// doubling, so a small timeline holds a small allocation. The slots are counted as allocated (`slotBytes`),
 /// which the daemon's memory budget counts beside the entries.
 package struct EntryRing: Sendable {
@@ -84,6 +84,20 @@ package struct EntryRing: Sendable {
         bytes += entry.encodedCount
         count += 1
         return evicted
+    }
+
+    /// `append`, adding what it changed of `slotBytes` to `total` (a device's sum over its timelines).
+    mutating func append(_ entry: RetainedEntry, countingSlotsIn total: inout Int) -> RetainedEntry? {
+        let before = slotBytes
+        defer { total += slotBytes - before }
+        return append(entry)
+    }
+
+    /// `evictOldest`, adding what it changed of `slotBytes` to `total`.
+    mutating func evictOldest(countingSlotsIn total: inout Int) -> RetainedEntry? {
+        let before = slotBytes
+        defer { total += slotBytes - before }
+        return evictOldest()
     }
 
     /// Evicts the oldest retained entry and returns it; nil when none is retained. A chunk all evicted is
