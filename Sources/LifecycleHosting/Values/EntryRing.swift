@@ -2,11 +2,12 @@
 ///
 /// Held in chunks of `chunkSize` slots: a timeline grows by a chunk at a time and gives back a chunk once all
 /// of it is evicted, so no entry is ever moved to grow it, and a full timeline holds fewer than two chunks
-/// more than `limit` slots (its oldest entries may begin at the end of its first chunk). (One array, with its evicted slots at the front until they were half of it, moved every
-/// entry at each doubling: under a uniform load every timeline doubled in the same seconds, and answers waited
-/// 45–176 ms behind the copies and their page faults.) A timeline below one chunk grows its only chunk by
-/// doubling, so a small timeline holds a small allocation. The slots are counted as allocated (`slotBytes`),
-/// which the daemon's memory budget counts beside the entries.
+/// more than `limit` slots (its oldest entries may begin at the end of its first chunk). (One array, with its
+/// evicted slots at the front until they were half of it, moved every entry at each doubling: under a uniform
+/// load every timeline doubled in the same seconds, and answers waited 45–176 ms behind the copies and their
+/// page faults.) A timeline below one chunk grows its only chunk by doubling, so a small timeline holds a small
+/// allocation. The slots are counted as allocated (`slotBytes`), which the daemon's memory budget counts beside
+/// the entries.
 package struct EntryRing: Sendable {
     /// Slots per chunk at most: 24 KiB of entries, an allocation the allocator serves from its heap, not a
     /// mapping. A smaller `limit` takes chunks of the power of two at or above it (at least 16).
