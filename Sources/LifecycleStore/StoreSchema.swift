@@ -33,20 +33,30 @@ enum StoreSchema {
         COMMIT;
         """
 
-    /// Opens the journal's database for writing: created when the file is new or empty, brought up to
-    /// `version` when older.
+    /// The journal's page size in a new file, in bytes (SQLite's default is 4,096). A group's appends land
+    /// on a page of the `journal_by_stream` index per device in it, and a snapshot's covered records are
+    /// deleted from a page each (a device's records lie among every other device's): each such page is
+    /// written whole to the log at the commit and again by the checkpoint. With pages of 1 KiB rather than 4 the
+    /// daemon wrote half the bytes per journaled event (`bench/writes`, BENCHMARKS.md); a record of up to 989
+    /// bytes still fits on its page. A file keeps the page size it was created with.
+    static let journalPageSize = 1024
+
+    /// Opens the journal's database for writing: created when the file is new or empty (with pages of
+    /// `journalPageSize`), brought up to `version` when older.
     static func openForWriting(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) -> SQLiteConnection {
-        try open(path: path, steps: steps, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try open(
+            path: path, steps: steps, busyTimeoutMilliseconds: busyTimeoutMilliseconds, newPageSize: journalPageSize)
     }
 
     /// Opens one of the store's databases for writing. `steps[0]` creates version 1 in an empty file, and
     /// each later step makes version n + 1 of version n, setting `user_version` in the same transaction.
     ///
     /// Refuses, rather than starting empty, anything that is not a lifecycled database, is damaged, or
-    /// has a newer schema. The caller must hold the directory lock.
-    static func open(path: String, steps: [String], busyTimeoutMilliseconds: Int32) throws(StoreError)
-        -> SQLiteConnection
-    {
+    /// has a newer schema. The caller must hold the directory lock. `newPageSize`: the page size a new file
+    /// takes (nil: SQLite's default).
+    static func open(
+        path: String, steps: [String], busyTimeoutMilliseconds: Int32, newPageSize: Int? = nil
+    ) throws(StoreError) -> SQLiteConnection {
         try checkHeader(path: path)
         let connection = try SQLiteConnection(
             path: path,
@@ -75,6 +85,10 @@ enum StoreSchema {
             guard problems == ["ok"] else {
                 throw StoreError.corrupt(path: path, details: problems.prefix(3).joined(separator: "; "))
             }
+        }
+        // Only a file with nothing in it yet takes a page size (before WAL mode, which fixes it).
+        if isNew, let newPageSize {
+            try connection.execute("PRAGMA page_size = \(newPageSize)", operation: "set the page size")
         }
         try configure(connection)
         for step in steps.dropFirst(Int(isNew ? 0 : version)) {

@@ -83,7 +83,7 @@ import Testing
             // Overwrite a page in the middle of the journal table's b-tree.
             let file = try FileHandle(forUpdating: URL(fileURLWithPath: directory.databasePath))
             let size = try file.seekToEnd()
-            let pageSize: UInt64 = 4096
+            let pageSize = UInt64(try Self.pageSize(of: directory.databasePath))
             try file.seek(toOffset: (size / pageSize / 2) * pageSize)
             file.write(Data(repeating: 0x5A, count: Int(pageSize)))
             try file.close()
@@ -131,6 +131,43 @@ import Testing
                 return
             }
             #expect(path == blocker + "/data")
+        }
+    }
+    /// SQLite's page size, as the file says.
+    static func pageSize(of path: String) throws -> Int {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        defer { connection.close() }
+        return Int(try connection.integer("PRAGMA page_size"))
+    }
+
+    @Test func aNewJournalHasSmallPagesAndItsSnapshotStoreSQLitesDefault() throws {
+        try TemporaryDirectory.with { directory in
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            journal.append(stream: "phone", record: [1]) { _ in }
+            journal.close()
+            #expect(try Self.pageSize(of: directory.databasePath) == StoreSchema.journalPageSize)
+            #expect(StoreSchema.journalPageSize == 1024)
+            let snapshots = URL(fileURLWithPath: directory.path).appendingPathComponent(SnapshotStore.fileName).path
+            #expect(try Self.pageSize(of: snapshots) == 4096)
+        }
+    }
+
+    /// A journal an earlier build made, with SQLite's default pages, keeps them and works as before.
+    @Test func anEarlierJournalKeepsItsPageSize() throws {
+        try TemporaryDirectory.with { directory in
+            try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+            let earlier = try SQLiteConnection(path: directory.databasePath, readOnly: false)
+            try earlier.execute("PRAGMA page_size = 4096", operation: "as an earlier build")
+            for step in StoreSchema.steps { try earlier.execute(step, operation: "as an earlier build") }
+            earlier.close()
+
+            let journal = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            for index in 0..<100 { journal.append(stream: "phone", record: [UInt8(index)]) { _ in } }
+            journal.close()
+            #expect(try Self.pageSize(of: directory.databasePath) == 4096)
+            let reopened = try SQLiteJournal(directory: directory.path, logger: testLogger)
+            defer { reopened.close() }
+            #expect(try reopened.recover().first?.records.map(\.bytes) == (0..<100).map { [UInt8($0)] })
         }
     }
 }
