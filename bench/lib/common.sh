@@ -15,6 +15,13 @@ TOOLS=$BENCH_DIR/lib
 STARTED_PIDS=()
 TEMP_DIRS=()
 
+# data_dir NAME: prints a fresh directory for a journaled daemon's data (removed on exit by the caller's
+# TEMP_DIRS), under BENCH_DATA_PARENT (/tmp). BENCH_DATA_PARENT=/dev/shm puts the journal on tmpfs, where an
+# fdatasync costs nothing: what is left of a journaled answer's time is the daemon's own, the disk's apart.
+data_dir() {
+    mktemp -d "${BENCH_DATA_PARENT:-/tmp}/lifecycled-$1.XXXXXX"
+}
+
 cleanup() {
     local pid
     for pid in "${STARTED_PIDS[@]}"; do
