@@ -29,7 +29,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // Settings from the environment and a JSON file (its default trait, JSON, only).
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         // The Swift client: the runtime of the generated code, and URLSession as its transport to a daemon.
@@ -129,7 +128,6 @@ let package = Package(
                 "LifecycleScenarios",
                 "LifecycleExplore",
                 "Locking",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -153,7 +151,6 @@ let package = Package(
                 "HTTPServer",
                 "Locking",
                 "CBuildInfo",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

@@ -7,6 +7,7 @@ with a mistake refused at start.
 Usage: tokens-test.py --bin PATH      Prints 'N passed, N failed' last; exit 0 when all pass.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -49,6 +50,11 @@ def main():
     admin, admin_line = mint(binary, "--name", "ops", "--role", "admin")
     check("token new prints a secret and a line with its SHA-256, never the secret",
           writer.startswith("lcd_") and len(writer_line["sha256"]) == 64 and writer not in json.dumps(writer_line))
+    minted = [mint(binary, "--name", f"n{index}", "--role", "read", "--namespace", "default") for index in range(20)]
+    check("... that SHA-256 is hashlib's of the secret, for 22 fresh secrets, and no secret comes twice",
+          all(line["sha256"] == hashlib.sha256(secret.encode()).hexdigest()
+              for secret, line in [(writer, writer_line), (admin, admin_line), *minted])
+          and len({secret for secret, _ in minted} | {writer, admin}) == 22)
     write_private(tokens_file, json.dumps({"tokens": [writer_line, admin_line]}))
 
     daemon = start(binary, work, "--tokens", tokens_file)

@@ -1,5 +1,3 @@
-import Crypto
-
 /// The tokens in force, looked up by the SHA-256 of a presented secret.
 ///
 /// Every lookup hashes the secret once and compares the hash with every listed one in constant time,
@@ -13,7 +11,7 @@ public struct TokenTable: Sendable {
 
     /// The token whose secret is `secret`, if any.
     public func token(for secret: String) -> AccessToken? {
-        let digest = Array(SHA256.hash(data: Array(secret.utf8)))
+        let digest = SHA256.hash(Array(secret.utf8))
         var found: AccessToken?
         for token in tokens where Self.constantTimeEqual(token.digest, digest) {
             found = token
@@ -30,18 +28,27 @@ public struct TokenTable: Sendable {
     }
 }
 
-/// New tokens: 32 random bytes from the system's secure generator (through swift-crypto), base64url.
+/// New tokens: 32 random bytes from the system's secure generator, base64url.
 public enum TokenMinter {
-    /// A fresh secret, `lcd_` and 43 base64url characters.
+    /// A fresh secret, `lcd_` and 43 base64url characters. The bytes are `SystemRandomNumberGenerator`'s, which
+    /// on Linux reads `getrandom(2)` (the kernel's cryptographically secure generator, waiting until it is
+    /// seeded) and `/dev/urandom` where that call is missing.
     public static func newSecret() -> String {
-        let key = SymmetricKey(size: .bits256)
-        let bytes = key.withUnsafeBytes { Array($0) }
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
         return "lcd_" + base64URL(bytes)
     }
 
     /// The lowercase hex SHA-256 of `secret`: what the tokens file lists.
     public static func sha256Hex(_ secret: String) -> String {
-        Hex.encode(SHA256.hash(data: Array(secret.utf8)))
+        Hex.encode(SHA256.hash(Array(secret.utf8)))
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
