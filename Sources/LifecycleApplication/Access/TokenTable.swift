@@ -35,14 +35,7 @@ public enum TokenMinter {
     /// seeded) and `/dev/urandom` where that call is missing.
     public static func newSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        for _ in 0..<4 {
-            let word = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) {
-                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
-            }
-        }
+        let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
         return "lcd_" + base64URL(bytes)
     }
 
