@@ -14,8 +14,9 @@ waiting to be durable (until its answer was handed back). For the last, the comm
 overlapped that wait say why (a commit's write and fdatasync, the writer held while two groups' completions
 were outstanding, what the writer did after a commit, a group's completions waiting for the group before
 theirs, or running), and the checkpoints, log restarts and snapshot writes and encodings that overlapped it
-are named beside. Threads in disk wait and
-page faults at the time are shown for the ten slowest.
+are named beside. Threads in disk wait, page faults, and the daemon's CPU and its wait for a core at the time
+are shown for the ten slowest, and the same for the five slowest seconds of the run with what was traced in
+them.
 Prints RESULT lines (parseable) and a short table."""
 import bisect
 import collections
@@ -59,8 +60,8 @@ def read_samples(path):
         with open(path) as f:
             for line in f:
                 parts = line.split()
-                if len(parts) == 6:
-                    samples.append((float(parts[0]), parts[1], parts[2], parts[3], int(parts[4]), int(parts[5])))
+                if len(parts) == 8:
+                    samples.append((float(parts[0]), parts[1], parts[2], parts[3], *map(int, parts[4:])))
     except FileNotFoundError:
         pass
     return samples
@@ -135,19 +136,39 @@ def cause(answer, traces):
 
 
 def threads_at(samples, times, start, end):
-    """Threads seen in disk wait, and page faults (minor, major) counted, between start and end (the samples
-    sorted by time, `times` their times)."""
+    """Threads seen in disk wait, and what the daemon's threads counted between start and end (the samples
+    sorted by time, `times` their times): page faults (minor, major), ms on a core and ms waiting in the run
+    queue for one."""
     in_disk_wait = set()
     first, last = {}, {}
-    for time, tid, name, state, minor, major in samples[bisect.bisect_left(times, start - 20):
-                                                        bisect.bisect_right(times, end + 20)]:
+    for time, tid, name, state, *counts in samples[bisect.bisect_left(times, start - 20):
+                                                   bisect.bisect_right(times, end + 20)]:
         if start <= time <= end and state == "D":
             in_disk_wait.add(name)
-        first.setdefault(tid, (minor, major))
-        last[tid] = (minor, major)
-    minor = sum(last[t][0] - first[t][0] for t in last)
-    major = sum(last[t][1] - first[t][1] for t in last)
-    return sorted(in_disk_wait), minor, major
+        first.setdefault(tid, counts)
+        last[tid] = counts
+    minor, major, on_cpu, waiting = (sum(last[t][i] - first[t][i] for t in last) for i in range(4))
+    return sorted(in_disk_wait), minor, major, on_cpu / 1e6, waiting / 1e6
+
+
+def slowest_seconds(answers, traces, samples, times, count=5):
+    """The seconds of the run whose slowest answer was slowest, each with what the daemon did in it."""
+    if not answers:
+        return
+    start = min(answer["due_ms"] for answer in answers)
+    worst = collections.defaultdict(float)
+    for answer in answers:
+        second = int((answer["due_ms"] - start) // 1000)
+        worst[second] = max(worst[second], answer["latency_ms"])
+    print(f"the {count} slowest seconds (from the first slow answer; the daemon's threads in that second):")
+    for second, latency in sorted(worst.items(), key=lambda item: -item[1])[:count]:
+        begin, end = start + second * 1000, start + (second + 1) * 1000
+        waiting, minor, major, on_cpu, queued = threads_at(samples, times, begin, end)
+        traced = collections.Counter({kind: len(spans.overlapping(begin, end)) for kind, spans in traces.items()})
+        traced = +traced
+        print(f"    second {second:4d}: slowest {latency:7.1f} ms; CPU {on_cpu:6.0f} ms, waiting for a core "
+              f"{queued:6.0f} ms; page faults {minor} minor, {major} major; disk wait: {', '.join(waiting) or 'none'};"
+              f" traced: {', '.join(f'{kind} {n}' for kind, n in traced.most_common()) or 'nothing'}")
 
 
 def main():
@@ -180,11 +201,12 @@ def main():
     times = [sample[0] for sample in samples]
     for answer, label, event in sorted(rows, key=lambda r: -r[0]["latency_ms"])[:10]:
         latency = answer["latency_ms"]
-        waiting, minor, major = threads_at(samples, times, answer["sent_ms"], answer["done_ms"])
+        waiting, minor, major, on_cpu, queued = threads_at(samples, times, answer["sent_ms"], answer["done_ms"])
         split = "" if event is None else " (" + ", ".join(
             f"{name} {float(event.get(name + '_ms', 0)):.1f}" for name in ("queued", "apply", "durable")) + " ms)"
         print(f"    {latency:9.1f} ms  {label}{split}; disk wait: {', '.join(waiting) or 'none'}; "
-              f"page faults {minor} minor, {major} major")
+              f"page faults {minor} minor, {major} major; CPU {on_cpu:.0f} ms, waiting for a core {queued:.0f} ms")
+    slowest_seconds(answers, traces, samples, times)
 
 
 if __name__ == "__main__":
