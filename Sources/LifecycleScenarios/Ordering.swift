@@ -54,9 +54,7 @@ enum Ordering {
         }
     }
 
-    private static func matches(_ pattern: JSONValue, _ value: JSONValue) -> Bool {
-        (try? Pattern.match(pattern, value)) != nil
-    }
+    private static func matches(_ pattern: JSONValue, _ value: JSONValue) -> Bool { Pattern.matches(pattern, value) }
 
     private static func text(_ value: JSONValue) -> String { Pattern.text(value, limit: 200) }
 }
