@@ -1,3 +1,4 @@
+import Dispatch
 package import LifecycleCore
 import LifecycleJSON
 
@@ -106,19 +107,44 @@ package struct ModelBands: Sendable {
     /// process's life): what `check --coverage`, `check --versions` and the daemon's coverage and versions reads use.
     package static let known = derive()
 
-    /// The bands, each with its universe.
+    /// The bands, each with its universe. Each version's walks are its own (the core is pure), so they run side by
+    /// side, on every core, and the bands are read off in order after.
     package static func derive() -> ModelBands {
-        var bands: [Band] = []
-        var previous: [[TimelineEntry]]?
-        for version in candidates {
-            let timelines = explore(on: version, walks: probeWalks.walks, steps: probeWalks.steps).timelines
-            if previous != timelines || bands.isEmpty {
-                if !bands.isEmpty { bands[bands.count - 1].until = version }
-                bands.append(Band(from: version, until: nil, universe: explore(on: version).tally))
-            }
-            previous = timelines
+        let versions = candidates
+        let probed = inParallel(versions.count) {
+            explore(on: versions[$0], walks: probeWalks.walks, steps: probeWalks.steps).timelines
         }
-        return ModelBands(bands: bands)
+        let starts = versions.indices.filter { $0 == 0 || probed[$0] != probed[$0 - 1] }
+        let universes = inParallel(starts.count) { explore(on: versions[starts[$0]]).tally }
+        return ModelBands(
+            bands: starts.indices.map { band in
+                Band(
+                    from: versions[starts[band]], until: band + 1 < starts.count ? versions[starts[band + 1]] : nil,
+                    universe: universes[band])
+            })
+    }
+
+    /// `body` of 0..<count, run side by side, in order.
+    private static func inParallel<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+        let slots = Slots<Result>(count: count)
+        defer { slots.free(count) }
+        DispatchQueue.concurrentPerform(iterations: count) { slots.base[$0] = body($0) }
+        return (0..<count).map { slots.base[$0]! }
+    }
+
+    /// One slot per iteration, each written by its iteration alone and read once all are done.
+    private struct Slots<Value>: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Value?>
+
+        init(count: Int) {
+            base = .allocate(capacity: count)
+            base.initialize(repeating: nil, count: count)
+        }
+
+        func free(_ count: Int) {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
     }
 
     /// The band of `version`.

@@ -8,7 +8,7 @@ import Testing
 /// What `lifecycled check --coverage`, `--perturb` and `--versions` are built on: the model's bands and their
 /// universes, the tally of a suite, the interruptions injected, the columns side by side.
 @Suite struct CheckModesTests {
-    static let model = ModelBands.derive()
+    static let model = ModelBands.known
 
     @Test("the bands are found from the core: they begin at its version gates, and each universe is reachable")
     func bands() {
