@@ -104,11 +104,10 @@ package struct StoredSnapshot: Sendable {
     /// The snapshot's bytes: the current version (compressed).
     package func encoded() throws -> [UInt8] {
         let body = try encodedBody()
-        var out = ByteWriter()
-        out.bytes = Self.magic + [Self.version]
-        out.u64(UInt64(body.count))
-        out.bytes += try Deflate.compress(body)
-        return out.bytes
+        var header = ByteWriter()
+        header.bytes = Self.magic + [Self.version]
+        header.u64(UInt64(body.count))
+        return try Deflate.compress(body, after: header.bytes)
     }
 
     /// Everything after the magic and the version byte, uncompressed.
@@ -132,7 +131,11 @@ package struct StoredSnapshot: Sendable {
                 }),
         ]
         let appIndex = Dictionary(apps.enumerated().map { ($1.id, UInt32($0)) }) { first, _ in first }
-        var out = ByteWriter()
+        // Room for about all of it at once (an entry's fixed fields and lengths take 17 bytes, a blob's length 4;
+        // names beyond are rarer), so the body is not copied into buffers of twice its size as it grows.
+        var out = ByteWriter(
+            reservingCapacity: 64 * 1024 + entries.reduce(0) { $0 + 32 + $1.encoded.count }
+                + answers.reduce(0) { $0 + 4 + $1.body.count } + (recording ?? []).reduce(0) { $0 + 4 + $1.count })
         out.blob(JSONWriter.encode(header))
         out.blob(Array(try JSONEncoder().encode(device)))
         out.u32(UInt32(entries.count))
