@@ -135,4 +135,31 @@ import Testing
         }
         #expect(!ring.sharing(RetainedEntry(entry(99, 3))).sharesBody(with: first))
     }
+
+    /// The newest entries are looked at across a chunk's end: a timeline of 16 slots a chunk whose oldest entries
+    /// were evicted holds its newest 16 in two chunks, and an equal entry in the older one is found.
+    @Test func anEqualEntryIsFoundInTheChunkBeforeTheNewest() throws {
+        func entry(_ seq: UInt64, app: String) -> TimelineEntry {
+            TimelineEntry(
+                seq: seq, time: 1, app: app,
+                body: .callback(selector: "applicationDidBecomeActive:", state: .active, args: [:], duration: 0))
+        }
+        var ring = EntryRing(limit: 16)
+        var seq: UInt64 = 0
+        func filler() -> RetainedEntry {
+            seq += 1
+            return RetainedEntry(entry(seq, app: "filler\(seq)"))
+        }
+        for _ in 0..<8 { ring.append(filler()) }
+        seq += 1
+        let held = RetainedEntry(entry(seq, app: "held"))
+        ring.append(held)
+        for _ in 0..<11 { ring.append(filler()) }
+        #expect(ring.count == 16)
+        #expect(ring.retained.map(\.entry?.app) == (5...20).map { $0 == 9 ? "held" : "filler\($0)" })
+        #expect(ring.sharing(RetainedEntry(entry(99, app: "held"))).sharesBody(with: held))
+        #expect(ring.sharing(RetainedEntry(entry(99, app: "filler20"))).sharesBody(with: ring.retained[15]))
+        // The evicted ones are not looked at.
+        #expect(!ring.sharing(RetainedEntry(entry(99, app: "filler1"))).sharesBody(with: ring.retained[0]))
+    }
 }

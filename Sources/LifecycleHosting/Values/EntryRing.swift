@@ -56,14 +56,24 @@ package struct EntryRing: Sendable {
 
     /// `entry`, with the body of an equal entry among this timeline's newest (`sharingWindow`) when one
     /// holds the same bytes: what both timelines then keep, so a repeated entry costs no body of its own.
+    /// The held entries are compared where their chunk holds them (read through the chunk's buffer, not copied
+    /// out of it with their body retained and released for each comparison).
     package func sharing(_ entry: RetainedEntry) -> RetainedEntry {
-        var index = count - 1
-        let end = max(0, count - Self.sharingWindow)
-        while index >= end {
-            let held = self[index]
-            if entry.sharesBody(with: held) { return entry }
-            if let shared = entry.sharingBody(of: held) { return shared }
-            index -= 1
+        var left = min(count, Self.sharingWindow)
+        var at = head + count - 1
+        while left > 0 {
+            let found: RetainedEntry?? = chunks[at >> shift].withUnsafeBufferPointer { slots in
+                var slot = at & (chunkSize - 1)
+                while slot >= 0, left > 0 {
+                    if entry.sharesBody(with: slots[slot]) { return .some(nil) }
+                    if let shared = entry.sharingBody(of: slots[slot]) { return .some(shared) }
+                    slot -= 1
+                    left -= 1
+                    at -= 1
+                }
+                return nil
+            }
+            if let found { return found ?? entry }
         }
         return entry
     }
