@@ -38,12 +38,6 @@ enum Pattern {
     private static func check(_ expected: JSONValue, _ actual: JSONValue, at path: String, explaining: Bool)
         -> Mismatch?
     {
-        func fail(
-            _ message: @autoclosure () -> String,
-            lists: @autoclosure () -> (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil
-        ) -> Mismatch {
-            explaining ? Mismatch(message(), lists: lists()) : Mismatch("")
-        }
         if case .object(let members) = expected, members.count == 1, let (op, argument) = members.first,
             op.hasPrefix("$")
         {
@@ -52,16 +46,18 @@ enum Pattern {
         switch expected {
         case .object(let members):
             guard case .object(let have) = actual else {
-                return fail("\(path): expected an object, got \(text(actual))")
+                return failure(explaining, "\(path): expected an object, got \(text(actual))")
             }
             for (key, pattern) in explaining ? members.sorted(by: { $0.key < $1.key }) : Array(members) {
                 if case .object(let inner) = pattern, inner["$absent"]?.boolValue == true {
                     if let value = have[key], value != .null {
-                        return fail("\(path).\(key): expected absent, got \(text(value))")
+                        return failure(explaining, "\(path).\(key): expected absent, got \(text(value))")
                     }
                     continue
                 }
-                guard let value = have[key] else { return fail("\(path): missing key '\(key)' in \(text(actual))") }
+                guard let value = have[key] else {
+                    return failure(explaining, "\(path): missing key '\(key)' in \(text(actual))")
+                }
                 if let mismatch = check(
                     pattern, value, at: explaining ? "\(path).\(key)" : path, explaining: explaining)
                 {
@@ -71,9 +67,11 @@ enum Pattern {
         case .array(let items):
             guard case .array(let have) = actual, have.count == items.count else {
                 guard case .array(let have) = actual else {
-                    return fail("\(path): expected \(text(expected, limit: 600)), got \(text(actual, limit: 600))")
+                    return failure(
+                        explaining, "\(path): expected \(text(expected, limit: 600)), got \(text(actual, limit: 600))")
                 }
-                return fail(
+                return failure(
+                    explaining,
                     "\(path): expected \(text(expected, limit: 600)), got \(text(actual, limit: 600))",
                     lists: (
                         items, have,
@@ -85,15 +83,17 @@ enum Pattern {
                 if let mismatch = check(
                     pattern, value, at: explaining ? "\(path)[\(index)]" : path, explaining: explaining)
                 {
-                    return fail(mismatch.description, lists: (items, have, index))
+                    return failure(explaining, mismatch.description, lists: (items, have, index))
                 }
             }
         case .number(let wanted):
             guard case .number(let have) = actual, abs(wanted - have) <= 1e-6 else {
-                return fail("\(path): expected \(text(expected)), got \(text(actual))")
+                return failure(explaining, "\(path): expected \(text(expected)), got \(text(actual))")
             }
         default:
-            guard expected == actual else { return fail("\(path): expected \(text(expected)), got \(text(actual))") }
+            guard expected == actual else {
+                return failure(explaining, "\(path): expected \(text(expected)), got \(text(actual))")
+            }
         }
         return nil
     }
@@ -103,12 +103,6 @@ enum Pattern {
     )
         -> Mismatch?
     {
-        func fail(
-            _ message: @autoclosure () -> String,
-            lists: @autoclosure () -> (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil
-        ) -> Mismatch {
-            explaining ? Mismatch(message(), lists: lists()) : Mismatch("")
-        }
         switch op {
         case "$any":
             return nil
@@ -121,49 +115,62 @@ enum Pattern {
                 default: nil
                 }
             guard let count, Double(count) == argument.numberValue else {
-                return fail("\(path): expected length \(text(argument)), got \(text(actual))")
+                return failure(explaining, "\(path): expected length \(text(argument)), got \(text(actual))")
             }
         case "$gte", "$lte":
             guard let bound = argument.numberValue, let have = actual.numberValue,
                 op == "$gte" ? have >= bound : have <= bound
             else {
-                return fail("\(path): expected \(op == "$gte" ? ">=" : "<=") \(text(argument)), got \(text(actual))")
+                return failure(
+                    explaining, "\(path): expected \(op == "$gte" ? ">=" : "<=") \(text(argument)), got \(text(actual))"
+                )
             }
         case "$contains":
             guard let have = actual.stringValue, let wanted = argument.stringValue ?? Optional(text(argument)),
                 have.lowercased().contains(wanted.lowercased())
-            else { return fail("\(path): expected text containing \(text(argument)), got \(text(actual))") }
+            else {
+                return failure(explaining, "\(path): expected text containing \(text(argument)), got \(text(actual))")
+            }
         case "$not":
             if matches(argument, actual) {
-                return fail("\(path): expected not to match \(text(argument)), got \(text(actual))")
+                return failure(explaining, "\(path): expected not to match \(text(argument)), got \(text(actual))")
             }
         case "$subsequence":
             guard case .array(let wanted) = argument, case .array(let have) = actual else {
-                return fail("\(path): expected a list, got \(text(actual))")
+                return failure(explaining, "\(path): expected a list, got \(text(actual))")
             }
             var next = 0
             for item in have where next < wanted.count {
                 if matches(wanted[next], item) { next += 1 }
             }
             if next < wanted.count {
-                return fail(
+                return failure(
+                    explaining,
                     "\(path): missing \(text(wanted[next])) (in order) within \(text(actual, limit: 600))",
                     lists: (wanted, have, next))
             }
         case "$none":
             do { try Ordering.none(argument, actual, at: path) } catch {
-                return fail(error.description, lists: error.lists)
+                return failure(explaining, error.description, lists: error.lists)
             }
         case "$followedBy":
             do { try Ordering.followedBy(argument, actual, at: path) } catch {
-                return fail(error.description, lists: error.lists)
+                return failure(explaining, error.description, lists: error.lists)
             }
         case "$absent":
-            return fail("\(path): $absent only works as a member's pattern")
+            return failure(explaining, "\(path): $absent only works as a member's pattern")
         default:
-            return fail("\(path): unknown operator \(op)")
+            return failure(explaining, "\(path): unknown operator \(op)")
         }
         return nil
+    }
+
+    /// A mismatch that says `message` (and `lists`) when explaining; an empty one, nothing written, when not.
+    private static func failure(
+        _ explaining: Bool, _ message: @autoclosure () -> String,
+        lists: @autoclosure () -> (expected: [JSONValue], actual: [JSONValue], index: Int)? = nil
+    ) -> Mismatch {
+        explaining ? Mismatch(message(), lists: lists()) : Mismatch("")
     }
 
     /// A value as compact JSON, cut at `limit` characters.
