@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 package import LifecycleCore
 import LifecycleJSON
 
@@ -124,26 +124,59 @@ package struct ModelBands: Sendable {
             })
     }
 
-    /// `body` of 0..<count, run side by side, in order.
-    private static func inParallel<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
-        let slots = Slots<Result>(count: count)
-        defer { slots.free(count) }
-        DispatchQueue.concurrentPerform(iterations: count) { slots.base[$0] = body($0) }
-        return (0..<count).map { slots.base[$0]! }
+    /// `body` of 0..<count, run side by side on threads of its own, one a core, in order. (Not on Dispatch's
+    /// pool: each call takes seconds, and a pool as wide as the cores held by them leaves a daemon in the same
+    /// process no thread to run its devices' queues on.)
+    private static func inParallel<Result: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Result)
+        -> [Result]
+    {
+        let work = ParallelWork<Result>(count: count)
+        let threads = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        for _ in 0..<threads {
+            Thread {
+                while let index = work.take() { work.put(body(index), at: index) }
+                work.finished()
+            }
+            .start()
+        }
+        return work.results(afterThreads: threads)
     }
 
-    /// One slot per iteration, each written by its iteration alone and read once all are done.
-    private struct Slots<Value>: @unchecked Sendable {
-        let base: UnsafeMutablePointer<Value?>
+    /// The indices still to run, each one's result, and the threads done, under one lock.
+    private final class ParallelWork<Result: Sendable>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var next = 0
+        private var done = 0
+        private var slots: [Result?]
 
-        init(count: Int) {
-            base = .allocate(capacity: count)
-            base.initialize(repeating: nil, count: count)
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func take() -> Int? {
+            condition.lock()
+            defer { condition.unlock() }
+            guard next < slots.count else { return nil }
+            next += 1
+            return next - 1
         }
 
-        func free(_ count: Int) {
-            base.deinitialize(count: count)
-            base.deallocate()
+        func put(_ result: Result, at index: Int) {
+            condition.lock()
+            slots[index] = result
+            condition.unlock()
+        }
+
+        func finished() {
+            condition.lock()
+            done += 1
+            condition.signal()
+            condition.unlock()
+        }
+
+        func results(afterThreads threads: Int) -> [Result] {
+            condition.lock()
+            defer { condition.unlock() }
+            while done < threads { condition.wait() }
+            return slots.map { $0! }
         }
     }
 
