@@ -4,23 +4,24 @@ import CZlib
 /// single writer spends that much less time on each one.
 enum Deflate {
     /// `prefix`, then `bytes` compressed at zlib's fastest level (the work runs off the request path; the
-    /// writer's time is what counts), in one buffer. The buffer is of compressBound's size but left
-    /// uninitialized: only what zlib writes, a fraction of it, is ever touched. (Zeroed first, every page of a
-    /// snapshot's size was faulted in and cleared once more; when every device took its snapshot in the same
-    /// second, `bench/stalls` counted 86,000–96,000 page faults a second there, BENCHMARKS.md.)
+    /// writer's time is what counts). zlib writes into a scratch buffer of compressBound's size left
+    /// uninitialized, so only what it writes, a fraction of it, is ever touched; the result is that fraction,
+    /// copied after the prefix into an array of its own size (which is what waits for the snapshot store).
+    /// (Zeroed first, every page of a snapshot's size was faulted in and cleared once more; when every device
+    /// took its snapshot in the same second, `bench/stalls` counted 86,000–96,000 page faults a second there,
+    /// BENCHMARKS.md.)
     static func compress(_ bytes: [UInt8], after prefix: [UInt8] = []) throws(CompressionFailed) -> [UInt8] {
         let bound = Int(compressBound(uLong(bytes.count)))
-        var status = Z_OK
-        let output = [UInt8](unsafeUninitializedCapacity: prefix.count + bound) { out, initialized in
-            _ = out.initialize(from: prefix)
-            var size = uLong(bound)
-            status = bytes.withUnsafeBufferPointer { input in
-                compress2(out.baseAddress! + prefix.count, &size, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
-            }
-            initialized = status == Z_OK ? prefix.count + Int(size) : prefix.count
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bound)
+        defer { scratch.deallocate() }
+        var size = uLong(bound)
+        let status = bytes.withUnsafeBufferPointer { input in
+            compress2(scratch.baseAddress, &size, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
         }
         // compress2 fails only without memory (the buffer is compressBound's size): then no snapshot is saved.
         guard status == Z_OK else { throw CompressionFailed(status: Int(status)) }
+        var output = prefix
+        output.append(contentsOf: scratch[..<Int(size)])
         return output
     }
 
