@@ -84,6 +84,30 @@ extension DeviceHost {
         }
     }
 
+    /// Starts the device's counts towards its next snapshot part of the way there, at a point its stream's
+    /// name decides: devices that get equal traffic would otherwise reach their snapshots in the same second, a
+    /// hundred encodings queued at once behind each other and taking a core from the answers for seconds. Each
+    /// snapshot after it comes a whole interval after the one before, so the devices stay spread; a device
+    /// still never goes further than `snapshotEvery` entries or `snapshotBytes` of records without one.
+    func startSnapshotCycle() {
+        let phase = Self.snapshotPhase(of: stream)
+        entriesSinceSnapshot = Int(phase * Double(settings.snapshotEvery))
+        journalBytesSinceSnapshot = Int(phase * Double(settings.snapshotBytes))
+    }
+
+    /// Where in the interval between two snapshots a stream starts, in [0, 1): the same on every run (FNV-1a of
+    /// its name, its bits then mixed as MurmurHash3's finalizer does: names that differ in their last character
+    /// alone, `phone-1` and `phone-2`, differed in FNV's low bits only), so a device's snapshots come at the same
+    /// points each time it is driven the same way.
+    static func snapshotPhase(of stream: String) -> Double {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in stream.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = (hash ^ hash >> 33) &* 0xff51_afd7_ed55_8ccd
+        hash = (hash ^ hash >> 33) &* 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        return Double(hash >> 11) / Double(UInt64(1) << 53)
+    }
+
     /// Encodes and saves a snapshot off the store's thread, on `snapshotEncoding`; a failure only means a
     /// longer replay next start. The journal drops it if the device was deleted meanwhile.
     private func saveSnapshot(

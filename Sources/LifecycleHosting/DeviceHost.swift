@@ -90,6 +90,7 @@ package final class DeviceHost: @unchecked Sendable {
         liveDelegates = LiveDelegateRouter(
             overHTTP: PendingCallbacks(clock: clock, published: shared), timeout: settings.liveAnswerTimeout)
         stateBytes.store(Self.describedBytes(of: device), ordering: .relaxed)
+        startSnapshotCycle()
     }
 
     /// A device restored from its snapshot; the journal records after it are replayed next.
@@ -119,6 +120,7 @@ package final class DeviceHost: @unchecked Sendable {
             overHTTP: PendingCallbacks(clock: clock, published: shared), timeout: settings.liveAnswerTimeout)
         for (key, answer) in snapshot.idempotency { idempotency.remember(key, answer) }
         stateBytes.store(Self.describedBytes(of: snapshot.device), ordering: .relaxed)
+        startSnapshotCycle()
     }
 
     deinit {

@@ -131,8 +131,9 @@ package struct StoredSnapshot: Sendable {
                 }),
         ]
         let appIndex = Dictionary(apps.enumerated().map { ($1.id, UInt32($0)) }) { first, _ in first }
-        // Room for about all of it at once (an entry's fixed fields and lengths take 17 bytes, a blob's length 4;
-        // names beyond are rarer), so the body is not copied into buffers of twice its size as it grows.
+        // Room for about all of it at once (32 bytes an entry: its fixed fields and its length take 17, the other
+        // 15 a short session's or deleted app's name with its length; a blob's length 4), so the body is not
+        // copied into buffers of twice its size as it grows; longer names only make it grow once more.
         var out = ByteWriter(
             reservingCapacity: 64 * 1024 + entries.reduce(0) { $0 + 32 + $1.encoded.count }
                 + answers.reduce(0) { $0 + 4 + $1.body.count } + (recording ?? []).reduce(0) { $0 + 4 + $1.count })
