@@ -39,10 +39,10 @@ let package = Package(
     targets: [
         // The layers, lowest first; each target imports only those below it (docs/ARCHITECTURE.md §1):
         //   LifecycleCore   the lifecycle rules, a pure state machine
-        //   LifecycleStore  the journal (SQLite or memory)          Locking  the one lock box
+        //   LifecycleStore  the journal (SQLite or memory)          Locking  the one lock box, work side by side
         //   LifecycleJSON   JSON text: the parser, the writer, content hashes            (Core)
         //   LifecycleWire   the API's encoders and decoders, the one problem type        (Core, JSON)
-        //   LifecycleExplore seeded walks of the catalogue's events, properties, shrinking  (Core, JSON, Wire, Scenarios)
+        //   LifecycleExplore seeded walks of the catalogue's events, properties, shrinking  (Core, JSON, Wire, Scenarios, Locking)
         //   HTTPServer      libmicrohttpd, its only importer                             (Locking)
         //   LifecyclePersistence every stored format and its versions: records, markers, snapshots (Core, JSON, Wire)
         //   LifecycleHosting devices on their queues, what readers see, commit and replay
@@ -191,7 +191,7 @@ let package = Package(
         // (docs/EXPLORE.md); in process, or on a daemon too through a ScenarioTransport.
         .target(
             name: "LifecycleExplore",
-            dependencies: ["LifecycleCore", "LifecycleJSON", "LifecycleWire", "LifecycleScenarios"],
+            dependencies: ["LifecycleCore", "LifecycleJSON", "LifecycleWire", "LifecycleScenarios", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(

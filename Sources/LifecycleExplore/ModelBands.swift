@@ -1,6 +1,7 @@
 import Foundation
 package import LifecycleCore
 import LifecycleJSON
+import Locking
 
 /// The OS bands the model distinguishes and what it can produce on each, found from the core itself: probe
 /// worlds (an app-delegate phone with a passcode and two apps, one with background modes; a scene app on an
@@ -124,60 +125,11 @@ package struct ModelBands: Sendable {
             })
     }
 
-    /// `body` of 0..<count, run side by side on threads of its own, one a core, in order. (Not on Dispatch's
-    /// pool: each call takes seconds, and a pool as wide as the cores held by them leaves a daemon in the same
-    /// process no thread to run its devices' queues on.)
+    /// `body` of 0..<count on one thread of its own a core (`sideBySide`), the results in order.
     private static func inParallel<Result: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Result)
         -> [Result]
     {
-        let work = ParallelWork<Result>(count: count)
-        let threads = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
-        for _ in 0..<threads {
-            Thread {
-                while let index = work.take() { work.put(body(index), at: index) }
-                work.finished()
-            }
-            .start()
-        }
-        return work.results(afterThreads: threads)
-    }
-
-    /// The indices still to run, each one's result, and the threads done, under one lock.
-    private final class ParallelWork<Result: Sendable>: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var next = 0
-        private var done = 0
-        private var slots: [Result?]
-
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-        func take() -> Int? {
-            condition.lock()
-            defer { condition.unlock() }
-            guard next < slots.count else { return nil }
-            next += 1
-            return next - 1
-        }
-
-        func put(_ result: Result, at index: Int) {
-            condition.lock()
-            slots[index] = result
-            condition.unlock()
-        }
-
-        func finished() {
-            condition.lock()
-            done += 1
-            condition.signal()
-            condition.unlock()
-        }
-
-        func results(afterThreads threads: Int) -> [Result] {
-            condition.lock()
-            defer { condition.unlock() }
-            while done < threads { condition.wait() }
-            return slots.map { $0! }
-        }
+        sideBySide(count, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), body)
     }
 
     /// The band of `version`.

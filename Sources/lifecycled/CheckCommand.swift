@@ -178,30 +178,14 @@ struct CheckCommand: ParsableCommand {
         // Up to --parallel scenarios at once, each in its namespace, on threads of their own (a worker waits for
         // each answer, which the daemon's queues give: Dispatch's threads are not to be held); reported in the
         // order of the files.
-        let results = Protected<[ScenarioResult?]>(Array(repeating: nil, count: scenarios.count))
-        let next = Protected(0)
-        let done = DispatchGroup()
-        for _ in 0..<min(parallel, scenarios.count) {
-            done.enter()
-            Thread { [self, scenarios] in
-                defer { done.leave() }
-                while true {
-                    let index = next.withLock { index -> Int in
-                        defer { index += 1 }
-                        return index
-                    }
-                    guard index < scenarios.count else { return }
-                    let space = namespace ?? "\(namespacePrefix)\(run)-\(index + 1)"
-                    let result = check(
-                        scenarios[index], in: space, through: transport,
-                        inspect: report.map { report in { report.add(space, transport, token, recorder) } })
-                    results.withLock { $0[index] = result }
-                    if parallel == 1 { print(ScenarioReport.line(result)) }
-                }
-            }.start()
+        let finished = sideBySide(scenarios.count, threads: parallel) { [self, scenarios] index in
+            let space = namespace ?? "\(namespacePrefix)\(run)-\(index + 1)"
+            let result = check(
+                scenarios[index], in: space, through: transport,
+                inspect: report.map { report in { report.add(space, transport, token, recorder) } })
+            if parallel == 1 { print(ScenarioReport.line(result)) }
+            return result
         }
-        done.wait()
-        let finished = results.withLock { $0.compactMap { $0 } }
         if parallel > 1 { finished.forEach { print(ScenarioReport.line($0)) } }
         let failed = finished.filter { $0.failure != nil }.count
         print("\(finished.count - failed) passed, \(failed) failed")
