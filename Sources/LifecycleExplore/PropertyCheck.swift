@@ -23,6 +23,8 @@ extension ExploreWorld {
         }
         var runner = state.daemon?.runner ?? ScenarioRunner(transport: WorldReads(state: state))
         runner.runToken = Self.run
+        // Properties that read the same page one after another parse it once (and in process, write it once).
+        runner.parsedAnswer = ParsedAnswer()
         for (index, property) in properties.enumerated() {
             do {
                 try runner.run(Scenario(file: property.label, name: property.label, steps: [property.step]))

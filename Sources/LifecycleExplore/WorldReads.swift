@@ -2,11 +2,17 @@ import LifecycleCore
 import LifecycleJSON
 import LifecycleScenarios
 import LifecycleWire
+import Locking
 
 /// The reads a property makes, answered from a world in this process as the daemon answers them: a page of a
 /// timeline, `{"items": [...], "next": SEQ}`, the entries as the daemon writes them (`EntryEncoder`).
+/// A page is written once per path: the properties of one state read the same pages (the runner, given the same
+/// array, does not parse it again either: `ParsedAnswer`).
 struct WorldReads: ScenarioTransport {
     let state: WorldState
+    private let written = Protected<[String: [UInt8]]>([:])
+
+    init(state: WorldState) { self.state = state }
 
     func exchange(method: String, path: String, headers: [(String, String)], body: [UInt8]?) throws
         -> (status: Int, headers: [(String, String)], body: [UInt8])
@@ -14,6 +20,7 @@ struct WorldReads: ScenarioTransport {
         guard method == "GET", let route = ReadRoute(path) else {
             throw ExploreError("\(method) \(path): explore answers \(ExploreWorld.reads)")
         }
+        if let page = written.withLock({ $0[path] }) { return (200, [("Content-Type", "application/json")], page) }
         let isDevice: Bool
         if case .deviceTimeline = route.kind { isDevice = true } else { isDevice = false }
         guard let at = state.device(holding: route.id, isDevice: isDevice) else {
@@ -41,7 +48,9 @@ struct WorldReads: ScenarioTransport {
         w.field("next")
         w.int(Int(last ?? route.after))
         w.endObject()
-        return (200, [("Content-Type", "application/json")], w.bytes)
+        let page = w.bytes
+        written.withLock { $0[path] = page }
+        return (200, [("Content-Type", "application/json")], page)
     }
 }
 

@@ -83,6 +83,8 @@ public struct ScenarioRunner: Sendable {
     public var checksExpectations = true
     /// What `${run}` stands for; nil, a token of its own for each run (an explorer's reads pin it).
     package var runToken: String?
+    /// The last answer parsed, kept while this is set (an explorer's reads of one state, `ParsedAnswer`).
+    package var parsedAnswer: ParsedAnswer?
 
     /// The most bytes substitution may make of one step (every string of it that holds a variable, counted as
     /// it becomes) and the most a saved value may hold as text: a step past it stops the run before it is built.
@@ -173,7 +175,7 @@ public struct ScenarioRunner: Sendable {
         var document: JSONValue = .null
         if !answer.body.isEmpty {
             do {
-                document = try JSONParser.parse(answer.body)
+                document = try parsedAnswer?.parse(answer.body) ?? JSONParser.parse(answer.body)
             } catch {
                 if step["expect"] != nil || step["save"] != nil { throw Mismatch("the answer is not JSON: \(shown)") }
             }
