@@ -84,15 +84,15 @@ extension DeviceHost {
         }
     }
 
-    /// Starts the device's counts towards its next snapshot part of the way there, at a point its stream's
-    /// name decides: devices that get equal traffic would otherwise reach their snapshots in the same second, a
-    /// hundred encodings queued at once behind each other and taking a core from the answers for seconds. Each
-    /// snapshot after it comes a whole interval after the one before, so the devices stay spread; a device
-    /// still never goes further than `snapshotEvery` entries or `snapshotBytes` of records without one.
+    /// Starts the device's count of entries towards its next snapshot part of the way there, at a point its
+    /// stream's name decides: devices that get equal traffic would otherwise reach their snapshots in the same
+    /// second, a hundred encodings queued at once behind each other and taking a core from the answers for
+    /// seconds. Each snapshot after it comes a whole interval after the one before, so the devices stay spread; a
+    /// device still never goes further than `snapshotEvery` entries without one. The bytes of records since the
+    /// last snapshot start at 0: `snapshotBytes` is what a device's records may take on disk before one, a bound
+    /// an operator reads as such (records that produce no entry are the rarer case).
     func startSnapshotCycle() {
-        let phase = Self.snapshotPhase(of: stream)
-        entriesSinceSnapshot = Int(phase * Double(settings.snapshotEvery))
-        journalBytesSinceSnapshot = Int(phase * Double(settings.snapshotBytes))
+        entriesSinceSnapshot = Int(Self.snapshotPhase(of: stream) * Double(settings.snapshotEvery))
     }
 
     /// Where in the interval between two snapshots a stream starts, in [0, 1): the same on every run (FNV-1a of
