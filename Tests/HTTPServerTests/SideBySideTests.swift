@@ -25,5 +25,13 @@ import Testing
             return (index == 0 ? other : started).wait(timeout: .now() + 10) == .success
         }
         #expect(met == [true, true])
+        // On one thread they cannot meet: the first waits out its time alone.
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
+        let alone = sideBySide(2, threads: 1) { index in
+            (index == 0 ? first : second).signal()
+            return (index == 0 ? second : first).wait(timeout: .now() + 0.2) == .success
+        }
+        #expect(alone == [false, true])
     }
 }
