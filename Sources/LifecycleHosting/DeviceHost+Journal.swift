@@ -110,25 +110,36 @@ extension DeviceHost {
 
     /// Encodes and saves a snapshot off the store's thread, on `snapshotEncoding`; a failure only means a
     /// longer replay next start. The journal drops it if the device was deleted meanwhile.
+    ///
+    /// At most one snapshot of a device waits for the encoder: a newer one takes the place of one still waiting
+    /// (it covers more of the journal), so however far behind the encoder falls, a device holds one version of
+    /// itself for it, and its snapshots reach the journal in order (the queue is serial).
     private func saveSnapshot(
         _ published: PublishedDevice, answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)],
         upTo seq: UInt64
     ) {
+        let alreadyWaiting = waitingSnapshot.withLock { waiting in
+            defer { waiting = WaitingSnapshot(published: published, answers: answers, seq: seq) }
+            return waiting != nil
+        }
+        guard !alreadyWaiting else { return }
         snapshotSaves.enter()
         Self.snapshotEncoding.async { [self] in
             defer { snapshotSaves.leave() }
+            guard let waiting = waitingSnapshot.withLock({ $0.take() }) else { return }
             let started = DispatchTime.now().uptimeNanoseconds
             let traced = settings.trace == nil ? 0 : SlowTrace.now()
+            let published = waiting.published
             let snapshot = DeviceSnapshot(
                 anchorWall: anchorWall, device: published.device, deviceTimeline: published.deviceTimeline,
-                appTimelines: published.appTimelines, idempotency: answers, recording: published.recording)
+                appTimelines: published.appTimelines, idempotency: waiting.answers, recording: published.recording)
             guard let bytes = try? snapshot.encoded() else { return }
             settings.observer.snapshotEncoded(
                 nanoseconds: DispatchTime.now().uptimeNanoseconds - started, bytes: bytes.count)
             settings.trace?.note(
                 "snapshot encode", from: traced, to: SlowTrace.now(),
                 detail: ["device": id, "bytes": "\(bytes.count)"])
-            journal.saveSnapshot(stream: stream, upTo: seq, state: bytes, durable: nil)
+            journal.saveSnapshot(stream: stream, upTo: waiting.seq, state: bytes, durable: nil)
         }
     }
 
@@ -149,4 +160,11 @@ extension DeviceHost {
         }
         anchor.clock.after(settings.durableDeadline, on: .global()) { once.fire(.failure(.notDurableYet)) }
     }
+}
+
+/// A device's state as of a journal record, waiting to be encoded as its snapshot.
+struct WaitingSnapshot: Sendable {
+    let published: PublishedDevice
+    let answers: [(key: IdempotencyKey, answer: IdempotencyCache.Answer)]
+    let seq: UInt64
 }

@@ -37,6 +37,8 @@ package final class DeviceHost: @unchecked Sendable {
     /// Where snapshots are encoded, one at a time: devices tend to reach their snapshot together (as many
     /// entries since the last), and encoding them all at once took every core from the requests for as long.
     static let snapshotEncoding = DispatchQueue(label: "lifecycled.snapshot-encoding", qos: .utility)
+    /// The device's snapshot waiting for `snapshotEncoding`, if one is (`saveSnapshot`).
+    let waitingSnapshot = Protected<WaitingSnapshot?>(nil)
     /// The wall clock the device's realtime clock follows, and where it read 0 on it.
     package let anchor: WallAnchor
     /// Wall-clock seconds (since 1970) at which the device's clock read 0: the anchor of a realtime clock.

@@ -56,11 +56,12 @@ import Testing
     }
 }
 
-/// A SQLite journal that notes the streams it was given snapshots of.
+/// A SQLite journal that notes the snapshots it was given: each one's stream and the record it covers up to.
 final class SnapshotCountingJournal: Journal, @unchecked Sendable {
     private let base: SQLiteJournal
-    private let streams = Protected<Set<String>>([])
-    var snapshotted: Set<String> { streams.get() }
+    private let given = Protected<[(stream: String, upTo: UInt64)]>([])
+    var snapshotted: Set<String> { Set(given.get().map(\.stream)) }
+    var snapshots: [(stream: String, upTo: UInt64)] { given.get() }
 
     init(_ base: SQLiteJournal) { self.base = base }
 
@@ -75,7 +76,7 @@ final class SnapshotCountingJournal: Journal, @unchecked Sendable {
     }
 
     func saveSnapshot(stream: String, upTo journalSeq: UInt64, state: [UInt8], durable: DurableCompletion?) {
-        streams.withLock { _ = $0.insert(stream) }
+        given.withLock { $0.append((stream, journalSeq)) }
         base.saveSnapshot(stream: stream, upTo: journalSeq, state: state, durable: durable)
     }
 
