@@ -24,9 +24,7 @@ import Testing
     @Test func devicesDrivenAlikeReachTheirSnapshotsAtDifferentPoints() throws {
         let every = 200
         try withTemporaryDirectory { directory in
-            var logger = Logger(label: "SnapshotSpreadTests")
-            logger.logLevel = .error
-            let journal = SnapshotCountingJournal(try SQLiteJournal(directory: directory, logger: logger))
+            let journal = try SnapshotCountingJournal(directory: directory)
             let server = try TestDaemon(store: .journal(journal), snapshotEvery: every)
             defer { server.stop() }
             let devices = (0..<20).map { "phone-\($0)" }
@@ -63,7 +61,12 @@ final class SnapshotCountingJournal: Journal, @unchecked Sendable {
     var snapshotted: Set<String> { Set(given.get().map(\.stream)) }
     var snapshots: [(stream: String, upTo: UInt64)] { given.get() }
 
-    init(_ base: SQLiteJournal) { self.base = base }
+    /// Over a SQLite journal in `directory` that logs errors alone.
+    init(directory: String) throws {
+        var logger = Logger(label: "SnapshotCountingJournal")
+        logger.logLevel = .error
+        base = try SQLiteJournal(directory: directory, logger: logger)
+    }
 
     var keepsRecords: Bool { base.keepsRecords }
     var diskUse: DiskUse? { base.diskUse }

@@ -1,8 +1,6 @@
 import Foundation
 @testable import LifecycleHosting
-import LifecycleStore
 import LifecycleTesting
-import Logging
 import TestSupport
 import Testing
 
@@ -12,9 +10,7 @@ import Testing
 @Suite struct SnapshotWaitingTests {
     @Test func aNewerSnapshotTakesThePlaceOfOneStillWaiting() throws {
         try withTemporaryDirectory { directory in
-            var logger = Logger(label: "SnapshotWaitingTests")
-            logger.logLevel = .error
-            let journal = SnapshotCountingJournal(try SQLiteJournal(directory: directory, logger: logger))
+            let journal = try SnapshotCountingJournal(directory: directory)
             let server = try TestDaemon(store: .journal(journal), historyLimit: 40, snapshotEvery: 20)
             defer { server.stop() }
             try server.createDevice(#"{"id": "phone", "iosVersion": "7.0"}"#)
