@@ -54,7 +54,7 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
     static func events(url: URL, token: String?) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         AsyncThrowingStream { continuation in
             let reader = EventStreamReader(url: url, token: token, continuation: continuation)
-            continuation.onTermination = { _ in reader.finish(nil) }
+            continuation.onTermination = { _ in reader.finish(nil, cancelling: true) }
             reader.connect()
         }
     }
@@ -83,14 +83,19 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Ends the stream for good, with `error` or without; safe from any thread, any number of times.
-    private func finish(_ error: (any Error)?) {
+    /// `cancelling`: the reader stopped reading, so the request still open is cancelled. Otherwise the daemon
+    /// ended the stream (`end`, `gone`) or refused it, and its request completes by itself: cancelling a task
+    /// while it completes races inside FoundationNetworking's URLSession on Linux (a fatal "Trying to access a
+    /// behaviour for a task that in not in the registry", swift-corelibs-foundation issues 3292 and 3296), which
+    /// a test process here met once.
+    private func finish(_ error: (any Error)?, cancelling: Bool = false) {
         let session = state.withLock { state -> URLSession? in
             guard !state.finished else { return nil }
             state.finished = true
             return state.session
         }
         guard let session else { return }
-        session.invalidateAndCancel()
+        if cancelling { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
         continuation.finish(throwing: error)
     }
 
